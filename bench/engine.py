@@ -1,0 +1,77 @@
+"""Benchmark: `manage.py score_deal` on 100,000 JSON Lines deals against a floor.
+
+The floor is a bare Python process that reads the same file line by line,
+parses each line with `json.loads` and writes a result-sized JSON object
+(the real result of the first deal) with `json.dumps`: the I/O and JSON work
+any implementation must do. Both run as separate processes, best of three;
+peak memory is the child's maximum resident set.
+
+Run: .venv/bin/python bench/engine.py [--deals N]
+"""
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.deals import write_jsonl  # noqa: E402
+
+FLOOR = r"""
+import json, sys
+from scoring.rules import score_deal
+with open(sys.argv[1], encoding="utf-8") as handle:
+    template = score_deal(json.loads(handle.readline()))
+out = sys.stdout
+with open(sys.argv[1], encoding="utf-8") as handle:
+    for line in handle:
+        json.loads(line)
+        out.write(json.dumps(template, ensure_ascii=False))
+        out.write("\n")
+"""
+
+
+def run(argv):
+    """Wall time and peak RSS (MB) of one child process, output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    with open(os.devnull, "w") as sink:
+        subprocess.run(argv, stdout=sink, check=True, cwd=REPO)
+    elapsed = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, max(peak, before) / 1024
+
+
+def best_of(argv, times=3):
+    runs = [run(argv) for _ in range(times)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=100_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "deals.jsonl"
+        write_jsonl(path, args.deals)
+        floor_s, floor_mb = best_of([sys.executable, "-c", FLOOR, str(path)])
+        command_s, command_mb = best_of([sys.executable, "manage.py", "score_deal", str(path)])
+    print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(f"deals: {args.deals:,}")
+    print(f"floor (json.loads + json.dumps per line): {floor_s:.2f} s, {args.deals / floor_s:,.0f} lines/s")
+    print(
+        f"score_deal: {command_s:.2f} s, {args.deals / command_s:,.0f} deals/s, "
+        f"peak {command_mb:.0f} MB (floor process peak {floor_mb:.0f} MB)"
+    )
+    print(f"ratio score_deal / floor: {command_s / floor_s:.2f}x (target ≤ 3x, aim 2x)")
+
+
+if __name__ == "__main__":
+    main()
