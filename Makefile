@@ -21,8 +21,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 
 run: $(VENV)/.runtime
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
 	@echo ""
 	@echo "  华牌赛事计分 — http://127.0.0.1:$(PORT)/"
+	@echo "  demo logins (organiser / referees):"
+	@$(BIN)/python manage.py demo_logins
 	@echo ""
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
@@ -47,6 +50,9 @@ test: $(VENV)/.dev system-deps lint
 	else \
 		echo "== PostgreSQL does not answer: skipped the PostgreSQL run"; \
 	fi
+
+demo: $(VENV)/.runtime
+	$(BIN)/python fixtures/make_demo.py
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/engine.py

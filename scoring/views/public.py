@@ -1,5 +1,78 @@
-from django.shortcuts import render
+"""Public pages: no login, published (provisional or official) rounds only."""
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django_tables2 import RequestConfig
+
+from scoring.models import Event, Round
+from scoring.results import event_standings, filter_rows, standings_rows
+from scoring.tables import IndividualStandingsTable, StandingsTable
 
 
 def home(request):
-    return render(request, "scoring/home.html")
+    events = Event.objects.annotate(
+        published_rounds=Count("rounds", filter=Q(rounds__status__in=Round.PUBLISHED))
+    ).order_by("-start_date", "name")
+    return render(request, "scoring/home.html", {"events": events})
+
+
+def _published_rounds(event):
+    return list(event.rounds.filter(status__in=Round.PUBLISHED).order_by("number"))
+
+
+def event_detail(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    rounds = list(event.rounds.order_by("number"))
+    return render(request, "scoring/event.html", {"event": event, "rounds": rounds})
+
+
+def _after_round(request, published):
+    value = request.GET.get("after")
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise Http404("bad round") from None
+    if number not in {r.number for r in published}:
+        raise Http404("round not published")
+    return number
+
+
+def standings(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    published = _published_rounds(event)
+    after = _after_round(request, published)
+    rows = event_standings(event, published_only=True, after_round=after) if published else []
+    query = request.GET.get("q", "").strip()
+    data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans"), query)
+    table_class = IndividualStandingsTable if event.kind == "individual" else StandingsTable
+    table = table_class(data)
+    RequestConfig(request, paginate={"per_page": 100}).configure(table)
+    provisional = any(
+        r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after
+    )
+    return render(
+        request,
+        "scoring/standings.html",
+        {
+            "event": event,
+            "table": table,
+            "published": published,
+            "after": after,
+            "query": query,
+            "provisional": provisional,
+        },
+    )
+
+
+def entrant(request, slug, code):
+    from scoring.records import entrant_record
+
+    event = get_object_or_404(Event, slug=slug)
+    record = entrant_record(event, code)
+    if record is None:
+        raise Http404("no such entrant")
+    return render(request, "scoring/entrant.html", {"event": event, **record})

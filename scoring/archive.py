@@ -1,0 +1,288 @@
+"""Importing and exporting whole events (`huapai-event/1`) to and from the database."""
+
+import json
+
+from django.db import transaction
+
+from scoring.archive_format import FORMAT, ArchiveError, parse_archive
+from scoring.deals import apply_result
+from scoring.models import Deal, Entrant, Event, Match, Membership, Player, Round, Table
+
+BATCH = 2000
+
+
+def import_archive(data, *, replace=False):
+    """Check the whole archive, then write it in one transaction. Returns the `Event`.
+
+    Nothing is written when any part is invalid. An existing event with the
+    same slug is refused unless `replace` is set.
+    """
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError as error:
+            raise ArchiveError(f"不是有效的 JSON / not valid JSON: {error}") from None
+    parsed = parse_archive(data)
+    info = parsed.event
+    with transaction.atomic():
+        existing = Event.objects.filter(slug=info["slug"]).first()
+        if existing and not replace:
+            raise ArchiveError(f"赛事 {info['slug']} 已存在 / event {info['slug']} exists already")
+        if existing:
+            _delete_event(existing)
+        event = Event.objects.create(
+            slug=info["slug"],
+            name=info["name"],
+            ruleset=info["ruleset"],
+            game_threshold=info["game_threshold"],
+            kind=info["kind"],
+            match_mode=info["mode"],
+            match_length=info["length"],
+            points_win=info["points"]["win"],
+            points_draw=info["points"]["draw"],
+            points_loss=info["points"]["loss"],
+            tiebreaks=info["tiebreaks"],
+            **info["fields"],
+            extra={**info["extra"], **({"match": info["match_extra"]} if info["match_extra"] else {})},
+        )
+        players = [
+            Player(
+                event=event,
+                code=p["id"],
+                name=p["name"],
+                club=p["club"],
+                federation_id=p["federation_id"],
+                sort_key=p["sort_key"],
+                extra=p["extra"],
+            )
+            for p in parsed.players
+        ]
+        for player in players:
+            if not player.sort_key:
+                from scoring.names import pinyin_sort_key
+
+                player.sort_key = pinyin_sort_key(player.name)
+        Player.objects.bulk_create(players, batch_size=BATCH)
+        player_by_code = {p.code: p for p in Player.objects.filter(event=event)}
+        Entrant.objects.bulk_create(
+            [Entrant(event=event, code=e["id"], name=e["name"], extra=e["extra"]) for e in parsed.entrants],
+            batch_size=BATCH,
+        )
+        entrant_by_code = {e.code: e for e in Entrant.objects.filter(event=event)}
+        Membership.objects.bulk_create(
+            [
+                Membership(entrant=entrant_by_code[e["id"]], player=player_by_code[code], position=position)
+                for e in parsed.entrants
+                for position, code in enumerate(e["players"], start=1)
+            ],
+            batch_size=BATCH,
+        )
+        individual = info["kind"] == "individual"
+        members_by_entrant = {
+            e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants
+        }
+        for parsed_round in parsed.rounds:
+            _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual)
+    return event
+
+
+def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual):
+    rnd = Round.objects.create(
+        event=event, number=parsed_round.number, status=parsed_round.status, extra=parsed_round.extra
+    )
+    matches, table_specs = [], []
+    for number, parsed_match in enumerate(parsed_round.matches, start=1):
+        match = Match(round=rnd, number=number, extra=parsed_match.extra)
+        if parsed_match.bye:
+            if individual:
+                match.bye_player = player_by_code[parsed_match.bye]
+            else:
+                match.bye = entrant_by_code[parsed_match.bye]
+        elif not individual:
+            match.home = entrant_by_code[parsed_match.home]
+            match.away = entrant_by_code[parsed_match.away]
+        matches.append(match)
+        table_specs.extend((match, parsed_table) for parsed_table in parsed_match.tables)
+    Match.objects.bulk_create(matches, batch_size=BATCH)
+    tables = []
+    for match, parsed_table in table_specs:
+        seats = {seat: player_by_code[code] for seat, code in parsed_table.seats.items()}
+        if not seats and parsed_table.ns:
+            # A pair's first player sits N (or E), the second S (or W).
+            ns, ew = members_by_entrant[parsed_table.ns], members_by_entrant[parsed_table.ew]
+            seats = {"N": ns[0], "S": ns[1], "E": ew[0], "W": ew[1]}
+        tables.append(
+            Table(
+                round=rnd,
+                match=match,
+                number=parsed_table.number,
+                ns_entrant=entrant_by_code.get(parsed_table.ns),
+                ew_entrant=entrant_by_code.get(parsed_table.ew),
+                north=seats.get("N"),
+                east=seats.get("E"),
+                south=seats.get("S"),
+                west=seats.get("W"),
+            )
+        )
+    Table.objects.bulk_create(tables, batch_size=BATCH)
+    deals = []
+    for table, (_, parsed_table) in zip(tables, table_specs, strict=True):
+        for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
+            stored = Deal(
+                table=table,
+                board=parsed_deal.board,
+                sequence=sequence,
+                adjusted=parsed_deal.adjusted,
+                adjusted_reason=parsed_deal.adjusted_reason,
+                extra=parsed_deal.extra,
+                status=parsed_deal.status,
+            )
+            apply_result(stored, parsed_deal.canonical, parsed_deal.deal_json, parsed_deal.result)
+            deals.append(stored)
+            if len(deals) >= BATCH:
+                Deal.objects.bulk_create(deals)
+                deals = []
+    Deal.objects.bulk_create(deals)
+
+
+def _delete_event(event):
+    Deal.objects.filter(table__round__event=event).delete()
+    Table.objects.filter(round__event=event).delete()
+    Match.objects.filter(round__event=event).delete()
+    Round.objects.filter(event=event).delete()
+    Membership.objects.filter(entrant__event=event).delete()
+    Entrant.objects.filter(event=event).delete()
+    Player.objects.filter(event=event).delete()
+    event.delete()
+
+
+def export_archive(event):
+    """The event as a `huapai-event/1` document (a dict ready for `json.dumps`)."""
+    players = [
+        {
+            "id": p.code,
+            "name": p.name,
+            **({"club": p.club} if p.club else {}),
+            **({"federation_id": p.federation_id} if p.federation_id else {}),
+            "sort_key": p.sort_key,
+            **p.extra,
+        }
+        for p in event.players.order_by("id")
+    ]
+    members = {}
+    for membership in (
+        Membership.objects.filter(entrant__event=event)
+        .select_related("player")
+        .order_by("entrant_id", "position")
+    ):
+        members.setdefault(membership.entrant_id, []).append(membership.player.code)
+    entrants = [
+        {"id": e.code, **({"name": e.name} if e.name else {}), "players": members.get(e.id, []), **e.extra}
+        for e in event.entrants.order_by("id")
+    ]
+    match_extra = event.extra.get("match", {})
+    length_key = "games" if event.match_mode == "games" else "boards"
+    document = {
+        "format": FORMAT,
+        "event": {
+            **{k: v for k, v in event.extra.items() if k != "match"},
+            "slug": event.slug,
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "game_threshold": event.game_threshold,
+            "kind": event.kind,
+            "match": {"mode": event.match_mode, length_key: event.match_length, **match_extra},
+            "match_points": event.match_points,
+            "tiebreaks": event.tiebreaks,
+            **({"venue": event.venue} if event.venue else {}),
+            **({"start_date": event.start_date.isoformat()} if event.start_date else {}),
+            **({"end_date": event.end_date.isoformat()} if event.end_date else {}),
+        },
+        "players": players,
+    }
+    if event.kind == "pairs":
+        document["pairs"] = entrants
+    elif event.kind == "teams":
+        document["teams"] = entrants
+    document["rounds"] = [_export_round(event, rnd) for rnd in event.rounds.order_by("number")]
+    return document
+
+
+def _export_deal(deal):
+    exported = {
+        "board": deal.board,
+        "captured": deal.captured,
+        "holders": deal.holders,
+        "exposed": deal.exposed,
+        "penalties": deal.penalties,
+        **deal.extra,
+    }
+    if deal.adjusted is not None:
+        exported["adjusted"] = deal.adjusted
+        exported["adjusted_reason"] = deal.adjusted_reason
+    if deal.status != Deal.Status.CONFIRMED:
+        exported["status"] = deal.status
+    return exported
+
+
+def _export_round(event, rnd):
+    deals_by_table = {}
+    for deal in Deal.objects.filter(table__round=rnd).order_by("table_id", "sequence"):
+        deals_by_table.setdefault(deal.table_id, []).append(_export_deal(deal))
+    tables_by_match = {}
+    for table in rnd.tables.select_related(
+        "ns_entrant", "ew_entrant", "north", "east", "south", "west"
+    ).order_by("number"):
+        tables_by_match.setdefault(table.match_id, []).append(table)
+    matches = []
+    for match in rnd.matches.select_related("home", "away", "bye", "bye_player").order_by("number"):
+        if match.bye_id or match.bye_player_id:
+            matches.append({"bye": (match.bye or match.bye_player).code, **match.extra})
+            continue
+        tables = tables_by_match.get(match.id, [])
+        if event.kind == "teams":
+            matches.append(
+                {
+                    "home": match.home.code,
+                    "away": match.away.code,
+                    "tables": [
+                        {
+                            "table": t.number,
+                            "ns_team": t.ns_entrant.code,
+                            "ew_team": t.ew_entrant.code,
+                            "ns": [t.north.code, t.south.code],
+                            "ew": [t.east.code, t.west.code],
+                            "deals": deals_by_table.get(t.id, []),
+                        }
+                        for t in tables
+                    ],
+                    **match.extra,
+                }
+            )
+        elif event.kind == "pairs":
+            (table,) = tables
+            matches.append(
+                {
+                    "table": table.number,
+                    "ns": table.ns_entrant.code,
+                    "ew": table.ew_entrant.code,
+                    "deals": deals_by_table.get(table.id, []),
+                    **match.extra,
+                }
+            )
+        else:
+            (table,) = tables
+            matches.append(
+                {
+                    "table": table.number,
+                    "seats": {
+                        "N": table.north.code,
+                        "E": table.east.code,
+                        "S": table.south.code,
+                        "W": table.west.code,
+                    },
+                    "deals": deals_by_table.get(table.id, []),
+                    **match.extra,
+                }
+            )
+    return {"number": rnd.number, "status": rnd.status, "matches": matches, **rnd.extra}

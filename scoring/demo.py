@@ -1,0 +1,36 @@
+"""The demo event (fixtures/demo-event.json, made by fixtures/make_demo.py) and its users."""
+
+import json
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from scoring.archive import import_archive
+from scoring.models import Event, EventRole
+
+DEMO_SLUG = "demo-taiyuan-2026"
+DEMO_FILE = settings.BASE_DIR / "fixtures" / "demo-event.json"
+# Demo credentials for a local demo only; `make run` prints them.
+DEMO_USERS = [
+    ("organiser", "huapai-organiser", "organiser"),
+    ("referee1", "huapai-referee1", "referee"),
+    ("referee2", "huapai-referee2", "referee"),
+]
+
+
+@transaction.atomic
+def load_demo(*, reset=False):
+    """Import the demo event unless it is there already; returns True when it was (re)loaded."""
+    exists = Event.objects.filter(slug=DEMO_SLUG).exists()
+    if not exists or reset:
+        import_archive(json.loads(DEMO_FILE.read_text(encoding="utf-8")), replace=True)
+    event = Event.objects.get(slug=DEMO_SLUG)
+    User = get_user_model()
+    for username, password, role in DEMO_USERS:
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.set_password(password)
+            user.save()
+        EventRole.objects.get_or_create(event=event, user=user, role=role)
+    return not exists or reset

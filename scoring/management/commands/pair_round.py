@@ -1,0 +1,29 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.models import Event
+from scoring.pairing import PairingError
+from scoring.rounds import METHODS, round_pair
+
+
+class Command(BaseCommand):
+    help = "Pair the next round of an event (swiss, roundrobin or random)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--method", choices=METHODS, default="swiss")
+        parser.add_argument("--seed", type=int, help="seed for --method random")
+
+    def handle(self, *args, slug, method, seed, **options):
+        event = Event.objects.filter(slug=slug).first()
+        if event is None:
+            raise CommandError(f"没有赛事 {slug} / no event {slug}")
+        try:
+            rnd = round_pair(event, method, seed=seed)
+        except PairingError as error:
+            raise CommandError(str(error)) from None
+        tables = rnd.tables.count()
+        byes = (
+            rnd.matches.filter(bye__isnull=False).count()
+            + rnd.matches.filter(bye_player__isnull=False).count()
+        )
+        self.stdout.write(f"round {rnd.number}: {tables} tables, {byes} byes ({method})")

@@ -1,0 +1,303 @@
+"""The competition as stored: events, entrants, rounds, matches, tables and deals.
+
+Deals hold exactly what deal-json.md holds; the engine's seat scores are
+cached on each deal when it is saved (by `scoring.entry` or the archive
+import), so standings can sum them in SQL. Nothing here computes a score.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import RULESETS
+from scoring.rules.rulesets import GAME_THRESHOLDS
+
+RULESET_CHOICES = [(name, name) for name in RULESETS]
+DEFAULT_TIEBREAKS = ["match_points", "score_difference", "head_to_head", "penalties"]
+TIEBREAK_CHOICES = ["match_points", "score_difference", "total_score", "head_to_head", "penalties"]
+
+
+def default_tiebreaks():
+    return list(DEFAULT_TIEBREAKS)
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        PAIRS = "pairs", _("双人赛")
+        TEAMS = "teams", _("团体赛")
+        INDIVIDUAL = "individual", _("个人赛")
+
+    class MatchMode(models.TextChoices):
+        BOARDS = "boards", _("计副制")
+        GAMES = "games", _("局制")
+
+    slug = models.SlugField(_("代号"), max_length=80, unique=True)
+    name = models.CharField(_("名称"), max_length=200)
+    start_date = models.DateField(_("开始日期"), null=True, blank=True)
+    end_date = models.DateField(_("结束日期"), null=True, blank=True)
+    venue = models.CharField(_("地点"), max_length=200, blank=True)
+    ruleset = models.CharField(_("规则"), max_length=20, choices=RULESET_CHOICES, default="huapai")
+    game_threshold = models.PositiveIntegerField(
+        _("局分"), default=1000, choices=[(t, f"±{t}") for t in GAME_THRESHOLDS]
+    )
+    kind = models.CharField(_("类型"), max_length=12, choices=Kind.choices, default=Kind.PAIRS)
+    match_mode = models.CharField(
+        _("赛制"), max_length=8, choices=MatchMode.choices, default=MatchMode.BOARDS
+    )
+    match_length = models.PositiveIntegerField(_("每场副数/局数"), default=16)
+    points_win = models.IntegerField(_("胜场分"), default=2)
+    points_draw = models.IntegerField(_("平场分"), default=1)
+    points_loss = models.IntegerField(_("负场分"), default=0)
+    tiebreaks = models.JSONField(_("破同分顺序"), default=default_tiebreaks)
+    double_entry = models.BooleanField(_("双人独立录入"), default=False)
+    correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
+    extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
+
+    class Meta:
+        verbose_name = _("赛事")
+        verbose_name_plural = _("赛事")
+        ordering = ["-start_date", "name"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def match_points(self):
+        return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}
+
+
+class Player(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    code = models.CharField(_("编号"), max_length=32)
+    name = models.CharField(_("姓名"), max_length=100)
+    sort_key = models.CharField(_("拼音排序"), max_length=200, blank=True, db_index=True)
+    club = models.CharField(_("单位/地区"), max_length=100, blank=True)
+    federation_id = models.CharField(_("会员号"), max_length=40, blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("选手")
+        verbose_name_plural = _("选手")
+        ordering = ["sort_key", "code"]
+        constraints = [models.UniqueConstraint(fields=["event", "code"], name="player_code_unique")]
+
+    def __str__(self):
+        return f"{self.code} {self.name}"
+
+    def save(self, *args, **kwargs):
+        if not self.sort_key:
+            from scoring.names import pinyin_sort_key
+
+            self.sort_key = pinyin_sort_key(self.name)
+        super().save(*args, **kwargs)
+
+
+class Entrant(models.Model):
+    """A pair or a team: what standings rank in pairs and teams events."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    code = models.CharField(_("编号"), max_length=32)
+    name = models.CharField(_("名称"), max_length=200, blank=True)
+    players = models.ManyToManyField(Player, through="Membership", related_name="entrants")
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("参赛队/对")
+        verbose_name_plural = _("参赛队/对")
+        ordering = ["code"]
+        constraints = [models.UniqueConstraint(fields=["event", "code"], name="entrant_code_unique")]
+
+    def __str__(self):
+        return f"{self.code} {self.display_name}"
+
+    @property
+    def display_name(self):
+        if self.name:
+            return self.name
+        return "、".join(m.player.name for m in self.memberships.all())
+
+
+class Membership(models.Model):
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE)
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["entrant", "position"], name="membership_position_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.entrant.code} #{self.position} {self.player.name}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("未开始")
+        IN_PLAY = "in_play", _("进行中")
+        PROVISIONAL = "provisional", _("临时公布")
+        OFFICIAL = "official", _("正式成绩")
+
+    PUBLISHED = (Status.PROVISIONAL, Status.OFFICIAL)
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField(_("轮次"))
+    status = models.CharField(_("状态"), max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    sessions = models.PositiveSmallIntegerField(_("节数"), default=1)
+    published_at = models.DateTimeField(null=True, blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("轮")
+        verbose_name_plural = _("轮")
+        ordering = ["event", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="round_number_unique")]
+
+    def __str__(self):
+        return f"{self.event} 第{self.number}轮"
+
+    @property
+    def is_published(self):
+        return self.status in self.PUBLISHED
+
+
+class Match(models.Model):
+    """One meeting in a round: two pairs at one table, two teams at two tables,
+    four individuals at one table, or a bye (`bye` set, no tables)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()  # order within the round
+    home = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    away = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    bye = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    bye_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="match_number_unique")]
+
+    def __str__(self):
+        return f"{self.round} 第{self.number}场"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("桌号"))
+    ns_entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    ew_entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    north = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    east = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    south = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    west = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("桌")
+        verbose_name_plural = _("桌")
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")]
+
+    def __str__(self):
+        return f"{self.round} {self.number}号桌"
+
+    def seat_players(self):
+        return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+
+
+class Deal(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("草稿")
+        CONFIRMED = "confirmed", _("已确认")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    board = models.PositiveIntegerField(_("副号"))
+    sequence = models.PositiveIntegerField(_("顺序"))  # playing order at the table
+    captured = models.JSONField(default=dict)
+    holders = models.JSONField(default=dict, blank=True)
+    exposed = models.JSONField(default=dict, blank=True)
+    penalties = models.JSONField(default=dict, blank=True)
+    adjusted = models.JSONField(null=True, blank=True)
+    adjusted_reason = models.TextField(blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    version = models.PositiveIntegerField(default=1)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The engine's seat scores after penalties (or the adjusted score plus penalties).
+    score_n = models.IntegerField(default=0)
+    score_e = models.IntegerField(default=0)
+    score_s = models.IntegerField(default=0)
+    score_w = models.IntegerField(default=0)
+    ns_score = models.IntegerField(default=0)
+    ew_score = models.IntegerField(default=0)
+    ns_penalty = models.IntegerField(default=0)
+    ew_penalty = models.IntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("副")
+        verbose_name_plural = _("副")
+        ordering = ["table", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["table", "board"], name="deal_board_unique")]
+
+    def __str__(self):
+        return f"{self.table} 第{self.board}副"
+
+    def as_deal_json(self):
+        """The deal in deal-json.md form (no ruleset: the event's applies)."""
+        return {
+            "captured": self.captured,
+            "holders": self.holders,
+            "exposed": self.exposed,
+            "penalties": self.penalties,
+        }
+
+    @property
+    def scores(self):
+        return {"N": self.score_n, "E": self.score_e, "S": self.score_s, "W": self.score_w}
+
+    def set_scores(self, scores, penalties):
+        """Cache the engine's result (`scores` already include `penalties`)."""
+        self.score_n, self.score_e, self.score_s, self.score_w = (scores[s] for s in "NESW")
+        self.ns_score = scores["N"] + scores["S"]
+        self.ew_score = scores["E"] + scores["W"]
+        self.ns_penalty = penalties.get("N", 0) + penalties.get("S", 0)
+        self.ew_penalty = penalties.get("E", 0) + penalties.get("W", 0)
+
+
+class PairingLog(models.Model):
+    """Every pairing and every hand change to one, append-only."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairing_log")
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.round} {self.action} {self.at:%Y-%m-%d %H:%M}"
+
+
+class EventRole(models.Model):
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("组织者")
+        REFEREE = "referee", _("裁判")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles")
+    role = models.CharField(max_length=12, choices=Role.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "user", "role"], name="event_role_unique")]
+
+    def __str__(self):
+        return f"{self.user} {self.get_role_display()} @ {self.event.slug}"

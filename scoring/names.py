@@ -1,0 +1,45 @@
+"""Sorting Chinese names by pinyin (pypinyin), with the surnames it misreads."""
+
+from pypinyin import Style, lazy_pinyin
+
+# As surnames these characters take a special reading; pypinyin reads the
+# common word. An organiser can still correct any key by hand.
+SURNAME_READINGS = {
+    "单": "shan",
+    "曾": "zeng",
+    "解": "xie",
+    "区": "ou",
+    "仇": "qiu",
+    "朴": "piao",
+    "查": "zha",
+    "盖": "ge",
+    "尉迟": "yu chi",
+    "万俟": "mo qi",
+    "繁": "po",
+    "种": "chong",
+    "员": "yun",
+    "华": "hua",
+    "乐": "yue",
+    "秘": "bi",
+    "长孙": "zhang sun",
+    "覃": "qin",
+    "缪": "miao",
+    "黑": "he",
+    "翟": "zhai",
+    "召": "shao",
+    "折": "she",
+    "纪": "ji",
+    "燕": "yan",
+    "宓": "fu",
+    "句": "gou",
+}
+
+
+def pinyin_sort_key(name):
+    """`单伟` → `shan wei`: lower-case pinyin without tones, surname reading fixed."""
+    name = (name or "").strip()
+    for surname in sorted(SURNAME_READINGS, key=len, reverse=True):
+        if name.startswith(surname):
+            rest = lazy_pinyin(name[len(surname) :], style=Style.NORMAL)
+            return " ".join([SURNAME_READINGS[surname], *rest]).lower()
+    return " ".join(lazy_pinyin(name, style=Style.NORMAL)).lower()

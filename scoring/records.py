@@ -1,0 +1,98 @@
+"""An entrant's record: every published match, deal and 局, as plain data for the page."""
+
+from scoring.models import Deal, Entrant, Player, Round, Table
+from scoring.rules import card_label, split_games
+from scoring.standings import _outcome_points, match_games
+
+
+def _card_text(cards):
+    return " ".join(card_label(card) for card in cards)
+
+
+def deal_row(deal, game_numbers):
+    return {
+        "board": deal.board,
+        "scores": deal.scores,
+        "ns": deal.ns_score,
+        "ew": deal.ew_score,
+        "penalties": deal.penalties,
+        "adjusted": deal.adjusted is not None,
+        "adjusted_reason": deal.adjusted_reason,
+        "game": game_numbers.get(deal.id),
+        "captured": {seat: _card_text(cards) for seat, cards in deal.captured.items()},
+        "exposed": {card_label(card): kind for card, kind in deal.exposed.items()},
+        "status": deal.status,
+    }
+
+
+def entrant_record(event, code):
+    """None when the code is unknown; else the entrant and its published matches."""
+    individual = event.kind == "individual"
+    if individual:
+        subject = Player.objects.filter(event=event, code=code).first()
+    else:
+        subject = (
+            Entrant.objects.filter(event=event, code=code).prefetch_related("memberships__player").first()
+        )
+    if subject is None:
+        return None
+    tables = (
+        Table.objects.filter(round__event=event, round__status__in=Round.PUBLISHED)
+        .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        .order_by("round__number", "number")
+    )
+    if individual:
+        from django.db.models import Q
+
+        tables = tables.filter(Q(north=subject) | Q(east=subject) | Q(south=subject) | Q(west=subject))
+    else:
+        from django.db.models import Q
+
+        tables = tables.filter(Q(ns_entrant=subject) | Q(ew_entrant=subject))
+    tables = list(tables)
+    deals_by_table = {}
+    for deal in Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).order_by(
+        "table_id", "sequence"
+    ):
+        deals_by_table.setdefault(deal.table_id, []).append(deal)
+    points = event.match_points
+    matches = []
+    for table in tables:
+        deals = deals_by_table.get(table.id, [])
+        if individual:
+            seat = next(s for s, p in table.seat_players().items() if p and p.id == subject.id)
+            side = "NS" if seat in "NS" else "EW"
+        else:
+            side = "NS" if table.ns_entrant_id == subject.id else "EW"
+        sides = [(d.ns_score, d.ew_score) for d in deals]
+        games = split_games(sides, event.game_threshold)
+        game_numbers = {deals[i].id: game.number for game in games for i in game.deals}
+        own = sum(ns if side == "NS" else ew for ns, ew in sides)
+        other = sum(ew if side == "NS" else ns for ns, ew in sides)
+        if event.match_mode == "games" and not individual:
+            own_points = 0
+            for game in match_games(sides, event.game_threshold, event.match_length):
+                mine, theirs = (game.ns, game.ew) if side == "NS" else (game.ew, game.ns)
+                own_points += _outcome_points(points, mine, theirs)
+        else:
+            own_points = _outcome_points(points, own, other) if deals else None
+        opponent = table.ew_entrant if side == "NS" else table.ns_entrant
+        matches.append(
+            {
+                "round": table.round.number,
+                "round_status": table.round.get_status_display(),
+                "table": table.number,
+                "side": side,
+                "opponent": opponent,
+                "seats": table.seat_players(),
+                "own": own,
+                "other": other,
+                "points": own_points,
+                "games": [
+                    {"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished, "winner": g.winner}
+                    for g in games
+                ],
+                "deals": [deal_row(d, game_numbers) for d in deals],
+            }
+        )
+    return {"subject": subject, "matches": matches}

@@ -1,0 +1,200 @@
+"""Reading results out of the database as the plain data `scoring.standings` takes."""
+
+from collections import defaultdict
+
+from django.db.models import Count, Sum
+
+from scoring.models import Deal, Entrant, Match, Player, Round, Table
+from scoring.standings import Format, MatchResult, TableResult, compute_standings, explanation_text
+
+
+def event_format(event):
+    return Format(
+        kind=event.kind,
+        mode=event.match_mode,
+        length=event.match_length,
+        threshold=event.game_threshold,
+        points=event.match_points,
+        tiebreaks=list(event.tiebreaks),
+    )
+
+
+def event_match_results(event, *, published_only=False, after_round=None):
+    """Every match of the event as `MatchResult`s, from confirmed deals only.
+
+    Boards-mode totals are summed in SQL (one row per table); games mode needs
+    each deal's side scores in playing order.
+    """
+    rounds = Round.objects.filter(event=event)
+    if published_only:
+        rounds = rounds.filter(status__in=Round.PUBLISHED)
+    if after_round is not None:
+        rounds = rounds.filter(number__lte=after_round)
+    round_numbers = dict(rounds.values_list("id", "number"))
+    deals = Deal.objects.filter(table__round_id__in=round_numbers, status=Deal.Status.CONFIRMED)
+
+    totals = {
+        row["table_id"]: row
+        for row in deals.values("table_id").annotate(
+            ns=Sum("ns_score"),
+            ew=Sum("ew_score"),
+            nsp=Sum("ns_penalty"),
+            ewp=Sum("ew_penalty"),
+            n=Sum("score_n"),
+            e=Sum("score_e"),
+            s=Sum("score_s"),
+            w=Sum("score_w"),
+            count=Count("id"),
+        )
+    }
+    sides_by_table = defaultdict(list)
+    if event.match_mode == "games":
+        for table_id, ns, ew in deals.order_by("table_id", "sequence").values_list(
+            "table_id", "ns_score", "ew_score"
+        ):
+            sides_by_table[table_id].append((ns, ew))
+
+    tables_by_match = defaultdict(list)
+    for row in Table.objects.filter(round_id__in=round_numbers).values(
+        "id",
+        "match_id",
+        "ns_entrant__code",
+        "ew_entrant__code",
+        "north__code",
+        "east__code",
+        "south__code",
+        "west__code",
+    ):
+        total = totals.get(row["id"])
+        seats = {
+            seat: row[f"{name}__code"]
+            for seat, name in (("N", "north"), ("E", "east"), ("S", "south"), ("W", "west"))
+        }
+        table = TableResult(
+            ns=row["ns_entrant__code"],
+            ew=row["ew_entrant__code"],
+            seats=seats if event.kind == "individual" else {},
+        )
+        if total:
+            table.ns_total, table.ew_total = total["ns"], total["ew"]
+            table.ns_penalty, table.ew_penalty = total["nsp"], total["ewp"]
+            table.deal_count = total["count"]
+            table.seat_totals = {"N": total["n"], "E": total["e"], "S": total["s"], "W": total["w"]}
+            table.side_scores = sides_by_table.get(row["id"], [])
+        tables_by_match[row["match_id"]].append(table)
+
+    results = []
+    for row in (
+        Match.objects.filter(round_id__in=round_numbers)
+        .values("id", "round_id", "home__code", "away__code", "bye__code", "bye_player__code")
+        .order_by("round__number", "number")
+    ):
+        results.append(
+            MatchResult(
+                round=round_numbers[row["round_id"]],
+                home=row["home__code"],
+                away=row["away__code"],
+                bye=row["bye__code"] or (row["bye_player__code"] if event.kind != "individual" else None),
+                tables=tables_by_match.get(row["id"], []),
+            )
+        )
+    return results
+
+
+def entrant_codes(event):
+    if event.kind == "individual":
+        return list(Player.objects.filter(event=event).values_list("code", flat=True))
+    return list(Entrant.objects.filter(event=event).values_list("code", flat=True))
+
+
+def event_standings(event, *, published_only=False, after_round=None):
+    """Ranked standings rows for the event (see `scoring.standings`)."""
+    matches = event_match_results(event, published_only=published_only, after_round=after_round)
+    return compute_standings(event_format(event), matches, entrant_codes(event))
+
+
+def standings_json(event, *, published_only=False, after_round=None):
+    """The `manage.py standings --json` document of event-archive.md."""
+    rows = event_standings(event, published_only=published_only, after_round=after_round)
+    rounds = Round.objects.filter(event=event)
+    if published_only:
+        rounds = rounds.filter(status__in=Round.PUBLISHED)
+    if after_round is not None:
+        rounds = rounds.filter(number__lte=after_round)
+    return {
+        "event": event.slug,
+        "kind": event.kind,
+        "rounds": rounds.count(),
+        "rows": [row.as_json(event.kind) for row in rows],
+    }
+
+
+def entrant_labels(event):
+    """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual)."""
+    from scoring.models import Membership
+
+    players = {p.id: p for p in Player.objects.filter(event=event)}
+    if event.kind == "individual":
+        return {p.code: {"name": p.name, "club": p.club, "sort_key": p.sort_key} for p in players.values()}
+    members = defaultdict(list)
+    for entrant_id, player_id in (
+        Membership.objects.filter(entrant__event=event)
+        .order_by("position")
+        .values_list("entrant_id", "player_id")
+    ):
+        members[entrant_id].append(players[player_id])
+    labels = {}
+    for entrant in Entrant.objects.filter(event=event):
+        people = members[entrant.id]
+        names = "、".join(p.name for p in people)
+        clubs = "、".join(dict.fromkeys(p.club for p in people if p.club))
+        labels[entrant.code] = {
+            "name": entrant.name or names,
+            "players": names,
+            "club": clubs,
+            "sort_key": " ".join(p.sort_key for p in people),
+        }
+    return labels
+
+
+def standings_rows(event, rows, language):
+    """Standings rows joined with names and the explanation sentence, as dicts for tables and exports."""
+    labels = entrant_labels(event)
+    result = []
+    for row in rows:
+        label = labels.get(row.id, {"name": row.id, "club": "", "sort_key": row.id})
+        result.append(
+            {
+                **row.as_json(event.kind),
+                "total_score": row.total_score,
+                "deals": row.deals,
+                "name": label["name"],
+                "club": label["club"],
+                "sort_key": label["sort_key"],
+                "explanation": explanation_text(row.explanation, language),
+            }
+        )
+    return result
+
+
+def filter_rows(rows, query):
+    """Rows whose number starts with, or name or club contains, the query; pinyin for two letters or more."""
+    query = query.strip().lower()
+    if not query:
+        return rows
+    compact = query.replace(" ", "")
+
+    def matches(row):
+        if (
+            row["id"].lower().startswith(query)
+            or query in row["name"].lower()
+            or query in row["club"].lower()
+        ):
+            return True
+        if len(compact) < 2 or not compact.isascii():
+            return False
+        syllables = row["sort_key"].split()
+        initials = "".join(s[0] for s in syllables if s)
+        return compact in "".join(syllables) or initials.startswith(compact)
+
+    return [row for row in rows if matches(row)]

@@ -1,0 +1,195 @@
+"""Creating rounds: pairing the next round and changing a pairing by hand (logged)."""
+
+import secrets
+
+from django.db import transaction
+
+from scoring.models import Entrant, Match, PairingLog, Player, Round, Table
+from scoring.pairing import (
+    PairingError,
+    candidates_from_history,
+    pair_individual,
+    pair_random,
+    pair_roundrobin,
+    pair_swiss,
+)
+from scoring.results import entrant_codes, event_format, event_match_results
+from scoring.standings import compute_standings
+
+METHODS = ("swiss", "roundrobin", "random")
+
+
+def unfinished_rounds(event):
+    """Numbers of rounds with a match that has no deals or an unconfirmed deal."""
+    unfinished = []
+    for rnd in event.rounds.prefetch_related("tables__deals", "matches__tables"):
+        for match in rnd.matches.all():
+            if match.bye_id or match.bye_player_id:
+                continue
+            deals = [deal for table in match.tables.all() for deal in table.deals.all()]
+            if not deals or any(deal.status != "confirmed" for deal in deals):
+                unfinished.append(rnd.number)
+                break
+    return unfinished
+
+
+@transaction.atomic
+def round_pair(event, method, *, user=None, seed=None):
+    """Pair and create the next round of `event`; returns the new `Round`.
+
+    Swiss and random pairing refuse while an earlier round has unplayed or
+    unconfirmed matches; a round robin is fixed in advance and pairs anyway.
+    """
+    if method not in METHODS:
+        raise PairingError(f"未知编排方式 {method!r} / unknown method {method!r}")
+    if method != "roundrobin":
+        unfinished = unfinished_rounds(event)
+        if unfinished:
+            numbers = "、".join(str(n) for n in unfinished)
+            raise PairingError(
+                f"第{numbers}轮还有未完成或未确认的比赛，不能编排下一轮"
+                f" / round {numbers} still has unplayed or unconfirmed matches"
+            )
+    number = (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    matches = event_match_results(event)
+    rows = compute_standings(event_format(event), matches, entrant_codes(event))
+    candidates = candidates_from_history(rows, matches)
+    if event.kind == "individual":
+        if method == "random":
+            seed = seed if seed is not None else secrets.randbelow(2**31)
+            import random
+
+            random.Random(seed).shuffle(candidates)
+        elif method == "roundrobin":
+            raise PairingError("个人赛不能用循环赛编排 / individual events cannot be paired round robin")
+        pairing = pair_individual(candidates)
+    elif method == "roundrobin":
+        pairing = pair_roundrobin(candidates, number - 1)
+    elif method == "random":
+        pairing = pair_random(candidates, seed if seed is not None else secrets.randbelow(2**31))
+    else:
+        pairing = pair_swiss(candidates)
+    rnd = Round.objects.create(event=event, number=number, status=Round.Status.SCHEDULED)
+    _create_tables(event, rnd, pairing)
+    PairingLog.objects.create(
+        round=rnd,
+        user=user,
+        action=f"pair:{method}",
+        detail={
+            "tables": pairing.tables,
+            "byes": pairing.byes,
+            "rematches": pairing.rematches,
+            "note": pairing.note,
+        },
+    )
+    return rnd
+
+
+def _create_tables(event, rnd, pairing):
+    if event.kind == "individual":
+        players = {p.code: p for p in Player.objects.filter(event=event)}
+        for number, seats in enumerate(pairing.tables, start=1):
+            match = Match.objects.create(round=rnd, number=number)
+            Table.objects.create(
+                round=rnd,
+                match=match,
+                number=number,
+                north=players[seats["N"]],
+                east=players[seats["E"]],
+                south=players[seats["S"]],
+                west=players[seats["W"]],
+            )
+        for offset, code in enumerate(pairing.byes, start=len(pairing.tables) + 1):
+            Match.objects.create(round=rnd, number=offset, bye_player=players[code])
+        return
+    entrants = {
+        e.code: e for e in Entrant.objects.filter(event=event).prefetch_related("memberships__player")
+    }
+    table_number = 0
+    for number, (home_code, away_code) in enumerate(pairing.tables, start=1):
+        home, away = entrants[home_code], entrants[away_code]
+        match = Match.objects.create(round=rnd, number=number, home=home, away=away)
+        home_players = [m.player for m in home.memberships.all()]
+        away_players = [m.player for m in away.memberships.all()]
+        if event.kind == "teams":
+            # Duplicate: home's first pair NS at one table, away's first pair NS at the other.
+            for ns_team, ns_players, ew_team, ew_players in (
+                (home, home_players[:2], away, away_players[2:4] or away_players[:2]),
+                (away, away_players[:2], home, home_players[2:4] or home_players[:2]),
+            ):
+                table_number += 1
+                Table.objects.create(
+                    round=rnd,
+                    match=match,
+                    number=table_number,
+                    ns_entrant=ns_team,
+                    ew_entrant=ew_team,
+                    north=ns_players[0],
+                    south=ns_players[1],
+                    east=ew_players[0],
+                    west=ew_players[1],
+                )
+        else:
+            table_number += 1
+            Table.objects.create(
+                round=rnd,
+                match=match,
+                number=table_number,
+                ns_entrant=home,
+                ew_entrant=away,
+                north=home_players[0],
+                south=home_players[1],
+                east=away_players[0],
+                west=away_players[1],
+            )
+    for offset, code in enumerate(pairing.byes, start=len(pairing.tables) + 1):
+        Match.objects.create(round=rnd, number=offset, bye=entrants[code])
+
+
+@transaction.atomic
+def round_swap_entrants(rnd, first_code, second_code, *, user=None):
+    """Swap two entrants (pairs: their places at tables) before the round starts; logged."""
+    if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
+        raise PairingError("只能在本轮开始前调整编排 / a pairing can only change before the round starts")
+    event = rnd.event
+    if event.kind != "pairs":
+        raise PairingError("手工调换目前只支持双人赛 / swapping by hand is for pairs events")
+    entrants = {
+        e.code: e
+        for e in Entrant.objects.filter(event=event, code__in=[first_code, second_code]).prefetch_related(
+            "memberships__player"
+        )
+    }
+    if len(entrants) != 2:
+        raise PairingError("找不到要调换的参赛对 / unknown entrant")
+    places = {}
+    for table in Table.objects.select_for_update().filter(round=rnd):
+        for side in ("ns", "ew"):
+            code = getattr(table, f"{side}_entrant").code
+            if code in entrants:
+                places[code] = (table, side)
+    for match in Match.objects.filter(round=rnd, bye__code__in=entrants):
+        places[match.bye.code] = (match, "bye")
+    if len(places) != 2:
+        raise PairingError("两个参赛对都必须在本轮中 / both entrants must be in this round")
+    (a, (place_a, side_a)), (b, (place_b, side_b)) = places.items()
+    _seat_entrant(place_a, side_a, entrants[b])
+    _seat_entrant(place_b, side_b, entrants[a])
+    PairingLog.objects.create(round=rnd, user=user, action="swap", detail={"swapped": [a, b]})
+
+
+def _seat_entrant(place, side, entrant):
+    if side == "bye":
+        place.bye = entrant
+        place.save(update_fields=["bye"])
+        return
+    players = [m.player for m in entrant.memberships.all()]
+    setattr(place, f"{side}_entrant", entrant)
+    if side == "ns":
+        place.north, place.south = players[0], players[1]
+    else:
+        place.east, place.west = players[0], players[1]
+    place.save()
+    match = place.match
+    setattr(match, "home" if side == "ns" else "away", entrant)
+    match.save(update_fields=["home" if side == "ns" else "away"])

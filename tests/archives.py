@@ -1,0 +1,81 @@
+"""Small archives for tests, built from shared examples whose side scores are known by hand."""
+
+import copy
+
+from tests.conftest import load_examples
+
+EXAMPLES = {example["name"]: example for example in load_examples()}
+ROTATE = {"N": "E", "E": "S", "S": "W", "W": "N"}
+
+
+def deal(name, board, **extra):
+    """The example's deal as an archive deal; `rotated=True` moves every seat one to the left."""
+    source = copy.deepcopy(EXAMPLES[name]["deal"])
+    source.pop("ruleset", None)
+    if extra.pop("rotated", False):
+        source["captured"] = {ROTATE[s]: cards for s, cards in source["captured"].items()}
+        source["holders"] = {card: ROTATE[s] for card, s in source.get("holders", {}).items()}
+        source["penalties"] = {ROTATE[s]: p for s, p in source.get("penalties", {}).items()}
+    return {"board": board, **source, **extra}
+
+
+def sides(name):
+    """The hand-worked side scores of an example, read from examples.json."""
+    return EXAMPLES[name]["expected"]["sides"]
+
+
+def players(count, prefix="p"):
+    names = "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜"
+    return [
+        {"id": f"{prefix}{i:02d}", "name": names[(i - 1) % len(names)] + "某" + str(i)}
+        for i in range(1, count + 1)
+    ]
+
+
+def pairs_archive(
+    pair_ids, rounds, *, slug="t-pairs", mode="boards", length=16, tiebreaks=None, threshold=1000
+):
+    people = players(2 * len(pair_ids))
+    archive = {
+        "format": "huapai-event/1",
+        "event": {
+            "slug": slug,
+            "name": "测试双人赛",
+            "kind": "pairs",
+            "game_threshold": threshold,
+            "match": {"mode": mode, "games" if mode == "games" else "boards": length},
+        },
+        "players": people,
+        "pairs": [
+            {"id": code, "players": [people[2 * i]["id"], people[2 * i + 1]["id"]]}
+            for i, code in enumerate(pair_ids)
+        ],
+        "rounds": rounds,
+    }
+    if tiebreaks:
+        archive["event"]["tiebreaks"] = tiebreaks
+    return archive
+
+
+def four_pairs_two_rounds(**options):
+    """A B C D over two rounds, worked by hand in test_standings_hand_worked."""
+    return pairs_archive(
+        ["A", "B", "C", "D"],
+        [
+            {
+                "number": 1,
+                "matches": [
+                    {"table": 1, "ns": "A", "ew": "B", "deals": [deal("T1", 1)]},
+                    {"table": 2, "ns": "C", "ew": "D", "deals": [deal("T7", 1)]},
+                ],
+            },
+            {
+                "number": 2,
+                "matches": [
+                    {"table": 1, "ns": "A", "ew": "C", "deals": [deal("T2", 1)]},
+                    {"table": 2, "ns": "D", "ew": "B", "deals": [deal("T1", 1)]},
+                ],
+            },
+        ],
+        **options,
+    )
