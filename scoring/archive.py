@@ -4,25 +4,29 @@ import json
 
 from django.db import transaction
 
-from scoring.archive_format import FORMAT, ArchiveError, parse_archive
+from scoring.archive_format import FORMAT, ArchiveError, parse_header, parse_round
 from scoring.deals import apply_result
 from scoring.models import Deal, Entrant, Event, Match, Membership, Player, Round, Table
 
 BATCH = 2000
 
 
-def import_archive(data, *, replace=False):
-    """Check the whole archive, then write it in one transaction. Returns the `Event`.
+def import_archive(data, *, replace=False, consume=False):
+    """Check and write a whole archive in one transaction. Returns the `Event`.
 
-    Nothing is written when any part is invalid. An existing event with the
-    same slug is refused unless `replace` is set.
+    Rounds are checked and written one at a time inside the transaction, so
+    an invalid deal in the last round rolls everything back: nothing is
+    written. With `consume`, each round's JSON is released once written (the
+    caller's `data` loses its rounds), which keeps a 360,000-deal import well
+    under 2 GB. An existing event with the same slug is refused unless
+    `replace` is set.
     """
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
         except ValueError as error:
             raise ArchiveError(f"不是有效的 JSON / not valid JSON: {error}") from None
-    parsed = parse_archive(data)
+    parsed, context = parse_header(data)
     info = parsed.event
     with transaction.atomic():
         existing = Event.objects.filter(slug=info["slug"]).first()
@@ -81,7 +85,11 @@ def import_archive(data, *, replace=False):
         members_by_entrant = {
             e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants
         }
-        for parsed_round in parsed.rounds:
+        raw_rounds = data.get("rounds") or []
+        for index in range(len(raw_rounds)):
+            parsed_round = parse_round(raw_rounds[index], context)
+            if consume:
+                raw_rounds[index] = None
             _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual)
     return event
 
@@ -137,7 +145,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
                 extra=parsed_deal.extra,
                 status=parsed_deal.status,
             )
-            apply_result(stored, parsed_deal.canonical, parsed_deal.deal_json, parsed_deal.result)
+            apply_result(stored, parsed_deal.scored)
             deals.append(stored)
             if len(deals) >= BATCH:
                 Deal.objects.bulk_create(deals)

@@ -24,14 +24,12 @@ class ArchiveError(ValueError):
     pass
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedDeal:
     board: int
-    deal_json: dict
+    scored: dict  # canonical fields and scores from `scoring.deals.score_stored` (no breakdown)
     adjusted: dict | None
     adjusted_reason: str
-    canonical: object  # engine Deal or None
-    result: dict
     extra: dict
     status: str = "confirmed"
 
@@ -91,7 +89,7 @@ class ParsedEvent:
                         t.ns,
                         t.ew,
                         [
-                            {"scores": d.result["scores"], "penalties": d.deal_json.get("penalties")}
+                            {"scores": d.scored["scores"], "penalties": d.scored["penalties"]}
                             for d in t.deals
                             if d.status == "confirmed"
                         ],
@@ -176,6 +174,31 @@ def _event(raw):
 
 def parse_archive(data, rules_for=None):
     """Check a whole archive and return a `ParsedEvent`; raise `ArchiveError` naming the fault."""
+    parsed, context = parse_header(data, rules_for)
+    parsed.rounds = sorted(
+        (parse_round(raw_round, context) for raw_round in data.get("rounds") or []), key=lambda r: r.number
+    )
+    return parsed
+
+
+@dataclass
+class _Context:
+    """What checking one round needs to know of the whole archive."""
+
+    event: dict
+    rules: RuleSet
+    player_ids: set
+    entrant_ids: set
+    members_of: dict
+    round_numbers: set = field(default_factory=set)
+
+
+def parse_header(data, rules_for=None):
+    """Check everything but the rounds; returns `(ParsedEvent with no rounds, context)`.
+
+    `parse_round(raw_round, context)` then checks one round at a time, so a
+    large import can write and forget each round in turn.
+    """
     _require(isinstance(data, dict), "存档必须是 JSON 对象 / the archive must be a JSON object")
     _require(data.get("format") == FORMAT, f"format 必须是 {FORMAT!r} / “format” must be {FORMAT!r}")
     event = _event(data.get("event"))
@@ -235,64 +258,68 @@ def parse_archive(data, rules_for=None):
         )
 
     members_of = {e["id"]: set(e["players"]) for e in entrants}
-    rounds = []
-    numbers = set()
-    for raw_round in data.get("rounds") or []:
-        _require(
-            isinstance(raw_round, dict)
-            and isinstance(raw_round.get("number"), int)
-            and raw_round["number"] > 0,
-            "每轮需要正整数 number / every round needs a positive number",
-        )
-        number = raw_round["number"]
-        _require(number not in numbers, f"第{number}轮重复 / round {number} appears twice")
-        numbers.add(number)
-        status = raw_round.get("status")
-        _require(
-            status is None or status in ROUND_STATUSES,
-            f"第{number}轮状态 {status!r} 无效 / round {number}: unknown status",
-        )
-        rnd = ParsedRound(
-            number=number, status=status or "", extra=_extra(raw_round, {"number", "status", "matches"})
-        )
-        tables_seen, entrants_seen = set(), set()
+    context = _Context(
+        event=event, rules=rules, player_ids=player_ids, entrant_ids=entrant_ids, members_of=members_of
+    )
+    return ParsedEvent(event=event, players=players, entrants=entrants, rounds=[]), context
 
-        def seat_once(entrant, where, rnd_number=number, seen=entrants_seen):
-            _require(
-                entrant not in seen,
-                f"第{rnd_number}轮：{entrant} 出现两次（{where}）/ round {rnd_number}: {entrant} plays twice",
-            )
-            seen.add(entrant)
 
-        for raw_match in raw_round.get("matches") or []:
+def parse_round(raw_round, context):
+    """Check one round of the archive (rounds come in any order, each number once)."""
+    event, kind = context.event, context.event["kind"]
+    rules, player_ids, entrant_ids = context.rules, context.player_ids, context.entrant_ids
+    members_of, numbers = context.members_of, context.round_numbers
+    _require(
+        isinstance(raw_round, dict) and isinstance(raw_round.get("number"), int) and raw_round["number"] > 0,
+        "每轮需要正整数 number / every round needs a positive number",
+    )
+    number = raw_round["number"]
+    _require(number not in numbers, f"第{number}轮重复 / round {number} appears twice")
+    numbers.add(number)
+    status = raw_round.get("status")
+    _require(
+        status is None or status in ROUND_STATUSES,
+        f"第{number}轮状态 {status!r} 无效 / round {number}: unknown status",
+    )
+    rnd = ParsedRound(
+        number=number, status=status or "", extra=_extra(raw_round, {"number", "status", "matches"})
+    )
+    tables_seen, entrants_seen = set(), set()
+
+    def seat_once(entrant, where, rnd_number=number, seen=entrants_seen):
+        _require(
+            entrant not in seen,
+            f"第{rnd_number}轮：{entrant} 出现两次（{where}）/ round {rnd_number}: {entrant} plays twice",
+        )
+        seen.add(entrant)
+
+    for raw_match in raw_round.get("matches") or []:
+        _require(
+            isinstance(raw_match, dict),
+            f"第{number}轮：比赛必须是对象 / round {number}: a match must be an object",
+        )
+        if "bye" in raw_match:
+            bye = raw_match["bye"]
+            known_ids = player_ids if kind == "individual" else entrant_ids
             _require(
-                isinstance(raw_match, dict),
-                f"第{number}轮：比赛必须是对象 / round {number}: a match must be an object",
+                bye in known_ids, f"第{number}轮：轮空的 {bye} 不存在 / round {number}: unknown bye {bye}"
             )
-            if "bye" in raw_match:
-                bye = raw_match["bye"]
-                known_ids = player_ids if kind == "individual" else entrant_ids
-                _require(
-                    bye in known_ids, f"第{number}轮：轮空的 {bye} 不存在 / round {number}: unknown bye {bye}"
-                )
-                seat_once(bye, "轮空 bye")
-                rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
-                continue
-            if kind == "teams":
-                match = _team_match(raw_match, number, entrant_ids, members_of, tables_seen, seat_once)
-            else:
-                match = _table_match(
-                    raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once
-                )
-            for table in match.tables:
-                _deals(table, raw_match if kind != "teams" else None, number, rules, score_stored, event)
-            rnd.matches.append(match)
-        if not rnd.status:
-            played = [m for m in rnd.matches if m.bye is None]
-            rnd.status = "official" if all(any(t.deals for t in m.tables) for m in played) else "in_play"
-        rounds.append(rnd)
-    rounds.sort(key=lambda r: r.number)
-    return ParsedEvent(event=event, players=players, entrants=entrants, rounds=rounds)
+            seat_once(bye, "轮空 bye")
+            rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
+            continue
+        if kind == "teams":
+            match = _team_match(raw_match, number, entrant_ids, members_of, tables_seen, seat_once)
+        else:
+            match = _table_match(
+                raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once
+            )
+        for table in match.tables:
+            _deals(table, raw_match if kind != "teams" else None, number, rules, score_stored, event)
+        rnd.matches.append(match)
+    if not rnd.status:
+        played = [m for m in rnd.matches if m.bye is None]
+        rnd.status = "official" if all(any(t.deals for t in m.tables) for m in played) else "in_play"
+    return rnd
 
 
 def _is_date(value):
@@ -410,25 +437,24 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
         boards.add(board)
         adjusted = raw.get("adjusted")
         try:
-            canonical, result = score_stored(rules, raw, adjusted)
+            scored = score_stored(rules, raw, adjusted)
         except DealError as error:
             raise ArchiveError(f"{where}：{error.message} [{error.code}]") from None
         status = raw.get("status", "confirmed")
         _require(status in ("draft", "confirmed"), f"{where}：status 无效 / {where}: unknown deal status")
+        del scored["breakdown"]  # 360,000 deals: keep only what is stored
         table.deals.append(
             ParsedDeal(
                 board=board,
-                deal_json=raw,
+                scored=scored,
                 adjusted=adjusted,
                 adjusted_reason=raw.get("adjusted_reason") or "",
-                canonical=canonical,
-                result=result,
                 extra=_extra(raw, DEAL_KEYS | {"status"}),
                 status=status,
             )
         )
     if event["mode"] == "games" and table.deals:
-        sides = [(d.result["sides"]["NS"], d.result["sides"]["EW"]) for d in table.deals]
+        sides = [(d.scored["sides"]["NS"], d.scored["sides"]["EW"]) for d in table.deals]
         try:
             match_games(sides, event["game_threshold"], event["length"])
         except StandingsError:

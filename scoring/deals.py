@@ -30,67 +30,60 @@ def _has_captures(deal_json):
 def score_stored(rules, deal_json, adjusted=None):
     """Score one deal of an event.
 
-    Returns `(deal, result)`: the canonical engine `Deal` (None for an adjusted
-    deal entered without captures) and the result with `scores`, `sides` and
-    `breakdown`. An adjusted score replaces the computed scores; penalties are
-    still added. Raises `DealError`.
+    Returns a dict with the canonical deal fields (`captured`, `holders`,
+    `exposed`, `penalties`) and the engine's `scores`, `sides` and
+    `breakdown`. An adjusted score (调整分) replaces the computed scores;
+    penalties are still added. Raises `DealError`.
     """
-    if adjusted is not None:
-        scores = _adjusted_scores(adjusted)
-        deal = None
-        # An arbiter may adjust a deal that was never finished: captures are
-        # optional then, but when given they must still be a valid deal.
-        if _has_captures(deal_json):
-            deal, problems = read_deal(dict(deal_json, ruleset=rules.name))
-            if problems:
-                raise problems[0]
-        penalties = _penalties_only(deal_json)
-        breakdown = {
-            seat: [{"rule": "adjusted", "points": scores[seat], "text": f"调整分 {scores[seat]}"}]
-            for seat in SEATS
-        }
-        for seat, points in penalties.items():
-            scores[seat] += points
-            breakdown[seat].append({"rule": "penalty", "points": points, "text": f"罚分 {points}"})
-        result = {
-            "ruleset": rules.name,
-            "scores": scores,
-            "sides": {"NS": scores["N"] + scores["S"], "EW": scores["E"] + scores["W"]},
-            "breakdown": breakdown,
-        }
-        return deal, result
-    deal, problems = read_deal(dict(deal_json, ruleset=rules.name))
-    if problems:
-        raise problems[0]
-    return deal, score_valid_deal(deal, rules)
+    if adjusted is None:
+        deal, problems = read_deal(dict(deal_json, ruleset=rules.name))
+        if problems:
+            raise problems[0]
+        return {**deal.as_json(), **score_valid_deal(deal, rules)}
+    scores = _adjusted_scores(adjusted)
+    # An arbiter may adjust a deal that was never finished: captures are
+    # optional then, but when given they must still make a valid deal.
+    if _has_captures(deal_json):
+        deal, problems = read_deal(dict(deal_json, ruleset=rules.name))
+        if problems:
+            raise problems[0]
+        canonical = deal.as_json()
+    else:
+        canonical = {"captured": {seat: [] for seat in SEATS}, "holders": {}, "exposed": {}}
+        canonical["penalties"] = _penalties_only(deal_json)
+    penalties = canonical["penalties"]
+    breakdown = {
+        seat: [{"rule": "adjusted", "points": scores[seat], "text": f"调整分 {scores[seat]}"}]
+        for seat in SEATS
+    }
+    for seat, points in penalties.items():
+        scores[seat] += points
+        breakdown[seat].append({"rule": "penalty", "points": points, "text": f"罚分 {points}"})
+    return {
+        **canonical,
+        "ruleset": rules.name,
+        "scores": scores,
+        "sides": {"NS": scores["N"] + scores["S"], "EW": scores["E"] + scores["W"]},
+        "breakdown": breakdown,
+    }
 
 
 def _penalties_only(deal_json):
-    """Penalties of an adjusted deal, validated like any deal's penalties."""
+    """Penalties of an adjusted deal without captures, validated like any deal's penalties."""
     probe = {"captured": {seat: [] for seat in SEATS}, "penalties": deal_json.get("penalties") or {}}
     _, problems = read_deal(probe)
     bad = [p for p in problems if p.code in {"bad_penalty", "unknown_seat", "bad_deal"}]
     if bad:
         raise bad[0]
-    penalties = {}
-    for seat, points in (deal_json.get("penalties") or {}).items():
-        if points:
-            penalties[seat.strip().upper()] = points
-    return penalties
-
-
-def canonical_fields(deal, deal_json):
-    """The stored JSON fields of a deal: canonical codes when the engine read it."""
-    if deal is not None:
-        canonical = deal.as_json()
-        return canonical["captured"], canonical["holders"], canonical["exposed"], canonical["penalties"]
-    penalties = {
+    return {
         seat.strip().upper(): points for seat, points in (deal_json.get("penalties") or {}).items() if points
     }
-    return {seat: [] for seat in SEATS}, {}, {}, penalties
 
 
-def apply_result(stored, deal, deal_json, result):
-    """Write the canonical deal and the engine's scores onto a `models.Deal`."""
-    stored.captured, stored.holders, stored.exposed, stored.penalties = canonical_fields(deal, deal_json)
-    stored.set_scores(result["scores"], stored.penalties)
+def apply_result(stored, scored):
+    """Write a `score_stored` result (canonical deal and scores) onto a `models.Deal`."""
+    stored.captured = scored["captured"]
+    stored.holders = scored["holders"]
+    stored.exposed = scored["exposed"]
+    stored.penalties = scored["penalties"]
+    stored.set_scores(scored["scores"], stored.penalties)

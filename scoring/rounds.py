@@ -1,10 +1,12 @@
 """Creating rounds: pairing the next round and changing a pairing by hand (logged)."""
 
 import secrets
+from collections import defaultdict
 
 from django.db import transaction
+from django.db.models import Count
 
-from scoring.models import Entrant, Match, PairingLog, Player, Round, Table
+from scoring.models import Deal, Entrant, Match, Membership, PairingLog, Player, Round, Table
 from scoring.pairing import (
     PairingError,
     candidates_from_history,
@@ -21,16 +23,18 @@ METHODS = ("swiss", "roundrobin", "random")
 
 def unfinished_rounds(event):
     """Numbers of rounds with a match that has no deals or an unconfirmed deal."""
-    unfinished = []
-    for rnd in event.rounds.prefetch_related("tables__deals", "matches__tables"):
-        for match in rnd.matches.all():
-            if match.bye_id or match.bye_player_id:
-                continue
-            deals = [deal for table in match.tables.all() for deal in table.deals.all()]
-            if not deals or any(deal.status != "confirmed" for deal in deals):
-                unfinished.append(rnd.number)
-                break
-    return unfinished
+    unplayed = (
+        Match.objects.filter(round__event=event, bye__isnull=True, bye_player__isnull=True)
+        .annotate(deal_count=Count("tables__deals"))
+        .filter(deal_count=0)
+        .values_list("round__number", flat=True)
+    )
+    unconfirmed = (
+        Deal.objects.filter(table__round__event=event)
+        .exclude(status=Deal.Status.CONFIRMED)
+        .values_list("table__round__number", flat=True)
+    )
+    return sorted(set(unplayed) | set(unconfirmed))
 
 
 @transaction.atomic
@@ -85,65 +89,77 @@ def round_pair(event, method, *, user=None, seed=None):
     return rnd
 
 
+def members_by_entrant(event):
+    """{entrant code: [players in seating order]} in one query (no per-entrant look-ups)."""
+    members = defaultdict(list)
+    for membership in (
+        Membership.objects.filter(entrant__event=event)
+        .select_related("entrant", "player")
+        .order_by("position")
+    ):
+        members[membership.entrant.code].append(membership.player)
+    return members
+
+
 def _create_tables(event, rnd, pairing):
+    """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day)."""
+    matches, tables = [], []
     if event.kind == "individual":
         players = {p.code: p for p in Player.objects.filter(event=event)}
         for number, seats in enumerate(pairing.tables, start=1):
-            match = Match.objects.create(round=rnd, number=number)
-            Table.objects.create(
-                round=rnd,
-                match=match,
-                number=number,
-                north=players[seats["N"]],
-                east=players[seats["E"]],
-                south=players[seats["S"]],
-                west=players[seats["W"]],
-            )
-        for offset, code in enumerate(pairing.byes, start=len(pairing.tables) + 1):
-            Match.objects.create(round=rnd, number=offset, bye_player=players[code])
-        return
-    entrants = {
-        e.code: e for e in Entrant.objects.filter(event=event).prefetch_related("memberships__player")
-    }
-    table_number = 0
-    for number, (home_code, away_code) in enumerate(pairing.tables, start=1):
-        home, away = entrants[home_code], entrants[away_code]
-        match = Match.objects.create(round=rnd, number=number, home=home, away=away)
-        home_players = [m.player for m in home.memberships.all()]
-        away_players = [m.player for m in away.memberships.all()]
-        if event.kind == "teams":
-            # Duplicate: home's first pair NS at one table, away's first pair NS at the other.
-            for ns_team, ns_players, ew_team, ew_players in (
-                (home, home_players[:2], away, away_players[2:4] or away_players[:2]),
-                (away, away_players[:2], home, home_players[2:4] or home_players[:2]),
-            ):
-                table_number += 1
-                Table.objects.create(
+            match = Match(round=rnd, number=number)
+            matches.append(match)
+            tables.append(
+                Table(
                     round=rnd,
                     match=match,
-                    number=table_number,
-                    ns_entrant=ns_team,
-                    ew_entrant=ew_team,
-                    north=ns_players[0],
-                    south=ns_players[1],
-                    east=ew_players[0],
-                    west=ew_players[1],
+                    number=number,
+                    north=players[seats["N"]],
+                    east=players[seats["E"]],
+                    south=players[seats["S"]],
+                    west=players[seats["W"]],
                 )
-        else:
-            table_number += 1
-            Table.objects.create(
-                round=rnd,
-                match=match,
-                number=table_number,
-                ns_entrant=home,
-                ew_entrant=away,
-                north=home_players[0],
-                south=home_players[1],
-                east=away_players[0],
-                west=away_players[1],
             )
-    for offset, code in enumerate(pairing.byes, start=len(pairing.tables) + 1):
-        Match.objects.create(round=rnd, number=offset, bye=entrants[code])
+        byes = [
+            Match(round=rnd, number=n, bye_player=players[code])
+            for n, code in enumerate(pairing.byes, start=len(pairing.tables) + 1)
+        ]
+    else:
+        entrants = {e.code: e for e in Entrant.objects.filter(event=event)}
+        members = members_by_entrant(event)
+        for number, (home_code, away_code) in enumerate(pairing.tables, start=1):
+            home, away = entrants[home_code], entrants[away_code]
+            match = Match(round=rnd, number=number, home=home, away=away)
+            matches.append(match)
+            home_players, away_players = members[home_code], members[away_code]
+            if event.kind == "teams":
+                # Duplicate: home's first pair sits NS at one table, away's first pair at the other.
+                seatings = (
+                    (home, home_players[:2], away, away_players[2:4] or away_players[:2]),
+                    (away, away_players[:2], home, home_players[2:4] or home_players[:2]),
+                )
+            else:
+                seatings = ((home, home_players, away, away_players),)
+            for ns_team, ns_players, ew_team, ew_players in seatings:
+                tables.append(
+                    Table(
+                        round=rnd,
+                        match=match,
+                        number=len(tables) + 1,
+                        ns_entrant=ns_team,
+                        ew_entrant=ew_team,
+                        north=ns_players[0],
+                        south=ns_players[1],
+                        east=ew_players[0],
+                        west=ew_players[1],
+                    )
+                )
+        byes = [
+            Match(round=rnd, number=n, bye=entrants[code])
+            for n, code in enumerate(pairing.byes, start=len(pairing.tables) + 1)
+        ]
+    Match.objects.bulk_create(matches + byes, batch_size=1000)
+    Table.objects.bulk_create(tables, batch_size=1000)
 
 
 @transaction.atomic

@@ -26,7 +26,9 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(str(error)) from None
         try:
-            event = import_archive(json.loads(text) if text.strip() else None, replace=replace)
+            data = json.loads(text) if text.strip() else None
+            del text  # a large archive: keep one copy in memory, not two
+            event = import_archive(data, replace=replace, consume=True)
         except ValueError as error:
             if isinstance(error, json.JSONDecodeError):
                 raise CommandError(f"不是有效的 JSON / not valid JSON: {error}") from None
