@@ -31,9 +31,7 @@ def generate(pairs, rounds=9, boards=16, seed=1):
         name = rng.choice(SURNAMES) + rng.choice(GIVEN) + (rng.choice(GIVEN) if rng.random() < 0.6 else "")
         players.append({"id": f"p{index:05d}", "name": name, "club": f"俱乐部{rng.randint(1, 200)}"})
     codes = [f"A{n:04d}" for n in range(1, pairs + 1)]
-    entrants = [
-        {"id": c, "players": [players[2 * i]["id"], players[2 * i + 1]["id"]]} for i, c in enumerate(codes)
-    ]
+    entrants = [{"id": c, "players": [players[2 * i]["id"], players[2 * i + 1]["id"]]} for i, c in enumerate(codes)]
     fmt = Format(length=boards)
     history, archive_rounds, swiss_seconds = [], [], []
     for number in range(1, rounds + 1):
@@ -54,9 +52,7 @@ def generate(pairs, rounds=9, boards=16, seed=1):
                 deals.append(deal)
                 scored.append({"scores": score_deal(deal)["scores"], "penalties": deal.get("penalties", {})})
             matches.append({"table": table, "ns": ns, "ew": ew, "deals": deals})
-            history.append(
-                MatchResult(round=number, home=ns, away=ew, tables=[TableResult.from_deals(ns, ew, scored)])
-            )
+            history.append(MatchResult(round=number, home=ns, away=ew, tables=[TableResult.from_deals(ns, ew, scored)]))
         for bye in pairing.byes:
             matches.append({"bye": bye})
             history.append(MatchResult(round=number, bye=bye))

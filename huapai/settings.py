@@ -91,6 +91,8 @@ def database_settings(url):
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": VAR_DIR / "db.sqlite3",
         "OPTIONS": SQLITE_OPTIONS,
+        # A file, not memory, so live-server tests see real concurrent connections.
+        "TEST": {"NAME": VAR_DIR / "test.sqlite3"},
     }
 
 

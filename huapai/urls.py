@@ -4,5 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("scoring.urls_api")),
+    path("", include("scoring.urls_referee")),
     path("", include("scoring.urls_public")),
 ]

@@ -6,7 +6,7 @@ which validates, versions and records history.
 
 from django.contrib import admin
 
-from scoring.models import Entrant, Event, EventRole, Match, Membership, PairingLog, Player, Round, Table
+from scoring.models import DealHistory, Entrant, Event, EventRole, Match, Membership, PairingLog, Player, Round, Table
 
 
 class MembershipInline(admin.TabularInline):
@@ -69,6 +69,23 @@ class EventRoleAdmin(admin.ModelAdmin):
 class PairingLogAdmin(admin.ModelAdmin):
     list_display = ["round", "action", "user", "at"]
     readonly_fields = ["round", "action", "user", "at", "detail"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DealHistory)
+class DealHistoryAdmin(admin.ModelAdmin):
+    """Read-only: the history is append-only."""
+
+    list_display = ["event", "table", "board", "version", "action", "user", "at", "ip"]
+    list_filter = ["event", "action"]
+
+    def has_add_permission(self, request):
+        return False
 
     def has_change_permission(self, request, obj=None):
         return False

@@ -82,9 +82,7 @@ def import_archive(data, *, replace=False, consume=False):
             batch_size=BATCH,
         )
         individual = info["kind"] == "individual"
-        members_by_entrant = {
-            e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants
-        }
+        members_by_entrant = {e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants}
         raw_rounds = data.get("rounds") or []
         for index in range(len(raw_rounds)):
             parsed_round = parse_round(raw_rounds[index], context)
@@ -179,9 +177,7 @@ def export_archive(event):
     ]
     members = {}
     for membership in (
-        Membership.objects.filter(entrant__event=event)
-        .select_related("player")
-        .order_by("entrant_id", "position")
+        Membership.objects.filter(entrant__event=event).select_related("player").order_by("entrant_id", "position")
     ):
         members.setdefault(membership.entrant_id, []).append(membership.player.code)
     entrants = [
@@ -238,9 +234,9 @@ def _export_round(event, rnd):
     for deal in Deal.objects.filter(table__round=rnd).order_by("table_id", "sequence"):
         deals_by_table.setdefault(deal.table_id, []).append(_export_deal(deal))
     tables_by_match = {}
-    for table in rnd.tables.select_related(
-        "ns_entrant", "ew_entrant", "north", "east", "south", "west"
-    ).order_by("number"):
+    for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west").order_by(
+        "number"
+    ):
         tables_by_match.setdefault(table.match_id, []).append(table)
     matches = []
     for match in rnd.matches.select_related("home", "away", "bye", "bye_player").order_by("number"):

@@ -98,9 +98,7 @@ class ParsedEvent:
                     for t in match.tables
                 ]
                 results.append(
-                    MatchResult(
-                        round=rnd.number, home=match.home, away=match.away, bye=match.bye, tables=tables
-                    )
+                    MatchResult(round=rnd.number, home=match.home, away=match.away, bye=match.bye, tables=tables)
                 )
         return results
 
@@ -258,9 +256,7 @@ def parse_header(data, rules_for=None):
         )
 
     members_of = {e["id"]: set(e["players"]) for e in entrants}
-    context = _Context(
-        event=event, rules=rules, player_ids=player_ids, entrant_ids=entrant_ids, members_of=members_of
-    )
+    context = _Context(event=event, rules=rules, player_ids=player_ids, entrant_ids=entrant_ids, members_of=members_of)
     return ParsedEvent(event=event, players=players, entrants=entrants, rounds=[]), context
 
 
@@ -281,9 +277,7 @@ def parse_round(raw_round, context):
         status is None or status in ROUND_STATUSES,
         f"第{number}轮状态 {status!r} 无效 / round {number}: unknown status",
     )
-    rnd = ParsedRound(
-        number=number, status=status or "", extra=_extra(raw_round, {"number", "status", "matches"})
-    )
+    rnd = ParsedRound(number=number, status=status or "", extra=_extra(raw_round, {"number", "status", "matches"}))
     tables_seen, entrants_seen = set(), set()
 
     def seat_once(entrant, where, rnd_number=number, seen=entrants_seen):
@@ -301,18 +295,14 @@ def parse_round(raw_round, context):
         if "bye" in raw_match:
             bye = raw_match["bye"]
             known_ids = player_ids if kind == "individual" else entrant_ids
-            _require(
-                bye in known_ids, f"第{number}轮：轮空的 {bye} 不存在 / round {number}: unknown bye {bye}"
-            )
+            _require(bye in known_ids, f"第{number}轮：轮空的 {bye} 不存在 / round {number}: unknown bye {bye}")
             seat_once(bye, "轮空 bye")
             rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
             continue
         if kind == "teams":
             match = _team_match(raw_match, number, entrant_ids, members_of, tables_seen, seat_once)
         else:
-            match = _table_match(
-                raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once
-            )
+            match = _table_match(raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once)
         for table in match.tables:
             _deals(table, raw_match if kind != "teams" else None, number, rules, score_stored, event)
         rnd.matches.append(match)
@@ -336,9 +326,7 @@ def _rules_for(event) -> RuleSet:
 
 def _table_number(raw, where, tables_seen):
     number = raw.get("table")
-    _require(
-        isinstance(number, int) and number > 0, f"{where}：需要正整数桌号 / {where}: needs a table number"
-    )
+    _require(isinstance(number, int) and number > 0, f"{where}：需要正整数桌号 / {where}: needs a table number")
     _require(number not in tables_seen, f"{where}：{number}号桌重复 / {where}: table {number} appears twice")
     tables_seen.add(number)
     return number
@@ -361,9 +349,7 @@ def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_
         seat_once(ns, f"{table_number}号桌")
         seat_once(ew, f"{table_number}号桌")
         table = ParsedTable(number=table_number, ns=ns, ew=ew, seats={})
-        return ParsedMatch(
-            home=ns, away=ew, tables=[table], extra=_extra(raw, {"table", "ns", "ew", "deals"})
-        )
+        return ParsedMatch(home=ns, away=ew, tables=[table], extra=_extra(raw, {"table", "ns", "ew", "deals"}))
     seats = raw.get("seats")
     _require(
         isinstance(seats, dict) and set(seats) == set(SEATS),
@@ -395,8 +381,7 @@ def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
         ns_team, ew_team = raw_table.get("ns_team"), raw_table.get("ew_team")
         _require(
             {ns_team, ew_team} == {home, away},
-            f"{here}：ns_team/ew_team 必须是 {home} 和 {away}"
-            f" / {here}: ns_team and ew_team must be the match's teams",
+            f"{here}：ns_team/ew_team 必须是 {home} 和 {away} / {here}: ns_team and ew_team must be the match's teams",
         )
         ns_players, ew_players = raw_table.get("ns") or [], raw_table.get("ew") or []
         _require(
@@ -414,9 +399,7 @@ def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
                 f"{here}：{player} 不是 {ew_team} 的队员 / {here}: {player} is not in {ew_team}",
             )
         seats = {"N": ns_players[0], "S": ns_players[1], "E": ew_players[0], "W": ew_players[1]}
-        _require(
-            len(set(seats.values())) == 4, f"{here}：同一选手坐了两个座位 / {here}: a player in two seats"
-        )
+        _require(len(set(seats.values())) == 4, f"{here}：同一选手坐了两个座位 / {here}: a player in two seats")
         table = ParsedTable(number=table_number, ns=ns_team, ew=ew_team, seats=seats, raw=raw_table)
         match.tables.append(table)
     _require(len(match.tables) == 2, f"{where} {home}–{away}：团体赛每场两桌 / a team match has two tables")

@@ -12,9 +12,7 @@ def event_rules(event) -> RuleSet:
 
 def _adjusted_scores(adjusted):
     if not isinstance(adjusted, dict) or set(adjusted) != set(SEATS):
-        raise DealError(
-            "bad_adjusted", "调整分必须给出四个座位的整数 / adjusted needs an integer for N, E, S and W"
-        )
+        raise DealError("bad_adjusted", "调整分必须给出四个座位的整数 / adjusted needs an integer for N, E, S and W")
     for seat in SEATS:
         value = adjusted[seat]
         if isinstance(value, bool) or not isinstance(value, int):
@@ -53,8 +51,7 @@ def score_stored(rules, deal_json, adjusted=None):
         canonical["penalties"] = _penalties_only(deal_json)
     penalties = canonical["penalties"]
     breakdown = {
-        seat: [{"rule": "adjusted", "points": scores[seat], "text": f"调整分 {scores[seat]}"}]
-        for seat in SEATS
+        seat: [{"rule": "adjusted", "points": scores[seat], "text": f"调整分 {scores[seat]}"}] for seat in SEATS
     }
     for seat, points in penalties.items():
         scores[seat] += points
@@ -75,9 +72,7 @@ def _penalties_only(deal_json):
     bad = [p for p in problems if p.code in {"bad_penalty", "unknown_seat", "bad_deal"}]
     if bad:
         raise bad[0]
-    return {
-        seat.strip().upper(): points for seat, points in (deal_json.get("penalties") or {}).items() if points
-    }
+    return {seat.strip().upper(): points for seat, points in (deal_json.get("penalties") or {}).items() if points}
 
 
 def apply_result(stored, scored):

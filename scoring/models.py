@@ -41,9 +41,7 @@ class Event(models.Model):
         _("局分"), default=1000, choices=[(t, f"±{t}") for t in GAME_THRESHOLDS]
     )
     kind = models.CharField(_("类型"), max_length=12, choices=Kind.choices, default=Kind.PAIRS)
-    match_mode = models.CharField(
-        _("赛制"), max_length=8, choices=MatchMode.choices, default=MatchMode.BOARDS
-    )
+    match_mode = models.CharField(_("赛制"), max_length=8, choices=MatchMode.choices, default=MatchMode.BOARDS)
     match_length = models.PositiveIntegerField(_("每场副数/局数"), default=16)
     points_win = models.IntegerField(_("胜场分"), default=2)
     points_draw = models.IntegerField(_("平场分"), default=1)
@@ -124,9 +122,7 @@ class Membership(models.Model):
 
     class Meta:
         ordering = ["position"]
-        constraints = [
-            models.UniqueConstraint(fields=["entrant", "position"], name="membership_position_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["entrant", "position"], name="membership_position_unique")]
 
     def __str__(self):
         return f"{self.entrant.code} #{self.position} {self.player.name}"
@@ -146,6 +142,7 @@ class Round(models.Model):
     status = models.CharField(_("状态"), max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     sessions = models.PositiveSmallIntegerField(_("节数"), default=1)
     published_at = models.DateTimeField(null=True, blank=True)
+    official_at = models.DateTimeField(null=True, blank=True)
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
@@ -301,3 +298,144 @@ class EventRole(models.Model):
 
     def __str__(self):
         return f"{self.user} {self.get_role_display()} @ {self.event.slug}"
+
+
+class ApiToken(models.Model):
+    """A referee device's token for the JSON API (`Authorization: Token <key>`)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token")
+    key = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"token of {self.user}"
+
+
+class AppendOnlyError(RuntimeError):
+    pass
+
+
+class HistoryQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("history is append-only")
+
+    def delete(self):
+        raise AppendOnlyError("history is append-only")
+
+
+class DealHistory(models.Model):
+    """Every create, change, confirmation, adjustment and ruling of a deal. Append-only:
+    rows are never updated or deleted (the model refuses, and no page offers it)."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("录入")
+        CHANGE = "change", _("修改")
+        CONFIRM = "confirm", _("确认")
+        ADJUST = "adjust", _("调整分")
+        RULING = "ruling", _("裁决")
+        BLIND = "blind_entry", _("独立录入")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="deal_history")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="deal_history")
+    board = models.PositiveIntegerField()
+    deal = models.ForeignKey(Deal, null=True, on_delete=models.SET_NULL, related_name="history")
+    version = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    reason = models.TextField(blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+
+    objects = HistoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = _("成绩记录")
+        verbose_name_plural = _("成绩记录")
+
+    def __str__(self):
+        return f"{self.table} 第{self.board}副 v{self.version} {self.action}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise AppendOnlyError("history is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("history is append-only")
+
+
+class Irregularity(models.Model):
+    class Kind(models.TextChoices):
+        LATE_EXPOSURE = "late_exposure", _("亮牌超时")
+        EARLY_PLAY = "early_play", _("亮出的牌过早打出")
+        REVOKE = "revoke", _("藏牌")
+        WRONG_COUNT = "wrong_card_count", _("牌数错误")
+        SLOW_PLAY = "slow_play", _("出牌迟缓")
+        CONDUCT = "conduct", _("不当行为")
+        CLAIM = "claim", _("声称争议")
+        OTHER = "other", _("其他")
+
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="irregularities")
+    seat = models.CharField(max_length=1, blank=True, choices=[(s, s) for s in "NESW"])
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    ruling = models.TextField(_("裁决"))
+    penalty = models.IntegerField(_("罚分"), default=0)
+    referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.deal} {self.get_kind_display()}"
+
+
+class Appeal(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("待裁决")
+        UPHELD = "upheld", _("申诉成立")
+        DISMISSED = "dismissed", _("申诉驳回")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="appeals")
+    deal = models.ForeignKey(Deal, null=True, blank=True, on_delete=models.PROTECT, related_name="appeals")
+    filed_by = models.CharField(_("申诉人"), max_length=200)
+    filed_at = models.DateTimeField(auto_now_add=True)
+    deadline = models.DateTimeField(_("裁决期限"), null=True, blank=True)
+    statement = models.TextField(_("申诉内容"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    decision = models.TextField(_("裁决"), blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.event} 申诉 {self.filed_by}"
+
+
+class BlindEntry(models.Model):
+    """One referee's independent entry of a deal (events with double entry)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="blind_entries")
+    board = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    payload = models.JSONField()
+    at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "board", "user"], name="blind_entry_unique")]
+
+    def __str__(self):
+        return f"{self.table} 第{self.board}副 {self.user}"
+
+
+class LoginFailure(models.Model):
+    """Failed logins, for throttling (kept in the database so every worker sees them)."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    ip = models.GenericIPAddressField(null=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self):
+        return f"{self.username} {self.ip} {self.at}"

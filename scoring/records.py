@@ -31,9 +31,7 @@ def entrant_record(event, code):
     if individual:
         subject = Player.objects.filter(event=event, code=code).first()
     else:
-        subject = (
-            Entrant.objects.filter(event=event, code=code).prefetch_related("memberships__player").first()
-        )
+        subject = Entrant.objects.filter(event=event, code=code).prefetch_related("memberships__player").first()
     if subject is None:
         return None
     tables = (
@@ -51,9 +49,7 @@ def entrant_record(event, code):
         tables = tables.filter(Q(ns_entrant=subject) | Q(ew_entrant=subject))
     tables = list(tables)
     deals_by_table = {}
-    for deal in Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).order_by(
-        "table_id", "sequence"
-    ):
+    for deal in Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).order_by("table_id", "sequence"):
         deals_by_table.setdefault(deal.table_id, []).append(deal)
     points = event.match_points
     matches = []

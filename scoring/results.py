@@ -49,9 +49,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
     }
     sides_by_table = defaultdict(list)
     if event.match_mode == "games":
-        for table_id, ns, ew in deals.order_by("table_id", "sequence").values_list(
-            "table_id", "ns_score", "ew_score"
-        ):
+        for table_id, ns, ew in deals.order_by("table_id", "sequence").values_list("table_id", "ns_score", "ew_score"):
             sides_by_table[table_id].append((ns, ew))
 
     tables_by_match = defaultdict(list)
@@ -67,8 +65,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
     ):
         total = totals.get(row["id"])
         seats = {
-            seat: row[f"{name}__code"]
-            for seat, name in (("N", "north"), ("E", "east"), ("S", "south"), ("W", "west"))
+            seat: row[f"{name}__code"] for seat, name in (("N", "north"), ("E", "east"), ("S", "south"), ("W", "west"))
         }
         table = TableResult(
             ns=row["ns_entrant__code"],
@@ -138,9 +135,7 @@ def entrant_labels(event):
         return {p.code: {"name": p.name, "club": p.club, "sort_key": p.sort_key} for p in players.values()}
     members = defaultdict(list)
     for entrant_id, player_id in (
-        Membership.objects.filter(entrant__event=event)
-        .order_by("position")
-        .values_list("entrant_id", "player_id")
+        Membership.objects.filter(entrant__event=event).order_by("position").values_list("entrant_id", "player_id")
     ):
         members[entrant_id].append(players[player_id])
     labels = {}
@@ -185,11 +180,7 @@ def filter_rows(rows, query):
     compact = query.replace(" ", "")
 
     def matches(row):
-        if (
-            row["id"].lower().startswith(query)
-            or query in row["name"].lower()
-            or query in row["club"].lower()
-        ):
+        if row["id"].lower().startswith(query) or query in row["name"].lower() or query in row["club"].lower():
             return True
         if len(compact) < 2 or not compact.isascii():
             return False

@@ -27,9 +27,7 @@ class Format:
     length: int = 16  # boards per match, or 局 per match in games mode
     threshold: int = 1000
     points: dict = field(default_factory=lambda: {"win": 2, "draw": 1, "loss": 0})
-    tiebreaks: list = field(
-        default_factory=lambda: ["match_points", "score_difference", "head_to_head", "penalties"]
-    )
+    tiebreaks: list = field(default_factory=lambda: ["match_points", "score_difference", "head_to_head", "penalties"])
 
 
 @dataclass
@@ -124,9 +122,7 @@ def match_games(side_scores, threshold, games):
     split = split_games(side_scores, threshold)
     if len(split) > games:
         extra = split[games].deals[0]
-        raise StandingsError(
-            f"第{extra + 1}个牌局在第{games}局结束之后 / deal {extra + 1} comes after the last game"
-        )
+        raise StandingsError(f"第{extra + 1}个牌局在第{games}局结束之后 / deal {extra + 1} comes after the last game")
     return split
 
 
@@ -242,9 +238,7 @@ def rank_rows(rows, chain, meetings, met):
                     next_groups.append(group)  # some never met: the criterion is skipped
                     continue
                 for row in group:
-                    row.head_to_head = sum(
-                        meetings.get((row.id, other), 0) for other in ids if other != row.id
-                    )
+                    row.head_to_head = sum(meetings.get((row.id, other), 0) for other in ids if other != row.id)
             next_groups.extend(_split(group, lambda row, c=criterion: getattr(row, c)))
         groups = next_groups
     ordered = [row for group in groups for row in group]

@@ -12,15 +12,9 @@ class StandingsTable(tables.Table):
         verbose_name=_("选手"),
         order_by=("sort_key",),
     )
-    club = tables.Column(
-        verbose_name=_("单位"), attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}}
-    )
-    match_points = tables.Column(
-        verbose_name=_("场分"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
-    )
-    score_difference = tables.Column(
-        verbose_name=_("得分差"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
-    )
+    club = tables.Column(verbose_name=_("单位"), attrs={"td": {"class": "hide-phone"}, "th": {"class": "hide-phone"}})
+    match_points = tables.Column(verbose_name=_("场分"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    score_difference = tables.Column(verbose_name=_("得分差"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
     total_score = tables.Column(
         verbose_name=_("总得分"), attrs={"td": {"class": "num hide-phone"}, "th": {"class": "num hide-phone"}}
     )
@@ -28,9 +22,7 @@ class StandingsTable(tables.Table):
     played = tables.Column(
         verbose_name=_("场次"), attrs={"td": {"class": "num hide-phone"}, "th": {"class": "num hide-phone"}}
     )
-    explanation = tables.Column(
-        verbose_name=_("与上一名"), orderable=False, attrs={"td": {"class": "explain"}}
-    )
+    explanation = tables.Column(verbose_name=_("与上一名"), orderable=False, attrs={"td": {"class": "explain"}})
 
     class Meta:
         template_name = "django_tables2/table.html"

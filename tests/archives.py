@@ -27,14 +27,11 @@ def sides(name):
 def players(count, prefix="p"):
     names = "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜"
     return [
-        {"id": f"{prefix}{i:02d}", "name": names[(i - 1) % len(names)] + "某" + str(i)}
-        for i in range(1, count + 1)
+        {"id": f"{prefix}{i:02d}", "name": names[(i - 1) % len(names)] + "某" + str(i)} for i in range(1, count + 1)
     ]
 
 
-def pairs_archive(
-    pair_ids, rounds, *, slug="t-pairs", mode="boards", length=16, tiebreaks=None, threshold=1000
-):
+def pairs_archive(pair_ids, rounds, *, slug="t-pairs", mode="boards", length=16, tiebreaks=None, threshold=1000):
     people = players(2 * len(pair_ids))
     archive = {
         "format": "huapai-event/1",
@@ -47,8 +44,7 @@ def pairs_archive(
         },
         "players": people,
         "pairs": [
-            {"id": code, "players": [people[2 * i]["id"], people[2 * i + 1]["id"]]}
-            for i, code in enumerate(pair_ids)
+            {"id": code, "players": [people[2 * i]["id"], people[2 * i + 1]["id"]]} for i, code in enumerate(pair_ids)
         ],
         "rounds": rounds,
     }

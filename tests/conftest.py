@@ -48,3 +48,33 @@ def page(browser):
     opened.set_default_timeout(10_000)
     yield opened
     context.close()
+
+
+@pytest.fixture
+def event():
+    """The four-pair archive with a scheduled round 3 (tables 1 and 2) paired by Swiss."""
+    from scoring.archive import import_archive
+    from scoring.rounds import round_pair
+    from tests.archives import four_pairs_two_rounds
+
+    event = import_archive(four_pairs_two_rounds())
+    round_pair(event, "swiss")
+    return event
+
+
+@pytest.fixture
+def people(event):
+    """Two referees and an organiser of `event`, a user with no role, a referee of another event."""
+    from scoring.archive import import_archive
+    from tests.archives import four_pairs_two_rounds
+    from tests.referee_setup import make_user
+
+    archive = four_pairs_two_rounds()
+    other = import_archive(dict(archive, event={**archive["event"], "slug": "other"}))
+    return {
+        "referee1": make_user("referee1", "referee", event),
+        "referee2": make_user("referee2", "referee", event),
+        "organiser": make_user("organiser", "organiser", event),
+        "outsider": make_user("outsider"),
+        "other_referee": make_user("other_referee", "referee", other),
+    }

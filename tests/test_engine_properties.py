@@ -56,10 +56,7 @@ def test_base_hearts_sum_to_minus_two_hundred(deal):
     if any(ALL_HEARTS <= set(cards) for cards in deal["captured"].values()):
         return  # 全红 flips the sign; the sum property is about ordinary deals
     hearts = sum(
-        entry["points"]
-        for entries in result["breakdown"].values()
-        for entry in entries
-        if entry["rule"] == "hearts"
+        entry["points"] for entries in result["breakdown"].values() for entry in entries if entry["rule"] == "hearts"
     )
     assert hearts == -200
 

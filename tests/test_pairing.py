@@ -82,8 +82,7 @@ def test_the_bye_goes_to_the_lowest_placed_entrant_without_one_when_that_works(h
 
 def test_swiss_pairs_within_score_groups_from_the_top_and_gives_table_one_to_the_leaders():
     candidates = [
-        Candidate(id=c, match_points=p)
-        for c, p in [("A", 4), ("B", 4), ("C", 2), ("D", 2), ("E", 0), ("F", 0)]
+        Candidate(id=c, match_points=p) for c, p in [("A", 4), ("B", 4), ("C", 2), ("D", 2), ("E", 0), ("F", 0)]
     ]
     pairing = pair_swiss(candidates)
     assert [set(t) for t in pairing.tables] == [{"A", "B"}, {"C", "D"}, {"E", "F"}]
@@ -91,8 +90,7 @@ def test_swiss_pairs_within_score_groups_from_the_top_and_gives_table_one_to_the
 
 def test_swiss_floats_one_entrant_down_from_an_odd_group():
     candidates = [
-        Candidate(id=c, match_points=p)
-        for c, p in [("A", 4), ("B", 4), ("C", 4), ("D", 2), ("E", 2), ("F", 0)]
+        Candidate(id=c, match_points=p) for c, p in [("A", 4), ("B", 4), ("C", 4), ("D", 2), ("E", 2), ("F", 0)]
     ]
     pairing = pair_swiss(candidates)
     assert [set(t) for t in pairing.tables] == [{"A", "B"}, {"C", "D"}, {"E", "F"}]

@@ -13,9 +13,7 @@ from tests.archives import deal, four_pairs_two_rounds, pairs_archive, players, 
 
 def standings(archive, after_round=None):
     parsed = parse_archive(archive)
-    rows = compute_standings(
-        parsed.format, parsed.match_results(), parsed.entrant_ids(), after_round=after_round
-    )
+    rows = compute_standings(parsed.format, parsed.match_results(), parsed.entrant_ids(), after_round=after_round)
     return [row.as_json(parsed.event["kind"]) for row in rows], rows
 
 
@@ -76,9 +74,7 @@ def test_boards_mode_ranks_by_match_points_then_score_difference():
 
 def test_head_to_head_decides_when_it_comes_first_in_the_chain():
     # A and C both have 2 mp; A beat C in round 2, so head-to-head puts A above C.
-    rows, ranked = standings(
-        four_pairs_two_rounds(tiebreaks=["match_points", "head_to_head", "score_difference"])
-    )
+    rows, ranked = standings(four_pairs_two_rounds(tiebreaks=["match_points", "head_to_head", "score_difference"]))
     assert [row["id"] for row in rows] == ["B", "A", "C", "D"]
     assert explanation_text(ranked[2].explanation) == "场分相同，相互间场分 0:2"
 
@@ -158,9 +154,7 @@ def test_a_bye_scores_a_win_with_no_difference_and_head_to_head_is_skipped_when_
 
 
 def test_a_match_without_deals_counts_for_nothing():
-    archive = pairs_archive(
-        ["A", "B"], [{"number": 1, "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": []}]}]
-    )
+    archive = pairs_archive(["A", "B"], [{"number": 1, "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": []}]}])
     rows, _ = standings(archive)
     assert [(r["match_points"], r["played"]) for r in rows] == [(0, 0), (0, 0)]
 

@@ -174,10 +174,7 @@ def test_random_team_events_match_the_oracle(seed):
     teams = [f"T{i}" for i in range(count)]
     people = [{"id": f"p{i}", "name": f"队员{i}"} for i in range(4 * count)]
     members = {t: [f"p{4 * i + k}" for k in range(4)] for i, t in enumerate(teams)}
-    fig = {
-        t: {"match_points": 0, "score_difference": 0, "total_score": 0, "penalties": 0, "played": 0}
-        for t in teams
-    }
+    fig = {t: {"match_points": 0, "score_difference": 0, "total_score": 0, "penalties": 0, "played": 0} for t in teams}
     rounds = []
     for number in (1, 2):
         order = teams[:]

@@ -37,9 +37,7 @@ class Deal:
     def as_json(self):
         return {
             "ruleset": self.ruleset,
-            "captured": {
-                seat: [card for card in POINT_CARDS if card in self.captured[seat]] for seat in SEATS
-            },
+            "captured": {seat: [card for card in POINT_CARDS if card in self.captured[seat]] for seat in SEATS},
             "holders": {card: self.holders[card] for card in EXPOSABLE if card in self.holders},
             "exposed": {card: self.exposed[card] for card in EXPOSABLE if card in self.exposed},
             "penalties": {seat: self.penalties[seat] for seat in SEATS if seat in self.penalties},
@@ -65,9 +63,7 @@ def _seat(value, problems, where):
         return value
     if isinstance(value, str) and value.strip().upper() in SEAT_NAMES:
         return value.strip().upper()
-    problems.append(
-        DealError("unknown_seat", f"{where}：座位 {value!r} 无效 / {where}: unknown seat {value!r}")
-    )
+    problems.append(DealError("unknown_seat", f"{where}：座位 {value!r} 无效 / {where}: unknown seat {value!r}"))
     return None
 
 
@@ -76,16 +72,13 @@ def _exposable(code, problems, where):
         return code
     card = parse_card(code)
     if card is None:
-        problems.append(
-            DealError("unknown_card", f"{where}：牌 {code!r} 无效 / {where}: unknown card {code!r}")
-        )
+        problems.append(DealError("unknown_card", f"{where}：牌 {code!r} 无效 / {where}: unknown card {code!r}"))
         return None
     if card not in EXPOSABLE:
         problems.append(
             DealError(
                 "not_exposable",
-                f"{card_label(card)} 不能亮牌，只有 ♠Q ♦J ♣10 ♥A 可以"
-                f" / {card} is not exposable (only SQ DJ C10 HA)",
+                f"{card_label(card)} 不能亮牌，只有 ♠Q ♦J ♣10 ♥A 可以 / {card} is not exposable (only SQ DJ C10 HA)",
             )
         )
         return None
@@ -159,9 +152,7 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET):
         for card in POINT_CARDS:
             if card not in taker:
                 problems.append(
-                    DealError(
-                        "missing_card", f"{card_label(card)} 未分配 / {card} is not captured by any seat"
-                    )
+                    DealError("missing_card", f"{card_label(card)} 未分配 / {card} is not captured by any seat")
                 )
 
     holders = {}

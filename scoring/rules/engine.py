@@ -110,9 +110,7 @@ def score_seat(deal, rules, seat, exposure):
         e, e_text = exposure[GOAT]
         z, z_text = (2, SELF_CAPTURE_TEXT) if GOAT in self_captured else (1, "")
         points = rules.goat_value * e * z
-        entries.append(
-            {"rule": "goat", "points": points, "text": f"羊 {_signed(rules.goat_value)}{e_text}{z_text}"}
-        )
+        entries.append({"rule": "goat", "points": points, "text": f"羊 {_signed(rules.goat_value)}{e_text}{z_text}"})
         subtotal += points
 
     if TRANSFORMER in cards:
@@ -120,9 +118,7 @@ def score_seat(deal, rules, seat, exposure):
         z, z_text = (2, SELF_CAPTURE_TEXT) if TRANSFORMER in self_captured else (1, "")
         if len(cards) == 1:
             points = 50 * e * z
-            entries.append(
-                {"rule": "transformer", "points": points, "text": f"变压器单得 +50{e_text}{z_text}"}
-            )
+            entries.append({"rule": "transformer", "points": points, "text": f"变压器单得 +50{e_text}{z_text}"})
             subtotal = points
         else:
             multiplier = 2 * e * z
@@ -149,9 +145,7 @@ def normalise(raw, rules):
     scale = rules.normalisation_scale
     if rules.normalisation == "zero_sum":
         total = sum(raw.values())
-        return {
-            seat: _round_half_away((raw[seat] - Fraction(total - raw[seat], 3)) * scale) for seat in SEATS
-        }
+        return {seat: _round_half_away((raw[seat] - Fraction(total - raw[seat], 3)) * scale) for seat in SEATS}
     if rules.normalisation == "partnership":
         side_total = {side: raw[a] + raw[b] for side, (a, b) in SIDES.items()}
         result = {}
@@ -174,9 +168,7 @@ def score_valid_deal(deal, rules=None):
     for seat in SEATS:
         if scores[seat] != raw[seat]:
             delta = scores[seat] - raw[seat]
-            breakdown[seat].append(
-                {"rule": "normalisation", "points": delta, "text": f"归一化 {_signed(delta)}"}
-            )
+            breakdown[seat].append({"rule": "normalisation", "points": delta, "text": f"归一化 {_signed(delta)}"})
         penalty = deal.penalties.get(seat)
         if penalty:
             scores[seat] += penalty

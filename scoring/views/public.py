@@ -51,9 +51,7 @@ def standings(request, slug):
     table_class = IndividualStandingsTable if event.kind == "individual" else StandingsTable
     table = table_class(data)
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
-    provisional = any(
-        r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after
-    )
+    provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
     return render(
         request,
         "scoring/standings.html",

@@ -12,9 +12,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file")
-        parser.add_argument(
-            "--replace", action="store_true", help="replace an existing event with the same slug"
-        )
+        parser.add_argument("--replace", action="store_true", help="replace an existing event with the same slug")
 
     def handle(self, *args, file, replace, **options):
         try:

@@ -14,9 +14,7 @@ class Command(BaseCommand):
         parser.add_argument("slug")
         parser.add_argument("--json", action="store_true", dest="as_json")
         parser.add_argument("--after-round", type=int)
-        parser.add_argument(
-            "--published", action="store_true", help="published (provisional/official) rounds only"
-        )
+        parser.add_argument("--published", action="store_true", help="published (provisional/official) rounds only")
 
     def handle(self, *args, slug, as_json, after_round, published, **options):
         event = Event.objects.filter(slug=slug).first()

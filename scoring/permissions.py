@@ -1,0 +1,34 @@
+"""Who may do what: organisers (and superusers) everything for their event; referees
+enter, confirm and record irregularities until a round is official; the public reads."""
+
+from scoring.models import EventRole, Round
+
+
+def roles(user, event):
+    if not user or not user.is_authenticated:
+        return set()
+    if user.is_superuser:
+        return {EventRole.Role.ORGANISER, EventRole.Role.REFEREE}
+    cached = getattr(user, "_event_roles", None)
+    if cached is None:
+        cached = {}
+        user._event_roles = cached
+    if event.id not in cached:
+        cached[event.id] = set(EventRole.objects.filter(user=user, event=event).values_list("role", flat=True))
+    return cached[event.id]
+
+
+def is_organiser(user, event):
+    return EventRole.Role.ORGANISER in roles(user, event)
+
+
+def is_official(user, event):
+    """Referee or organiser of the event: may see the entry pages."""
+    return bool(roles(user, event))
+
+
+def may_enter(user, event, rnd):
+    """May create or change deals of this round (official rounds: organisers only)."""
+    if is_organiser(user, event):
+        return True
+    return EventRole.Role.REFEREE in roles(user, event) and rnd.status != Round.Status.OFFICIAL

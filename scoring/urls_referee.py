@@ -1,0 +1,22 @@
+"""Pages for referees and organisers."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from scoring.views import referee
+
+board = "referee/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/boards/<int:board>/"
+urlpatterns = [
+    path("accounts/login/", referee.ThrottledLoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("referee/", referee.referee_home, name="referee-home"),
+    path("referee/<slug:slug>/", referee.event_rounds, name="referee-event"),
+    path("referee/<slug:slug>/pair/", referee.round_pair_view, name="referee-pair"),
+    path("referee/<slug:slug>/rounds/<int:number>/", referee.round_dashboard, name="referee-round"),
+    path("referee/<slug:slug>/rounds/<int:number>/publish/", referee.round_publish_view, name="referee-publish"),
+    path("referee/<slug:slug>/rounds/<int:number>/official/", referee.round_official_view, name="referee-official"),
+    path(board, referee.board_entry, name="referee-board"),
+    path(f"{board}preview/", referee.board_preview, name="referee-preview"),
+    path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),
+    path(f"{board}irregularity/", referee.board_irregularity, name="referee-irregularity"),
+]

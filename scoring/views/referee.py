@@ -1,0 +1,313 @@
+"""Pages for referees and organisers (login required, role checked per event)."""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseNotAllowed, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from scoring.accounts import login_blocked, login_failed, login_succeeded
+from scoring.entry import (
+    EntryError,
+    blind_differences,
+    blind_entry_submit,
+    deal_confirm,
+    deal_preview,
+    deal_save,
+    history_rows,
+    irregularity_record,
+    locate_board,
+    table_board_states,
+)
+from scoring.entry_form import PENALTY_REASONS, card_rows, deal_from_form, exposable_rows, form_from_deal
+from scoring.models import Deal, Event, Irregularity, Round
+from scoring.pairing import PairingError
+from scoring.permissions import is_official, is_organiser, may_enter
+from scoring.rounds import (
+    METHODS,
+    PublicationError,
+    publication_checklist,
+    round_make_official,
+    round_pair,
+    round_publish,
+)
+from scoring.rules import SEATS
+from scoring.rules.games import split_games
+
+
+class ThrottledLoginView(auth_views.LoginView):
+    """Django's login, refusing a username or address after repeated failures (HTTP 429)."""
+
+    template_name = "registration/login.html"
+
+    def post(self, request, *args, **kwargs):
+        username = request.POST.get("username", "")
+        ip = request.META.get("REMOTE_ADDR")
+        if login_blocked(username, ip):
+            response = render(request, self.template_name, {"form": self.get_form(), "throttled": True}, status=429)
+            return response
+        response = super().post(request, *args, **kwargs)
+        if request.user.is_authenticated:
+            login_succeeded(username)
+        else:
+            login_failed(username, ip)
+        return response
+
+
+def event_official(view):
+    """Login, then a referee or organiser role on the event in the URL."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        event = get_object_or_404(Event, slug=slug)
+        if not is_official(request.user, event):
+            raise PermissionDenied("no role on this event")
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+def _client_ip(request):
+    return request.META.get("REMOTE_ADDR")
+
+
+@login_required
+def referee_home(request):
+    if request.user.is_superuser:
+        events = Event.objects.all()
+    else:
+        events = Event.objects.filter(roles__user=request.user).distinct()
+    return render(request, "referee/home.html", {"events": events})
+
+
+@event_official
+def event_rounds(request, event):
+    rounds = event.rounds.order_by("number")
+    return render(
+        request,
+        "referee/event.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "organiser": is_organiser(request.user, event),
+            "methods": METHODS,
+        },
+    )
+
+
+@event_official
+def round_dashboard(request, event, number):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    states = table_board_states(rnd)
+    tables = list(rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"))
+    sides = {}
+    for table_id, ns, ew in (
+        Deal.objects.filter(table__round=rnd).order_by("sequence").values_list("table_id", "ns_score", "ew_score")
+    ):
+        sides.setdefault(table_id, []).append((ns, ew))
+    boards = range(1, event.match_length + 1) if event.match_mode == "boards" else None
+    rows, todo = [], 0
+    for table in tables:
+        table_states = states.get(table.id, {})
+        numbers = boards or range(1, max(table_states, default=0) + 2)
+        cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
+        todo += sum(cell["state"] != "confirmed" for cell in cells)
+        games = split_games(sides.get(table.id, []), event.game_threshold)
+        rows.append({"table": table, "cells": cells, "games": games})
+    organiser = is_organiser(request.user, event)
+    return render(
+        request,
+        "referee/round.html",
+        {
+            "event": event,
+            "round": rnd,
+            "rows": rows,
+            "todo": todo,
+            "organiser": organiser,
+            "checklist": publication_checklist(rnd) if organiser else None,
+        },
+    )
+
+
+def _board_context(request, event, table, board, deal, values, errors=(), conflict=None):
+    organiser = is_organiser(request.user, event)
+    return {
+        "event": event,
+        "round": table.round,
+        "table": table,
+        "board": board,
+        "deal": deal,
+        "cards": card_rows(values),
+        "exposables": exposable_rows(values),
+        "seats": SEATS,
+        "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in SEATS},
+        "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in SEATS},
+        "adjusted_reason": values.get("adjusted_reason", ""),
+        "errors": errors,
+        "conflict": conflict,
+        "organiser": organiser,
+        "may_enter": may_enter(request.user, event, table.round),
+        "may_confirm": deal is not None and deal.status == "draft" and deal.entered_by_id != request.user.id,
+        "history": history_rows(table, board),
+        "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
+        "irregularity_kinds": Irregularity.Kind.choices,
+        "penalty_reasons": PENALTY_REASONS,
+        "blind": event.double_entry and not organiser,
+        "differences": blind_differences(table, board) if organiser and event.double_entry else [],
+        "next_board": board + 1 if event.match_mode == "games" or board < event.match_length else None,
+    }
+
+
+def _locate(event, number, table_number, board):
+    try:
+        return locate_board(event, number, table_number, board)
+    except EntryError as failure:
+        raise Http404(failure.message) from None
+
+
+@event_official
+def board_entry(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
+    if request.method == "GET":
+        values = form_from_deal(deal) if not (event.double_entry and not is_organiser(request.user, event)) else {}
+        return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    deal_json = deal_from_form(request.POST)
+    version = request.POST.get("version") or None
+    try:
+        if event.double_entry and not is_organiser(request.user, event):
+            outcome, deal = blind_entry_submit(
+                table=table, board=board, deal_json=deal_json, user=request.user, ip=_client_ip(request)
+            )
+            text = {
+                "waiting": "已保存，等待另一名裁判独立录入",
+                "confirmed": "两名裁判录入一致，已确认",
+                "conflict": "两名裁判录入不一致，已提交裁判长",
+            }[outcome]
+            messages.success(request, text)
+        else:
+            deal, _ = deal_save(
+                table=table,
+                board=board,
+                deal_json=deal_json,
+                user=request.user,
+                expected_version=int(version) if version else None,
+                reason=request.POST.get("reason", ""),
+                ip=_client_ip(request),
+            )
+            messages.success(request, f"第 {board} 副已保存（第 {deal.version} 版，待另一名裁判确认）")
+    except EntryError as failure:
+        current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
+        conflict = current if failure.status == 412 else None
+        context = _board_context(
+            request, event, table, board, current, request.POST, errors=[failure.message], conflict=conflict
+        )
+        return render(request, "referee/board.html", context, status=409 if conflict else 400)
+    if request.POST.get("next") and event.match_mode == "boards" and board < event.match_length:
+        return redirect("referee-board", event.slug, number, table_number, board + 1)
+    return redirect("referee-board", event.slug, number, table_number, board)
+
+
+@event_official
+@require_POST
+def board_preview(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    return JsonResponse(deal_preview(table, board, deal_from_form(request.POST)))
+
+
+@event_official
+@require_POST
+def board_confirm(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    deal = get_object_or_404(Deal.objects.select_related("entered_by"), table=table, board=board)
+    try:
+        deal_confirm(
+            deal=deal, user=request.user, expected_version=int(request.POST.get("version") or 0), ip=_client_ip(request)
+        )
+        messages.success(request, f"第 {board} 副已确认")
+    except EntryError as failure:
+        messages.error(request, failure.message)
+    return redirect("referee-board", event.slug, number, table_number, board)
+
+
+@event_official
+@require_POST
+def board_irregularity(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    deal = get_object_or_404(Deal, table=table, board=board)
+    try:
+        penalty = -abs(int(request.POST.get("penalty") or 0))
+    except ValueError:
+        penalty = None
+    try:
+        if penalty is None:
+            raise EntryError(400, "bad_penalty", "罚分必须是整数 / a penalty is a whole number")
+        if request.POST.get("kind") not in Irregularity.Kind.values or not request.POST.get("ruling", "").strip():
+            raise EntryError(400, "bad_ruling", "请选择违例类型并写明裁决 / choose the kind and write the ruling")
+        irregularity_record(
+            deal=deal,
+            user=request.user,
+            seat=request.POST.get("seat", ""),
+            kind=request.POST["kind"],
+            ruling=request.POST["ruling"].strip(),
+            penalty=penalty,
+            expected_version=int(request.POST.get("version") or 0),
+            ip=_client_ip(request),
+        )
+        messages.success(request, "违例与裁决已记录")
+    except EntryError as failure:
+        messages.error(request, failure.message)
+    return redirect("referee-board", event.slug, number, table_number, board)
+
+
+def _organiser_post(view):
+    @event_official
+    @require_POST
+    @wraps(view)
+    def wrapper(request, event, *args, **kwargs):
+        if not is_organiser(request.user, event):
+            raise PermissionDenied("organisers only")
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+@_organiser_post
+def round_publish_view(request, event, number):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    try:
+        round_publish(rnd, user=request.user)
+        messages.success(request, f"第 {number} 轮已临时公布，更正期 {event.correction_minutes} 分钟")
+    except PublicationError as failure:
+        messages.error(request, f"不能公布：{failure}")
+    return redirect("referee-round", event.slug, number)
+
+
+@_organiser_post
+def round_official_view(request, event, number):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    try:
+        round_make_official(rnd, user=request.user)
+        messages.success(request, f"第 {number} 轮成绩已转为正式")
+    except PublicationError as failure:
+        messages.error(request, str(failure))
+    return redirect("referee-round", event.slug, number)
+
+
+@_organiser_post
+def round_pair_view(request, event):
+    method = request.POST.get("method", "swiss")
+    try:
+        rnd = round_pair(event, method, user=request.user)
+        messages.success(request, f"第 {rnd.number} 轮已编排（{method}）")
+        return redirect("referee-round", event.slug, rnd.number)
+    except PairingError as failure:
+        messages.error(request, str(failure))
+        return redirect("referee-event", event.slug)

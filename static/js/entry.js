@@ -1,0 +1,103 @@
+// Deal entry: keyboard assignment of cards and a live preview.
+// Scores are never computed here: the form is posted to the server's
+// preview endpoint (the rules engine) and its answer is drawn.
+(function () {
+  "use strict";
+  var form = document.getElementById("entry");
+  if (!form) return;
+  var grid = document.getElementById("card-grid");
+  var rows = Array.prototype.slice.call(grid.querySelectorAll(".card-row"));
+  var seatKeys = { n: "N", e: "E", s: "S", w: "W", "1": "N", "2": "E", "3": "S", "4": "W" };
+
+  function focusRow(index) {
+    var row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+    var target = row.querySelector("input:checked") || row.querySelector("input");
+    target.focus();
+  }
+
+  grid.addEventListener("keydown", function (event) {
+    var row = event.target.closest(".card-row");
+    if (!row || event.ctrlKey || event.metaKey || event.altKey) return;
+    var index = rows.indexOf(row);
+    var seat = seatKeys[event.key.toLowerCase()];
+    if (seat) {
+      event.preventDefault();
+      var input = row.querySelector('input[value="' + seat + '"]');
+      input.checked = true;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      if (index < rows.length - 1) focusRow(index + 1);
+      else form.querySelector('select[name^="holder-"]').focus();
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      focusRow(index + (event.key === "ArrowDown" ? 1 : -1));
+    } else if (event.key === "Backspace" || event.key === "Delete") {
+      event.preventDefault();
+      row.querySelectorAll("input").forEach(function (i) { i.checked = false; });
+      form.dispatchEvent(new Event("change"));
+    }
+  });
+
+  var timer = null;
+  var pending = null;
+  function schedulePreview() {
+    clearTimeout(timer);
+    timer = setTimeout(preview, 120);
+  }
+
+  function setText(node, text) { node.textContent = text === null || text === undefined ? "" : String(text); }
+
+  function draw(data) {
+    var problems = document.getElementById("problems");
+    problems.innerHTML = "";
+    (data.problems || []).forEach(function (p) {
+      var li = document.createElement("li");
+      li.textContent = p.message;
+      li.dataset.code = p.code;
+      problems.appendChild(li);
+    });
+    ["N", "E", "S", "W"].forEach(function (seat) {
+      setText(document.querySelector('#preview-scores [data-seat="' + seat + '"]'), data.scores ? data.scores[seat] : "");
+    });
+    ["NS", "EW"].forEach(function (side) {
+      setText(document.querySelector('#preview-scores [data-side="' + side + '"]'), data.sides ? data.sides[side] : "");
+    });
+    var breakdown = document.getElementById("breakdown");
+    breakdown.innerHTML = "";
+    if (data.breakdown) {
+      Object.keys(data.breakdown).forEach(function (seat) {
+        if (!data.breakdown[seat].length) return;
+        var li = document.createElement("li");
+        li.textContent = seat + "：" + data.breakdown[seat].join("，");
+        breakdown.appendChild(li);
+      });
+    }
+    setText(document.getElementById("games"), (data.games || []).map(function (g) {
+      return "第" + g.number + "局 NS " + g.ns + " / EW " + g.ew + (g.finished ? "（结束）" : "");
+    }).join("；"));
+  }
+
+  function preview() {
+    if (pending) pending.abort();
+    pending = new AbortController();
+    fetch(form.dataset.preview, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { "X-Requested-With": "fetch" },
+      credentials: "same-origin",
+      signal: pending.signal,
+    }).then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) { if (data) draw(data); })
+      .catch(function () { /* a newer preview replaced this one */ });
+  }
+
+  form.addEventListener("change", schedulePreview);
+  form.addEventListener("input", schedulePreview);
+  document.addEventListener("keydown", function (event) {
+    if ((event.ctrlKey || event.metaKey) && event.key === "s") {
+      event.preventDefault();
+      form.requestSubmit(document.getElementById("save"));
+    }
+  });
+  preview();
+  if (!form.querySelector("#errors")) focusRow(rows.findIndex(function (r) { return !r.querySelector("input:checked"); }));
+})();
