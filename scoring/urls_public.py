@@ -9,4 +9,5 @@ urlpatterns = [
     path("events/<slug:slug>/", public.event_detail, name="event"),
     path("events/<slug:slug>/standings/", public.standings, name="standings"),
     path("events/<slug:slug>/entrants/<str:code>/", public.entrant, name="entrant"),
+    path("events/<slug:slug>/changes/", public.changes, name="changes"),
 ]

@@ -74,3 +74,11 @@ def entrant(request, slug, code):
     if record is None:
         raise Http404("no such entrant")
     return render(request, "scoring/entrant.html", {"event": event, **record})
+
+
+def changes(request, slug):
+    """Every change to published results since publication: board, before, after, why."""
+    from scoring.rounds import changes_since_publication
+
+    event = get_object_or_404(Event, slug=slug)
+    return render(request, "scoring/changes.html", {"event": event, "changes": changes_since_publication(event)})

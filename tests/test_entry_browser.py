@@ -1,0 +1,106 @@
+"""Referees entering deals in Chromium: keyboard, mouse, second-referee confirmation, a stale form."""
+
+import pytest
+
+from scoring.models import Deal
+from tests.archives import EXAMPLES
+from tests.referee_setup import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ENTRY = "/referee/t-pairs/rounds/3/tables/1/boards/{board}/"
+CARD_ORDER = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7", "H6", "H5", "H4", "H3", "H2", "SQ", "DJ", "C10"]
+
+
+def seat_of(example):
+    return {card: seat for seat, cards in EXAMPLES[example]["deal"]["captured"].items() for card in cards}
+
+
+def log_in(page, base, username):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/referee/**")
+
+
+def stored(board):
+    return Deal.objects.get(table__round__event__slug="t-pairs", table__round__number=3, table__number=1, board=board)
+
+
+def test_a_whole_deal_by_keyboard_with_the_live_score(live_server, page, people):
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=1))
+    seats = seat_of("N3")  # 明, 首明 and 自得: N −420, E −190, S +2880, W 0
+    page.keyboard.type("".join(seats[card].lower() for card in CARD_ORDER))
+    # Focus moved on to the first holder select: Tab through holders and exposures by keyboard.
+    for card, holder, exposure in (("SQ", "N", "明"), ("DJ", "S", "明"), ("C10", "W", "首明"), ("HA", "E", None)):
+        page.select_option(f"select[name=holder-{card}]", holder)
+        if exposure:
+            page.select_option(f"select[name=exposed-{card}]", label=exposure)
+    page.locator('#preview-scores [data-seat="S"]').filter(has_text="2880").wait_for()
+    assert page.locator('#preview-scores [data-side="NS"]').inner_text() == "2460"
+    page.keyboard.press("Control+s")
+    page.wait_for_selector("#deal-status:has-text('v1')")
+    deal = stored(1)
+    assert deal.scores == EXAMPLES["N3"]["expected"]["scores"]
+    assert deal.entered_by.username == "referee1" and deal.status == "draft"
+
+
+def test_the_page_names_the_unassigned_and_refuses_to_save(live_server, page, people):
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=2))
+    page.keyboard.type("n" * 15)  # ♣10 left unassigned
+    page.locator("#problems li", has_text="♣10 未分配").wait_for()
+    page.click("#save")
+    assert "♣10 未分配" in page.locator("#errors").inner_text()
+    assert not Deal.objects.filter(table__round__number=3, board=2).exists()
+
+
+def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, browser, people):
+    first = browser.new_context(locale="zh-CN").new_page()
+    log_in(first, live_server.url, "referee1")
+    first.goto(live_server.url + ENTRY.format(board=3))
+    for card, seat in seat_of("T1").items():
+        first.locator(f'.card-row[data-card="{card}"] label', has_text=seat).click()
+    first.locator('#preview-scores [data-seat="N"]').filter(has_text="-210").wait_for()
+    first.click("#save")
+    first.wait_for_selector("#deal-status:has-text('v1')")
+    assert first.locator("#confirm").count() == 0  # the one who entered it cannot confirm it
+
+    second = browser.new_context(locale="zh-CN").new_page()
+    log_in(second, live_server.url, "referee2")
+    second.goto(live_server.url + ENTRY.format(board=3))
+    second.click("#confirm")
+    second.wait_for_selector("#deal-status:has-text('已确认')")
+    deal = stored(3)
+    assert deal.status == "confirmed" and deal.confirmed_by.username == "referee2"
+    assert {"NS": deal.ns_score, "EW": deal.ew_score} == EXAMPLES["T1"]["expected"]["sides"]
+
+
+def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, people):
+    first = browser.new_context(locale="zh-CN").new_page()
+    log_in(first, live_server.url, "referee1")
+    first.goto(live_server.url + ENTRY.format(board=4))
+    first.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))
+    first.click("#save")
+    first.wait_for_selector("#deal-status:has-text('v1')")
+
+    # Two referees open version 1; the second one saves T2 first.
+    mine = browser.new_context(locale="zh-CN").new_page()
+    log_in(mine, live_server.url, "referee2")
+    mine.goto(live_server.url + ENTRY.format(board=4))
+    first.reload()
+    first.keyboard.type("".join(seat_of("T2")[card].lower() for card in CARD_ORDER))
+    first.click("#save")
+    first.wait_for_selector("#deal-status:has-text('v2')")
+
+    mine.locator('.card-row[data-card="C10"] label', has_text="W").click()
+    mine.locator('.card-row[data-card="DJ"] label', has_text="S").click()
+    mine.click("#save")
+    conflict = mine.locator("#conflict")
+    conflict.wait_for()
+    assert "第 2 版" in conflict.inner_text() and "没有覆盖" in conflict.inner_text()
+    deal = stored(4)
+    assert deal.version == 2
+    assert {"NS": deal.ns_score, "EW": deal.ew_score} == EXAMPLES["T2"]["expected"]["sides"]
