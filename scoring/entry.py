@@ -45,10 +45,13 @@ def locate_board(event, round_number, table_number, board):
     board already played or the next one, while the match is not over.
     """
     table = (
-        Table.objects.select_related("round", "round__event", "match")
+        Table.objects.select_related("round")
         .filter(round__event=event, round__number=round_number, number=table_number)
+        .order_by()
         .first()
     )
+    if table is not None:
+        table.round.event = event  # already loaded by the caller
     if table is None or board < 1:
         raise not_found("没有这一桌 / no such table" if table is None else "没有这一副 / no such board")
     if event.match_mode == "boards":
@@ -144,7 +147,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         raise EntryError(403, "forbidden", "只有裁判长（组织者）可以给调整分 / only organisers give adjusted scores")
     scored = _score(table, deal_json, adjusted)
     with transaction.atomic():
-        existing = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
+        existing = Deal.objects.select_related("entered_by").filter(table=table, board=board).order_by().first()
         if existing is None:
             if expected_version is not None:
                 raise EntryError(412, "stale_version", "这一副还没有录入 / the deal does not exist yet")

@@ -148,7 +148,7 @@ class Round(models.Model):
     class Meta:
         verbose_name = _("轮")
         verbose_name_plural = _("轮")
-        ordering = ["event", "number"]
+        ordering = ["event_id", "number"]
         constraints = [models.UniqueConstraint(fields=["event", "number"], name="round_number_unique")]
 
     def __str__(self):
@@ -172,7 +172,7 @@ class Match(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["round", "number"]
+        ordering = ["round_id", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="match_number_unique")]
 
     def __str__(self):
@@ -193,7 +193,7 @@ class Table(models.Model):
     class Meta:
         verbose_name = _("桌")
         verbose_name_plural = _("桌")
-        ordering = ["round", "number"]
+        ordering = ["round_id", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")]
 
     def __str__(self):
@@ -240,7 +240,7 @@ class Deal(models.Model):
     class Meta:
         verbose_name = _("副")
         verbose_name_plural = _("副")
-        ordering = ["table", "sequence"]
+        ordering = ["table_id", "sequence"]  # by id: no join to order
         constraints = [models.UniqueConstraint(fields=["table", "board"], name="deal_board_unique")]
 
     def __str__(self):

@@ -37,7 +37,7 @@ def _authenticate(request):
         scheme, _, key = header.partition(" ")
         if scheme.lower() != "token" or not key.strip():
             return None, error(401, "unauthenticated", "Authorization 必须是 “Token <key>” / use Token <key>")
-        token = ApiToken.objects.select_related("user").filter(key=key.strip()).first()
+        token = ApiToken.objects.select_related("user").filter(key=key.strip()).order_by().first()
         if token is None or not token.user.is_active:
             return None, error(401, "unauthenticated", "令牌无效 / invalid token")
         return token.user, None
@@ -62,7 +62,7 @@ def board_endpoint(view):
         user, failure = _authenticate(request)
         if failure:
             return failure
-        event = Event.objects.filter(slug=slug).first()
+        event = Event.objects.filter(slug=slug).order_by().first()
         if event is None:
             return error(404, "not_found", "没有这个赛事 / no such event")
         if not is_official(user, event):
@@ -107,7 +107,9 @@ def _deal_response(deal, status=200):
 @board_endpoint
 def deal_detail(request, event, table, board, user):
     if request.method == "GET":
-        deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
+        deal = (
+            Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).order_by().first()
+        )
         if deal is None:
             return error(404, "not_found", "这一副还没有录入 / nothing entered yet")
         return _deal_response(deal)
