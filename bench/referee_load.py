@@ -237,7 +237,7 @@ def main():
         server = start_server(env, port, args.workers, args.threads)
         try:
             interval = args.clients / args.rate if args.rate else 0.0
-            floor_s, floor_lat, _ = run_clients(port, tokens, tables, 1, floor=True, interval=interval)
+            _, floor_lat, _ = run_clients(port, tokens, tables, 1, floor=True, interval=interval)
             elapsed, latencies, statuses = run_clients(
                 port, tokens, tables, args.boards, floor=False, interval=interval
             )
@@ -249,7 +249,8 @@ def main():
         others = sorted({s for s in statuses if s != 201})
         print(
             f"{kind}: {len(statuses):,} PUTs in {elapsed:.1f} s = {len(statuses) / elapsed:,.0f}/s; "
-            f"latency p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {percentile(latencies, 0.95) * 1000:.0f} ms, "
+            f"latency p50 {statistics.median(latencies) * 1000:.0f} ms, "
+            f"p95 {percentile(latencies, 0.95) * 1000:.0f} ms, "
             f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms; 5xx {errors}; other statuses {others}; "
             f"stored {check['deals']:,} deals (versions {check['versions']}), history {check['history']:,}; "
             f"floor (static file) p95 {percentile(floor_lat, 0.95) * 1000:.0f} ms",

@@ -107,9 +107,8 @@ def _deal_response(deal, status=200):
 @board_endpoint
 def deal_detail(request, event, table, board, user):
     if request.method == "GET":
-        deal = (
-            Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).order_by().first()
-        )
+        found = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board)
+        deal = found.order_by().first()
         if deal is None:
             return error(404, "not_found", "这一副还没有录入 / nothing entered yet")
         return _deal_response(deal)
