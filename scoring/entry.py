@@ -113,6 +113,7 @@ def _check_may_write(user, table, reason):
 
 
 def _record(deal, *, table, action, user, before, reason="", ip=None):
+    table.round.event.results_changed()
     DealHistory.objects.create(
         event=table.round.event,
         table=table,

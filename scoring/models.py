@@ -5,6 +5,8 @@ cached on each deal when it is saved (by `scoring.entry` or the archive
 import), so standings can sum them in SQL. Nothing here computes a score.
 """
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +21,10 @@ TIEBREAK_CHOICES = ["match_points", "score_difference", "total_score", "head_to_
 
 def default_tiebreaks():
     return list(DEFAULT_TIEBREAKS)
+
+
+def random_version_start():
+    return secrets.randbelow(2**40)
 
 
 class Event(models.Model):
@@ -50,6 +56,11 @@ class Event(models.Model):
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
     extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
+    # Bumped in the same transaction as every write that can change results or
+    # what the public sees; cached standings are keyed by it, so never stale.
+    # It starts at a random value so a deleted and re-created event (ids can be
+    # reused) never meets the old event's cache entries.
+    results_version = models.BigIntegerField(default=random_version_start, editable=False)
 
     class Meta:
         verbose_name = _("赛事")
@@ -62,6 +73,10 @@ class Event(models.Model):
     @property
     def match_points(self):
         return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}
+
+    def results_changed(self):
+        """Invalidate cached standings (call inside the writing transaction)."""
+        Event.objects.filter(pk=self.pk).update(results_version=models.F("results_version") + 1)
 
 
 class Player(models.Model):

@@ -1,5 +1,7 @@
 """An entrant's record: every published match, deal and 局, as plain data for the page."""
 
+from django.db.models import Q
+
 from scoring.models import Deal, Entrant, Player, Round, Table
 from scoring.rules import card_label, split_games
 from scoring.standings import _outcome_points, match_games
@@ -40,12 +42,8 @@ def entrant_record(event, code):
         .order_by("round__number", "number")
     )
     if individual:
-        from django.db.models import Q
-
         tables = tables.filter(Q(north=subject) | Q(east=subject) | Q(south=subject) | Q(west=subject))
     else:
-        from django.db.models import Q
-
         tables = tables.filter(Q(ns_entrant=subject) | Q(ew_entrant=subject))
     tables = list(tables)
     deals_by_table = {}
@@ -92,3 +90,89 @@ def entrant_record(event, code):
             }
         )
     return {"subject": subject, "matches": matches}
+
+
+def published_round(event, number):
+    """The round if the public may see it, else None."""
+    return Round.objects.filter(event=event, number=number, status__in=Round.PUBLISHED).first()
+
+
+def round_results(event, rnd):
+    """Every table of a round with its totals, 局 and 场分, for the round page and the results PDF."""
+    tables = list(
+        Table.objects.filter(round=rnd)
+        .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west", "match")
+        .order_by("number")
+    )
+    sides = {}
+    for table_id, ns, ew in (
+        Deal.objects.filter(table__round=rnd, status=Deal.Status.CONFIRMED)
+        .order_by("table_id", "sequence")
+        .values_list("table_id", "ns_score", "ew_score")
+    ):
+        sides.setdefault(table_id, []).append((ns, ew))
+    points = event.match_points
+    rows = []
+    for table in tables:
+        table_sides = sides.get(table.id, [])
+        ns_total = sum(ns for ns, _ in table_sides)
+        ew_total = sum(ew for _, ew in table_sides)
+        games = split_games(table_sides, event.game_threshold)
+        if not table_sides or event.kind == "teams":
+            ns_points = ew_points = None
+        elif event.match_mode == "games":
+            ns_points = ew_points = 0
+            for game in match_games(table_sides, event.game_threshold, event.match_length):
+                ns_points += _outcome_points(points, game.ns, game.ew)
+                ew_points += _outcome_points(points, game.ew, game.ns)
+        else:
+            ns_points = _outcome_points(points, ns_total, ew_total)
+            ew_points = _outcome_points(points, ew_total, ns_total)
+        rows.append(
+            {
+                "table": table,
+                "deals": len(table_sides),
+                "ns_total": ns_total,
+                "ew_total": ew_total,
+                "ns_points": ns_points,
+                "ew_points": ew_points,
+                "games": games,
+            }
+        )
+    bye_matches = rnd.matches.filter(Q(bye__isnull=False) | Q(bye_player__isnull=False))
+    byes = [m.bye or m.bye_player for m in bye_matches.select_related("bye", "bye_player")]
+    return {"tables": rows, "byes": byes}
+
+
+def board_traveller(event, rnd, board):
+    """That board at every table of the round, side by side (like a bridge traveller)."""
+    deals = (
+        Deal.objects.filter(table__round=rnd, board=board, status=Deal.Status.CONFIRMED)
+        .select_related(
+            "table",
+            "table__ns_entrant",
+            "table__ew_entrant",
+            "table__north",
+            "table__east",
+            "table__south",
+            "table__west",
+        )
+        .order_by("table__number")
+    )
+    rows = []
+    for deal in deals:
+        rows.append(
+            {
+                "table": deal.table,
+                "captured": {seat: _card_text(cards) for seat, cards in deal.captured.items()},
+                "holders": {card_label(card): seat for card, seat in deal.holders.items()},
+                "exposed": {card_label(card): kind for card, kind in deal.exposed.items()},
+                "penalties": deal.penalties,
+                "adjusted": deal.adjusted is not None,
+                "adjusted_reason": deal.adjusted_reason,
+                "scores": deal.scores,
+                "ns": deal.ns_score,
+                "ew": deal.ew_score,
+            }
+        )
+    return rows

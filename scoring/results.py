@@ -2,9 +2,10 @@
 
 from collections import defaultdict
 
+from django.core.cache import cache
 from django.db.models import Count, Sum
 
-from scoring.models import Deal, Entrant, Match, Player, Round, Table
+from scoring.models import Deal, Entrant, Event, Match, Player, Round, Table
 from scoring.standings import Format, MatchResult, TableResult, compute_standings, explanation_text
 
 
@@ -105,9 +106,30 @@ def entrant_codes(event):
 
 
 def event_standings(event, *, published_only=False, after_round=None):
-    """Ranked standings rows for the event (see `scoring.standings`)."""
-    matches = event_match_results(event, published_only=published_only, after_round=after_round)
-    return compute_standings(event_format(event), matches, entrant_codes(event))
+    """Ranked standings rows for the event (see `scoring.standings`), cached per results version."""
+    return standings_by_round(event, published_only=published_only, rounds=[after_round])[after_round]
+
+
+def standings_by_round(event, *, published_only=False, rounds=None):
+    """{after_round: rows} for several cut-offs from one read of the results (None = all rounds).
+
+    Cached under the event's `results_version`, which every write bumps, so a
+    cached table is never stale; a 10,000-player event's standings then cost
+    a cache look-up instead of summing 360,000 deals.
+    """
+    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
+    rounds = [None] if rounds is None else list(rounds)
+    keys = {r: f"standings:{event.pk}:{version}:{int(published_only)}:{r}" for r in rounds}
+    found = cache.get_many(list(keys.values()))
+    result = {r: found[key] for r, key in keys.items() if key in found}
+    missing = [r for r in rounds if r not in result]
+    if missing:
+        matches = event_match_results(event, published_only=published_only)
+        fmt, codes = event_format(event), entrant_codes(event)
+        for r in missing:
+            result[r] = compute_standings(fmt, matches, codes, after_round=r)
+        cache.set_many({keys[r]: result[r] for r in missing}, timeout=24 * 3600)
+    return result
 
 
 def standings_json(event, *, published_only=False, after_round=None):
@@ -127,7 +149,17 @@ def standings_json(event, *, published_only=False, after_round=None):
 
 
 def entrant_labels(event):
-    """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual)."""
+    """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual), cached."""
+    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
+    key = f"labels:{event.pk}:{version}"
+    labels = cache.get(key)
+    if labels is None:
+        labels = _entrant_labels(event)
+        cache.set(key, labels, timeout=24 * 3600)
+    return labels
+
+
+def _entrant_labels(event):
     from scoring.models import Membership
 
     players = {p.id: p for p in Player.objects.filter(event=event)}

@@ -77,6 +77,7 @@ def round_pair(event, method, *, user=None, seed=None):
         pairing = pair_swiss(candidates)
     rnd = Round.objects.create(event=event, number=number, status=Round.Status.SCHEDULED)
     _create_tables(event, rnd, pairing)
+    event.results_changed()
     PairingLog.objects.create(
         round=rnd,
         user=user,
@@ -192,6 +193,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     _seat_entrant(place_a, side_a, entrants[b])
     _seat_entrant(place_b, side_b, entrants[a])
     PairingLog.objects.create(round=rnd, user=user, action="swap", detail={"swapped": [a, b]})
+    event.results_changed()
 
 
 def _seat_entrant(place, side, entrant):
@@ -309,6 +311,7 @@ def round_publish(rnd, *, user):
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
     PairingLog.objects.create(round=rnd, user=user, action="publish", detail={})
+    rnd.event.results_changed()
     return rnd
 
 
@@ -327,6 +330,7 @@ def round_make_official(rnd, *, user, now=None):
     rnd.official_at = now
     rnd.save(update_fields=["status", "official_at"])
     PairingLog.objects.create(round=rnd, user=user, action="official", detail={})
+    rnd.event.results_changed()
     return rnd
 
 

@@ -82,3 +82,29 @@ def changes(request, slug):
 
     event = get_object_or_404(Event, slug=slug)
     return render(request, "scoring/changes.html", {"event": event, "changes": changes_since_publication(event)})
+
+
+def round_detail(request, slug, number):
+    from scoring.records import published_round, round_results
+
+    event = get_object_or_404(Event, slug=slug)
+    rnd = published_round(event, number)
+    if rnd is None:
+        raise Http404("round not published")
+    boards = range(1, event.match_length + 1) if event.match_mode == "boards" else None
+    return render(
+        request, "scoring/round.html", {"event": event, "round": rnd, "boards": boards, **round_results(event, rnd)}
+    )
+
+
+def board_detail(request, slug, number, board):
+    from scoring.records import board_traveller, published_round
+
+    event = get_object_or_404(Event, slug=slug)
+    rnd = published_round(event, number)
+    if rnd is None:
+        raise Http404("round not published")
+    rows = board_traveller(event, rnd, board)
+    if not rows:
+        raise Http404("no such board")
+    return render(request, "scoring/board.html", {"event": event, "round": rnd, "board": board, "rows": rows})

@@ -1,0 +1,1 @@
+"""Files organisers take away: Excel workbooks (openpyxl) and PDFs (reportlab)."""

@@ -1,0 +1,95 @@
+"""Reading what the exports print: plain dicts from the database, streamed where large."""
+
+from itertools import groupby
+
+from scoring.models import Deal, Player, Round, Table
+from scoring.results import standings_by_round, standings_rows
+
+
+def visible_rounds(event, published_only):
+    rounds = event.rounds.order_by("number")
+    if published_only:
+        rounds = rounds.filter(status__in=Round.PUBLISHED)
+    return list(rounds)
+
+
+def standings_sheets(event, *, published_only, language="zh-hans"):
+    """[(title, rows)]: the standings now, then after each visible round."""
+    numbers = [r.number for r in visible_rounds(event, published_only)]
+    by_round = standings_by_round(event, published_only=published_only, rounds=[None, *numbers])
+    sheets = [("排名", standings_rows(event, by_round[None], language))]
+    sheets += [(f"第{n}轮后", standings_rows(event, by_round[n], language)) for n in numbers]
+    return sheets
+
+
+def player_names(event):
+    return dict(Player.objects.filter(event=event).values_list("id", "name"))
+
+
+def tables_with_deals(event, *, published_only):
+    """Yield `(table, deals)` for every table in round and table order; deals stream from the database."""
+    rounds = {r.id: r.number for r in visible_rounds(event, published_only)}
+    tables = {}
+    for row in Table.objects.filter(round_id__in=rounds).values(
+        "id",
+        "round_id",
+        "number",
+        "ns_entrant__code",
+        "ew_entrant__code",
+        "north_id",
+        "east_id",
+        "south_id",
+        "west_id",
+    ):
+        tables[row["id"]] = {
+            "round": rounds[row["round_id"]],
+            "number": row["number"],
+            "ns": row["ns_entrant__code"],
+            "ew": row["ew_entrant__code"],
+            "seats": {"N": row["north_id"], "E": row["east_id"], "S": row["south_id"], "W": row["west_id"]},
+        }
+    fields = (
+        "table_id",
+        "board",
+        "captured",
+        "holders",
+        "exposed",
+        "penalties",
+        "adjusted",
+        "adjusted_reason",
+        "score_n",
+        "score_e",
+        "score_s",
+        "score_w",
+        "ns_score",
+        "ew_score",
+        "status",
+    )
+    deals = (
+        Deal.objects.filter(table__round_id__in=rounds)
+        .order_by("table__round__number", "table__number", "sequence")
+        .values_list(*fields)
+        .iterator(chunk_size=5000)
+    )
+    seen = set()
+    for table_id, group in groupby(deals, key=lambda row: row[0]):
+        seen.add(table_id)
+        yield (
+            tables[table_id],
+            [
+                {
+                    "board": row[1],
+                    "captured": row[2],
+                    "holders": row[3],
+                    "exposed": row[4],
+                    "penalties": row[5],
+                    "adjusted": row[6],
+                    "adjusted_reason": row[7],
+                    "scores": {"N": row[8], "E": row[9], "S": row[10], "W": row[11]},
+                    "ns": row[12],
+                    "ew": row[13],
+                    "status": row[14],
+                }
+                for row in group
+            ],
+        )

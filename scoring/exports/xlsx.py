@@ -1,0 +1,158 @@
+"""Excel workbooks with openpyxl, written in write-only mode so that 360,000 deals stream through.
+
+Text that people typed (names, clubs, reasons) is always written as text, never
+as a formula: a name such as "=HYPERLINK(…)" stays a name.
+"""
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from scoring.rules import EXPOSABLE, SEATS, card_label, split_games
+
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="1D2330")
+NUMBER_FORMAT = "#,##0;[Red]-#,##0"
+SEAT_NAMES = {"N": "北", "E": "东", "S": "南", "W": "西"}
+
+
+def display_width(text):
+    """Columns a text needs: CJK characters are about two Latin characters wide."""
+    return sum(2 if ord(char) > 0x2E80 else 1 for char in str(text))
+
+
+def text_cell(ws, value):
+    cell = WriteOnlyCell(ws, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"  # never a formula, whatever the text starts with
+    return cell
+
+
+def number_cell(ws, value):
+    cell = WriteOnlyCell(ws, value=value)
+    cell.number_format = NUMBER_FORMAT
+    return cell
+
+
+def header_cells(ws, titles):
+    cells = []
+    for title in titles:
+        cell = text_cell(ws, title)
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(horizontal="center")
+        cells.append(cell)
+    return cells
+
+
+def prepare_sheet(ws, titles, widths, row_count):
+    """Frozen header, widths, an auto filter and print titles (set before any row is written)."""
+    ws.freeze_panes = "A2"
+    for index, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(index)].width = width
+    last = get_column_letter(len(titles))
+    ws.auto_filter.ref = f"A1:{last}{max(row_count + 1, 2)}"
+    ws.print_title_rows = "1:1"
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+
+STANDINGS_COLUMNS = [
+    ("rank", "名次", 6),
+    ("id", "编号", 8),
+    ("name", "选手", None),
+    ("club", "单位", None),
+    ("match_points", "场分", 7),
+    ("score_difference", "得分差", 10),
+    ("total_score", "总得分", 10),
+    ("penalties", "罚分", 7),
+    ("played", "场次", 6),
+    ("explanation", "与上一名", None),
+]
+INDIVIDUAL_COLUMNS = [
+    c for c in STANDINGS_COLUMNS if c[0] not in {"match_points", "score_difference", "penalties", "played"}
+]
+INDIVIDUAL_COLUMNS.insert(5, ("deals", "副数", 6))
+TEXT_KEYS = {"id", "name", "club", "explanation"}
+
+
+def write_standings(out, event, sheets):
+    """`sheets`: [(sheet title, [standings row dicts])]; the first is the current standings."""
+    wb = Workbook(write_only=True)
+    columns = INDIVIDUAL_COLUMNS if event.kind == "individual" else STANDINGS_COLUMNS
+    for title, rows in sheets:
+        ws = wb.create_sheet(title=title[:31])
+        widths = [
+            width or min(60, max([display_width(label)] + [display_width(row[key]) for row in rows]) + 2)
+            for key, label, width in columns
+        ]
+        prepare_sheet(ws, [c[1] for c in columns], widths, len(rows))
+        ws.append(header_cells(ws, [label for _, label, _ in columns]))
+        for row in rows:
+            ws.append(
+                [text_cell(ws, row[key]) if key in TEXT_KEYS else number_cell(ws, row[key]) for key, _, _ in columns]
+            )
+    wb.save(out)
+
+
+RESULT_TITLES = (
+    ["轮", "桌", "副", "局", "NS", "EW"]
+    + [f"{SEAT_NAMES[s]}({s})" for s in SEATS]
+    + [f"{SEAT_NAMES[s]}得分牌" for s in SEATS]
+    + ["持牌人", "亮牌", "罚分", "调整分", "调整理由"]
+    + [f"{s} 得分" for s in SEATS]
+    + ["NS 得分", "EW 得分", "状态"]
+)
+RESULT_WIDTHS = [5, 5, 5, 5, 8, 8, 10, 10, 10, 10, 24, 24, 24, 24, 18, 18, 12, 16, 20, 9, 9, 9, 9, 10, 10, 8]
+
+
+def safe(ws, value):
+    """Typed text that Excel would take for a formula becomes an explicit text cell (cheap otherwise)."""
+    if isinstance(value, str) and value.startswith("="):
+        return text_cell(ws, value)
+    return value
+
+
+def write_results(out, event, tables_with_deals, players):
+    """One row per deal, streamed.
+
+    `tables_with_deals` yields `(table, deals)` in round and table order:
+    table dicts with round, number, ns, ew, seats {seat: player id}; deal
+    dicts (board, captured, holders, exposed, penalties, adjusted,
+    adjusted_reason, scores, ns, ew, status) in playing order.
+    `players`: {player id: name}.
+    """
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet(title="每副成绩")
+    prepare_sheet(ws, RESULT_TITLES, RESULT_WIDTHS, 0)
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(RESULT_TITLES))}1"
+    ws.append(header_cells(ws, RESULT_TITLES))
+    append = ws.append
+    for table, deals in tables_with_deals:
+        games = split_games([(d["ns"], d["ew"]) for d in deals], event.game_threshold)
+        game_of = {index: game.number for game in games for index in game.deals}
+        names = [safe(ws, players.get(table["seats"].get(seat), "")) for seat in SEATS]
+        ns_code, ew_code = safe(ws, table["ns"] or ""), safe(ws, table["ew"] or "")
+        for index, deal in enumerate(deals):
+            captured = [" ".join(card_label(c) for c in deal["captured"].get(seat, [])) for seat in SEATS]
+            holders = " ".join(f"{card_label(c)}:{deal['holders'][c]}" for c in EXPOSABLE if c in deal["holders"])
+            exposed = " ".join(
+                f"{card_label(c)}{'首明' if deal['exposed'][c] == 'first' else '明'}"
+                for c in EXPOSABLE
+                if c in deal["exposed"]
+            )
+            penalties = " ".join(f"{s}{p}" for s, p in deal["penalties"].items())
+            adjusted = deal["adjusted"]
+            adjusted_text = " ".join(f"{s}{adjusted[s]}" for s in SEATS) if adjusted else ""
+            append(
+                [table["round"], table["number"], deal["board"], game_of.get(index), ns_code, ew_code]
+                + names
+                + captured
+                + [holders, exposed, penalties, adjusted_text, safe(ws, deal["adjusted_reason"] or "")]
+                + [deal["scores"][s] for s in SEATS]
+                + [deal["ns"], deal["ew"], deal["status"]]
+            )
+    wb.save(out)

@@ -1,0 +1,123 @@
+"""Downloads: Excel workbooks and PDFs. The public gets published rounds only; the event's
+referees and organisers get every round (they print score sheets before a round starts)."""
+
+import tempfile
+
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+
+from scoring.exports import pdf, xlsx
+from scoring.exports.sources import player_names, standings_sheets, tables_with_deals
+from scoring.models import Event, Round, Table
+from scoring.permissions import is_official
+from scoring.records import board_traveller, round_results
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _file(write, filename, content_type):
+    """Write into a temporary file (openpyxl and reportlab want one), then stream it out."""
+    handle = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it after sending
+    write(handle)
+    handle.seek(0)
+    return FileResponse(handle, as_attachment=True, filename=filename, content_type=content_type)
+
+
+def _event_and_scope(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    return event, not is_official(request.user, event)
+
+
+def _round(event, number, published_only):
+    rounds = Round.objects.filter(event=event, number=number)
+    if published_only:
+        rounds = rounds.filter(status__in=Round.PUBLISHED)
+    rnd = rounds.first()
+    if rnd is None:
+        raise Http404("round not published")
+    return rnd
+
+
+def standings_xlsx(request, slug):
+    event, published_only = _event_and_scope(request, slug)
+    sheets = standings_sheets(event, published_only=published_only)
+    return _file(lambda out: xlsx.write_standings(out, event, sheets), f"{event.slug}-standings.xlsx", XLSX)
+
+
+def results_xlsx(request, slug):
+    event, published_only = _event_and_scope(request, slug)
+    names = player_names(event)
+    return _file(
+        lambda out: xlsx.write_results(out, event, tables_with_deals(event, published_only=published_only), names),
+        f"{event.slug}-results.xlsx",
+        XLSX,
+    )
+
+
+def standings_pdf(request, slug):
+    event, published_only = _event_and_scope(request, slug)
+    _, rows = standings_sheets(event, published_only=published_only)[0]
+    subtitle = "含全部已公布轮次" if published_only else "含全部轮次（含未公布）"
+    return _file(
+        lambda out: pdf.write_standings(out, event, rows, subtitle=subtitle),
+        f"{event.slug}-standings.pdf",
+        "application/pdf",
+    )
+
+
+def round_results_pdf(request, slug, number):
+    event, published_only = _event_and_scope(request, slug)
+    rnd = _round(event, number, published_only)
+    results = round_results(event, rnd)
+    return _file(
+        lambda out: pdf.write_round_results(out, event, rnd, results),
+        f"{event.slug}-round{number}-results.pdf",
+        "application/pdf",
+    )
+
+
+def travellers_pdf(request, slug, number):
+    event, published_only = _event_and_scope(request, slug)
+    rnd = _round(event, number, published_only)
+    numbers = sorted(set(rnd.tables.values_list("deals__board", flat=True)) - {None})
+    boards = [(board, board_traveller(event, rnd, board)) for board in numbers]
+    return _file(
+        lambda out: pdf.write_travellers(out, event, rnd, boards),
+        f"{event.slug}-round{number}-travellers.pdf",
+        "application/pdf",
+    )
+
+
+def scoresheet_data(request, event, rnd):
+    """One dict per table: number, pairs, seat names and the entry page's address for the QR code."""
+    sheets = []
+    for table in (
+        Table.objects.filter(round=rnd)
+        .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        .order_by("number")
+    ):
+        path = reverse("referee-board", args=[event.slug, rnd.number, table.number, 1])
+        sheets.append(
+            {
+                "table": table.number,
+                "ns": table.ns_entrant.code if table.ns_entrant else "",
+                "ew": table.ew_entrant.code if table.ew_entrant else "",
+                "seats": {
+                    seat: f"{player.name}（{player.code}）" for seat, player in table.seat_players().items() if player
+                },
+                "url": request.build_absolute_uri(path),
+            }
+        )
+    return sheets
+
+
+def scoresheets_pdf(request, slug, number):
+    event, published_only = _event_and_scope(request, slug)
+    rnd = _round(event, number, published_only)
+    sheets = scoresheet_data(request, event, rnd)
+    return _file(
+        lambda out: pdf.write_scoresheets(out, event, rnd, sheets),
+        f"{event.slug}-round{number}-scoresheets.pdf",
+        "application/pdf",
+    )
