@@ -186,9 +186,15 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         existing.adjusted = adjusted
         existing.adjusted_reason = deal_json.get("adjusted_reason") or ""
         apply_result(existing, scored)
-        existing.status = Deal.Status.DRAFT
         existing.entered_by = user
-        existing.confirmed_by = None
+        if table.round.is_published and is_organiser(user, table.round.event):
+            # An organiser's correction of a published result is itself the ruling:
+            # it stands at once (with its reason in the public list of changes).
+            existing.status = Deal.Status.CONFIRMED
+            existing.confirmed_by = user
+        else:
+            existing.status = Deal.Status.DRAFT
+            existing.confirmed_by = None
         _conditional_update(existing, expected_version)
         action = DealHistory.Action.ADJUST if adjusted is not None else DealHistory.Action.CHANGE
         _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip)

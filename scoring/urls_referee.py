@@ -12,6 +12,7 @@ urlpatterns = [
     path("referee/", referee.referee_home, name="referee-home"),
     path("referee/<slug:slug>/", referee.event_rounds, name="referee-event"),
     path("referee/<slug:slug>/pair/", referee.round_pair_view, name="referee-pair"),
+    path("referee/<slug:slug>/entrants/import/", referee.entrants_import_view, name="referee-entrants-import"),
     path("referee/<slug:slug>/rounds/<int:number>/", referee.round_dashboard, name="referee-round"),
     path("referee/<slug:slug>/rounds/<int:number>/publish/", referee.round_publish_view, name="referee-publish"),
     path("referee/<slug:slug>/rounds/<int:number>/official/", referee.round_official_view, name="referee-official"),

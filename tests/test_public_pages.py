@@ -80,3 +80,27 @@ def test_the_standings_page_in_chromium_filters_and_sorts(live_server, page):
     assert page.locator("#standings tbody tr").count() == 1
     page.set_viewport_size({"width": 390, "height": 800})
     assert page.locator("#standings").is_visible()
+
+
+def test_cached_standings_follow_a_correction(client, event):
+    from scoring.entry import deal_save
+    from scoring.models import Deal, Round
+    from tests.referee_setup import example_deal, make_user
+
+    Round.objects.filter(event=event, number=2).update(status="official")
+    before = {
+        r["id"]: r["score_difference"] for r in client.get("/events/t-pairs/standings/").context["table"].data.data
+    }
+    deal = Deal.objects.get(table__round__number=2, table__number=1)  # A (NS) v C: T2, NS −70 / EW −180
+    deal_save(
+        table=deal.table,
+        board=1,
+        deal_json=example_deal("T7"),
+        user=make_user("boss", "organiser", event),
+        expected_version=deal.version,
+        reason="更正",
+    )  # now T7: NS +300 / EW −50
+    after = {
+        r["id"]: r["score_difference"] for r in client.get("/events/t-pairs/standings/").context["table"].data.data
+    }
+    assert after["A"] - before["A"] == (300 + 50) - (-70 + 180)

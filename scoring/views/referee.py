@@ -311,3 +311,23 @@ def round_pair_view(request, event):
     except PairingError as failure:
         messages.error(request, str(failure))
         return redirect("referee-event", event.slug)
+
+
+@event_official
+def entrants_import_view(request, event):
+    """Organisers upload an xlsx of entrants; the page reports what was rejected and why."""
+    from scoring.entrants import entrants_import
+
+    if not is_organiser(request.user, event):
+        raise PermissionDenied("organisers only")
+    report = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            messages.error(request, "请选择一个 xlsx 文件")
+        else:
+            try:
+                report = entrants_import(event, upload)
+            except Exception as failure:  # a broken or non-xlsx file: say so, write nothing
+                messages.error(request, f"无法读取这个文件（{type(failure).__name__}），请上传 .xlsx")
+    return render(request, "referee/entrants_import.html", {"event": event, "report": report})

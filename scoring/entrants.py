@@ -1,0 +1,106 @@
+"""Entrants from an organiser's spreadsheet (xlsx): rows checked one by one, a report of the rejected.
+
+Columns, by header (Chinese or English): 编号/id, 姓名/name (individual) or
+姓名1…姓名6/name1…name6 (pairs, teams), 队名/team (teams), 单位/club,
+会员号/federation_id. Accepted rows are written in one transaction; each
+rejected row is reported with its row number and the reason.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from openpyxl import load_workbook
+
+from scoring.models import Entrant, Membership, Player
+
+HEADERS = {
+    "编号": "id",
+    "id": "id",
+    "姓名": "name",
+    "name": "name",
+    "队名": "team",
+    "team": "team",
+    "单位": "club",
+    "club": "club",
+    "会员号": "federation_id",
+    "federation_id": "federation_id",
+}
+for n in range(1, 7):
+    HEADERS[f"姓名{n}"] = f"name{n}"
+    HEADERS[f"name{n}"] = f"name{n}"
+
+
+@dataclass
+class ImportReport:
+    created: list = field(default_factory=list)  # entrant or player codes
+    rejected: list = field(default_factory=list)  # (row number, reason)
+
+
+def _text(value):
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def read_rows(handle):
+    """[(row number, {field: text})] from the first sheet; unknown columns are ignored."""
+    sheet = load_workbook(handle, read_only=True, data_only=True).worksheets[0]
+    rows = sheet.iter_rows(values_only=True)
+    header = next(rows, None) or ()
+    fields = [HEADERS.get(_text(title).lower(), HEADERS.get(_text(title))) for title in header]
+    result = []
+    for number, values in enumerate(rows, start=2):
+        record = {f: _text(v) for f, v in zip(fields, values, strict=False) if f}
+        if any(record.values()):
+            result.append((number, record))
+    return result
+
+
+def entrants_import(event, handle):
+    """Check every row, then create the accepted ones. Returns an `ImportReport`."""
+    report = ImportReport()
+    rows = read_rows(handle)
+    taken = set(Player.objects.filter(event=event).values_list("code", flat=True))
+    taken |= set(Entrant.objects.filter(event=event).values_list("code", flat=True))
+    accepted = []
+    for number, record in rows:
+        code = record.get("id", "")
+        if event.kind == "individual":
+            names = [record.get("name") or record.get("name1", "")]
+        else:
+            names = [record[f"name{n}"] for n in range(1, 7) if record.get(f"name{n}")]
+        needed = {"pairs": (2, 2), "teams": (2, 6), "individual": (1, 1)}[event.kind]
+        if not code:
+            report.rejected.append((number, "缺少编号 / no id"))
+        elif code in taken:
+            report.rejected.append((number, f"编号 {code} 已存在 / id {code} exists"))
+        elif not needed[0] <= len([n for n in names if n]) <= needed[1]:
+            report.rejected.append(
+                (number, f"需要 {needed[0]}–{needed[1]} 个姓名 / needs {needed[0]}–{needed[1]} names")
+            )
+        else:
+            taken.add(code)
+            accepted.append((code, names, record))
+    with transaction.atomic():
+        for code, names, record in accepted:
+            if event.kind == "individual":
+                Player.objects.create(
+                    event=event,
+                    code=code,
+                    name=names[0],
+                    club=record.get("club", ""),
+                    federation_id=record.get("federation_id", ""),
+                )
+            else:
+                entrant = Entrant.objects.create(event=event, code=code, name=record.get("team", ""))
+                for position, name in enumerate(names, start=1):
+                    player = Player.objects.create(
+                        event=event, code=f"{code}-{position}", name=name, club=record.get("club", "")
+                    )
+                    Membership.objects.create(entrant=entrant, player=player, position=position)
+            report.created.append(code)
+        if accepted:
+            event.results_changed()
+    return report

@@ -1,0 +1,58 @@
+"""Players on a phone: event, standings, their record, a round and a board traveller, in Chromium."""
+
+import pytest
+
+from scoring.archive import import_archive
+from tests.archives import four_pairs_two_rounds
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="zh-CN", is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def test_a_player_finds_their_ranking_and_record_on_a_phone(live_server, phone):
+    import_archive(four_pairs_two_rounds())
+    phone.goto(live_server.url + "/")
+    phone.get_by_role("link", name="测试双人赛").click()
+    phone.get_by_role("link", name="排名").first.click()
+    phone.fill("input[name=q]", "C")
+    phone.get_by_role("button", name="查看").click()
+    rows = phone.locator("#standings tbody tr")
+    assert rows.count() == 1
+    # The row fits the phone: no horizontal scrolling of the page itself.
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    rows.first.locator("a").first.click()
+    phone.wait_for_url("**/entrants/C/")
+    assert "第 1 轮" in phone.locator("main").inner_text()
+
+
+def test_round_results_and_board_traveller_compare_tables(live_server, phone):
+    import_archive(four_pairs_two_rounds(length=1))
+    phone.goto(live_server.url + "/events/t-pairs/rounds/1/")
+    results = phone.locator("#round-results tbody tr")
+    assert results.count() == 2
+    assert "-270" in results.nth(0).inner_text() and "300" in results.nth(1).inner_text()
+    phone.get_by_role("link", name="1", exact=True).click()
+    phone.wait_for_url("**/rounds/1/boards/1/")
+    traveller = phone.locator("#traveller tbody tr")
+    assert traveller.count() == 2
+    assert "♥A ♥K ♥8 ♥7 ♠Q" in traveller.nth(0).inner_text()
+
+
+def test_the_english_switch_translates_the_page(live_server, page):
+    import_archive(four_pairs_two_rounds())
+    page.goto(live_server.url + "/events/t-pairs/standings/")
+    page.select_option("select[name=language]", "en")
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert "Standings" in page.locator("h1").inner_text()
+    assert "Rank" in page.locator("#standings thead").inner_text()
