@@ -200,7 +200,6 @@ path = Path(__file__).resolve().parent / "en" / "LC_MESSAGES" / "django.po"
 blocks = path.read_text(encoding="utf-8").split("\n\n")
 missing = []
 for index, block in enumerate(blocks):
-    msgid_lines = re.findall(r'^(?:msgid|")(?: )?"?(.*)"$', block.split("msgid_plural")[0].split("msgstr")[0], re.M)
     msgid = "".join(
         re.findall(r'"((?:[^"\\]|\\.)*)"', block.split("msgid_plural")[0].split("msgstr")[0].split("msgid", 1)[-1])
     )

@@ -116,9 +116,10 @@ def test_the_standings_pdf_lists_the_standings(client, published):
 
 
 def test_score_sheets_have_a_page_per_table_with_names_and_a_qr_link(client, published):
-    reader, text = pdf_text(client.get("/events/t-pairs/rounds/1/scoresheets.pdf"))
+    reader, _ = pdf_text(client.get("/events/t-pairs/rounds/1/scoresheets.pdf"))
     assert len(reader.pages) == 2
     first = reader.pages[0].extract_text()
+    assert "/referee/t-pairs/rounds/1/tables/1/boards/1/" in first.replace("\n", "")
     north = Player.objects.get(event=published, code="p01")
     assert "1 号桌" in first and "记分表" in first and "签名" in first
     assert north.name[-4:] in first.replace("\n", "")

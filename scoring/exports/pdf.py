@@ -256,6 +256,8 @@ def write_scoresheets(out, event, rnd, sheets):
         _qr(pdf, sheet["url"], width - 38 * mm, top - 26 * mm, 28 * mm)
         pdf.setFont(FONT, 6)
         pdf.drawCentredString(width - 24 * mm, top - 29 * mm, "扫码录入本桌")
+        pdf.setFont(FONT, 5)
+        pdf.drawRightString(width - 10 * mm, top - 32 * mm, sheet["url"])  # for those who cannot scan
         grid_top = top - 36 * mm
         row_height = min(11 * mm, (grid_top - 40 * mm) / (boards + 1))
         x_positions = [10 * mm]
