@@ -20,6 +20,9 @@ def role_grant(*, username, role, event):
         user.set_unusable_password()
         user.save()
     EventRole.objects.get_or_create(event=event, user=user, role=role)
+    if role == EventRole.Role.ORGANISER and not user.is_staff:
+        user.is_staff = True  # organisers edit their events in the admin (scoped to their events)
+        user.save(update_fields=["is_staff"])
     return user, created
 
 

@@ -6,7 +6,62 @@ which validates, versions and records history.
 
 from django.contrib import admin
 
-from scoring.models import DealHistory, Entrant, Event, EventRole, Match, Membership, PairingLog, Player, Round, Table
+from scoring.models import (
+    Appeal,
+    DealHistory,
+    Entrant,
+    Event,
+    EventRole,
+    Irregularity,
+    Match,
+    Membership,
+    PairingLog,
+    Player,
+    Round,
+    Table,
+)
+
+
+class OrganiserScoped:
+    """Organisers see and edit only their own events' objects in the admin; superusers see all.
+
+    `event_path` is the lookup from the model to its event ("" for Event itself).
+    """
+
+    event_path = "event"
+
+    def _organiser_events(self, request):
+        return Event.objects.filter(roles__user=request.user, roles__role=EventRole.Role.ORGANISER)
+
+    def _is_organiser(self, request):
+        return request.user.is_active and (request.user.is_superuser or self._organiser_events(request).exists())
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        field = f"{self.event_path}__in" if self.event_path else "pk__in"
+        return queryset.filter(**{field: self._organiser_events(request)})
+
+    def has_module_permission(self, request):
+        return self._is_organiser(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._is_organiser(request)
+
+    def has_add_permission(self, request, *args):
+        return self._is_organiser(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self._is_organiser(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._is_organiser(request)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "event" and not request.user.is_superuser:
+            kwargs["queryset"] = self._organiser_events(request)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 class MembershipInline(admin.TabularInline):
@@ -16,14 +71,16 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(OrganiserScoped, admin.ModelAdmin):
+    event_path = ""
+
     list_display = ["name", "slug", "kind", "match_mode", "match_length", "ruleset", "start_date"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(OrganiserScoped, admin.ModelAdmin):
     list_display = ["code", "name", "sort_key", "club", "event"]
     list_filter = ["event"]
     search_fields = ["code", "name", "sort_key", "club"]
@@ -31,7 +88,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entrant)
-class EntrantAdmin(admin.ModelAdmin):
+class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
     list_display = ["code", "display_name", "event"]
     list_filter = ["event"]
     search_fields = ["code", "name", "players__name"]
@@ -46,21 +103,23 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
     list_display = ["event", "number", "status", "sessions", "published_at"]
     list_filter = ["event", "status"]
     inlines = [TableInline]
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(OrganiserScoped, admin.ModelAdmin):
+    event_path = "round__event"
+
     list_display = ["round", "number", "home", "away", "bye"]
     list_filter = ["round__event"]
     raw_id_fields = ["home", "away", "bye", "bye_player"]
 
 
 @admin.register(EventRole)
-class EventRoleAdmin(admin.ModelAdmin):
+class EventRoleAdmin(OrganiserScoped, admin.ModelAdmin):
     list_display = ["event", "user", "role"]
     list_filter = ["event", "role"]
 
@@ -83,6 +142,39 @@ class DealHistoryAdmin(admin.ModelAdmin):
 
     list_display = ["event", "table", "board", "version", "action", "user", "at", "ip"]
     list_filter = ["event", "action"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Appeal)
+class AppealAdmin(OrganiserScoped, admin.ModelAdmin):
+    """Appeals are filed and decided by organisers here: who, by when, what was decided."""
+
+    list_display = ["event", "filed_by", "filed_at", "deadline", "status", "decided_by", "decided_at"]
+    list_filter = ["event", "status"]
+    raw_id_fields = ["deal"]
+
+    def save_model(self, request, obj, form, change):
+        if obj.status != Appeal.Status.OPEN and obj.decided_at is None:
+            from django.utils import timezone
+
+            obj.decided_by, obj.decided_at = request.user, timezone.now()
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(Irregularity)
+class IrregularityAdmin(admin.ModelAdmin):
+    """Read-only here: irregularities are recorded on the deal page, where they change the deal's version."""
+
+    list_display = ["deal", "seat", "kind", "penalty", "referee", "at"]
+    list_filter = ["kind"]
 
     def has_add_permission(self, request):
         return False

@@ -6,8 +6,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from scoring.accounts import role_grant
 from scoring.archive import import_archive
-from scoring.models import Event, EventRole
+from scoring.models import Event
 
 DEMO_SLUG = "demo-taiyuan-2026"
 DEMO_FILE = settings.BASE_DIR / "fixtures" / "demo-event.json"
@@ -29,8 +30,8 @@ def load_demo(*, reset=False):
     User = get_user_model()
     for username, password, role in DEMO_USERS:
         user, created = User.objects.get_or_create(username=username)
-        if created:
+        if created or not user.has_usable_password():
             user.set_password(password)
             user.save()
-        EventRole.objects.get_or_create(event=event, user=user, role=role)
+        role_grant(username=username, role=role, event=event)
     return not exists or reset

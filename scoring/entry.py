@@ -113,7 +113,7 @@ def _check_may_write(user, table, reason):
 
 
 def _record(deal, *, table, action, user, before, reason="", ip=None):
-    table.round.event.results_changed()
+    table.round.event.results_changed(public=table.round.is_published)
     DealHistory.objects.create(
         event=table.round.event,
         table=table,

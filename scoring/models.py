@@ -61,6 +61,9 @@ class Event(models.Model):
     # It starts at a random value so a deleted and re-created event (ids can be
     # reused) never meets the old event's cache entries.
     results_version = models.BigIntegerField(default=random_version_start, editable=False)
+    # The same, bumped only by writes the public can see (published rounds,
+    # publication itself): public standings stay cached while rounds are in play.
+    public_version = models.BigIntegerField(default=random_version_start, editable=False)
 
     class Meta:
         verbose_name = _("赛事")
@@ -74,9 +77,12 @@ class Event(models.Model):
     def match_points(self):
         return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}
 
-    def results_changed(self):
+    def results_changed(self, *, public=True):
         """Invalidate cached standings (call inside the writing transaction)."""
-        Event.objects.filter(pk=self.pk).update(results_version=models.F("results_version") + 1)
+        bump = {"results_version": models.F("results_version") + 1}
+        if public:
+            bump["public_version"] = models.F("public_version") + 1
+        Event.objects.filter(pk=self.pk).update(**bump)
 
 
 class Player(models.Model):

@@ -117,7 +117,8 @@ def standings_by_round(event, *, published_only=False, rounds=None):
     cached table is never stale; a 10,000-player event's standings then cost
     a cache look-up instead of summing 360,000 deals.
     """
-    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
+    field = "public_version" if published_only else "results_version"
+    version = Event.objects.filter(pk=event.pk).values_list(field, flat=True).first()
     rounds = [None] if rounds is None else list(rounds)
     keys = {r: f"standings:{event.pk}:{version}:{int(published_only)}:{r}" for r in rounds}
     found = cache.get_many(list(keys.values()))

@@ -77,7 +77,7 @@ def round_pair(event, method, *, user=None, seed=None):
         pairing = pair_swiss(candidates)
     rnd = Round.objects.create(event=event, number=number, status=Round.Status.SCHEDULED)
     _create_tables(event, rnd, pairing)
-    event.results_changed()
+    event.results_changed(public=False)  # a scheduled round is not public
     PairingLog.objects.create(
         round=rnd,
         user=user,
@@ -193,7 +193,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     _seat_entrant(place_a, side_a, entrants[b])
     _seat_entrant(place_b, side_b, entrants[a])
     PairingLog.objects.create(round=rnd, user=user, action="swap", detail={"swapped": [a, b]})
-    event.results_changed()
+    event.results_changed(public=False)
 
 
 def _seat_entrant(place, side, entrant):

@@ -151,3 +151,38 @@ def test_a_provisional_round_becomes_official_only_after_the_correction_period(c
         round_make_official(rnd, user=people["organiser"])
     later = timezone.now() + timedelta(minutes=event.correction_minutes + 1)
     assert round_make_official(rnd, user=people["organiser"], now=later).status == "official"
+
+
+def test_organisers_edit_only_their_own_events_in_the_admin(client, people, event):
+    from scoring.models import Event
+
+    client.force_login(people["organiser"])
+    listing = client.get("/admin/scoring/event/")
+    assert listing.status_code == 200
+    assert [e.slug for e in listing.context["cl"].queryset] == ["t-pairs"]
+    other = Event.objects.get(slug="other")
+    assert client.get(f"/admin/scoring/event/{other.pk}/change/").status_code in (302, 404)
+    assert client.get(f"/admin/scoring/event/{event.pk}/change/").status_code == 200
+    client.force_login(people["referee1"])
+    assert client.get("/admin/scoring/event/").status_code == 302  # not staff: sent to the admin login
+
+
+def test_an_organiser_files_and_decides_an_appeal_in_the_admin(client, people, event):
+    from scoring.models import Appeal
+
+    client.force_login(people["organiser"])
+    response = client.post(
+        "/admin/scoring/appeal/add/",
+        {
+            "event": event.pk,
+            "filed_by": "A 对",
+            "statement": "对第 1 副的罚分有异议",
+            "status": "upheld",
+            "decision": "罚分撤销",
+            "deadline_0": "2026-11-22",
+            "deadline_1": "18:00:00",
+        },
+    )
+    assert response.status_code == 302
+    appeal = Appeal.objects.get()
+    assert appeal.decided_by == people["organiser"] and appeal.decided_at is not None
