@@ -64,6 +64,19 @@ class OrganiserScoped:
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+class ReadOnly(OrganiserScoped):
+    """Records that only the site writes (histories, logs, rulings): organisers read their own events'."""
+
+    def has_add_permission(self, request, *args):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
@@ -125,32 +138,17 @@ class EventRoleAdmin(OrganiserScoped, admin.ModelAdmin):
 
 
 @admin.register(PairingLog)
-class PairingLogAdmin(admin.ModelAdmin):
+class PairingLogAdmin(ReadOnly, admin.ModelAdmin):
+    event_path = "round__event"
     list_display = ["round", "action", "user", "at"]
-    readonly_fields = ["round", "action", "user", "at", "detail"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(DealHistory)
-class DealHistoryAdmin(admin.ModelAdmin):
-    """Read-only: the history is append-only."""
+class DealHistoryAdmin(ReadOnly, admin.ModelAdmin):
+    """The history is append-only."""
 
     list_display = ["event", "table", "board", "version", "action", "user", "at", "ip"]
     list_filter = ["event", "action"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Appeal)
@@ -170,17 +168,9 @@ class AppealAdmin(OrganiserScoped, admin.ModelAdmin):
 
 
 @admin.register(Irregularity)
-class IrregularityAdmin(admin.ModelAdmin):
-    """Read-only here: irregularities are recorded on the deal page, where they change the deal's version."""
+class IrregularityAdmin(ReadOnly, admin.ModelAdmin):
+    """Irregularities are recorded on the deal page, where they change the deal's version."""
 
+    event_path = "deal__table__round__event"
     list_display = ["deal", "seat", "kind", "penalty", "referee", "at"]
     list_filter = ["kind"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
