@@ -121,6 +121,20 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
     list_filter = ["event", "status"]
     inlines = [TableInline]
 
+    def save_formset(self, request, form, formset, change):
+        """Seat changes made here go into the pairing log like every other change to a pairing."""
+        changed = [
+            {"table": f.instance.number, "fields": f.changed_data}
+            for f in formset.forms
+            if f.has_changed() and not f.cleaned_data.get("DELETE")
+        ]
+        super().save_formset(request, form, formset, change)
+        if changed:
+            PairingLog.objects.create(
+                round=form.instance, user=request.user, action="admin-edit", detail={"tables": changed}
+            )
+            form.instance.event.results_changed(public=form.instance.is_published)
+
 
 @admin.register(Match)
 class MatchAdmin(OrganiserScoped, admin.ModelAdmin):

@@ -16,6 +16,7 @@ urlpatterns = [
     path("referee/<slug:slug>/rounds/<int:number>/", referee.round_dashboard, name="referee-round"),
     path("referee/<slug:slug>/rounds/<int:number>/publish/", referee.round_publish_view, name="referee-publish"),
     path("referee/<slug:slug>/rounds/<int:number>/official/", referee.round_official_view, name="referee-official"),
+    path("referee/<slug:slug>/rounds/<int:number>/swap/", referee.round_swap_view, name="referee-swap"),
     path(board, referee.board_entry, name="referee-board"),
     path(f"{board}preview/", referee.board_preview, name="referee-preview"),
     path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),

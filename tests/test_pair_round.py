@@ -69,3 +69,16 @@ def test_a_swap_is_refused_once_the_round_has_started():
     rnd = event.rounds.get(number=2)
     with pytest.raises(PairingError):
         round_swap_entrants(rnd, "A", "B")
+
+
+def test_the_swap_form_on_the_round_page_is_for_organisers(client, event, people):
+    rnd = event.rounds.get(number=3)
+    before = {t.number: (t.ns_entrant.code, t.ew_entrant.code) for t in rnd.tables.all()}
+    client.force_login(people["referee1"])
+    assert client.post("/referee/t-pairs/rounds/3/swap/", {"first": "A", "second": "B"}).status_code == 403
+    client.force_login(people["organiser"])
+    client.post("/referee/t-pairs/rounds/3/swap/", {"first": "A", "second": "B"})
+    swap = {"A": "B", "B": "A"}
+    after = {t.number: (t.ns_entrant.code, t.ew_entrant.code) for t in rnd.tables.all()}
+    assert after == {n: tuple(swap.get(c, c) for c in pair) for n, pair in before.items()}
+    assert PairingLog.objects.filter(round=rnd, action="swap").count() == 1

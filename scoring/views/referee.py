@@ -302,6 +302,21 @@ def round_official_view(request, event, number):
 
 
 @_organiser_post
+def round_swap_view(request, event, number):
+    from scoring.rounds import round_swap_entrants
+
+    rnd = get_object_or_404(Round, event=event, number=number)
+    try:
+        round_swap_entrants(
+            rnd, request.POST.get("first", "").strip(), request.POST.get("second", "").strip(), user=request.user
+        )
+        messages.success(request, "已调换并记录")
+    except PairingError as failure:
+        messages.error(request, str(failure))
+    return redirect("referee-round", event.slug, number)
+
+
+@_organiser_post
 def round_pair_view(request, event):
     method = request.POST.get("method", "swiss")
     try:
