@@ -106,6 +106,15 @@ SQLITE_OPTIONS = {
 }
 
 DATABASES = {"default": database_settings(os.environ.get("DATABASE_URL", ""))}
+
+# Standings are cached per results version (never stale). One process: memory.
+# Several workers should share one cache: REDIS_URL=redis://127.0.0.1:6379/1.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 3600}}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from scoring.deals import apply_result, event_rules, score_stored
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
 from scoring.permissions import is_organiser, may_enter
+from scoring.results import warm_public_standings
 from scoring.rules import SEATS, DealError, split_games
 
 
@@ -113,7 +114,10 @@ def _check_may_write(user, table, reason):
 
 
 def _record(deal, *, table, action, user, before, reason="", ip=None):
-    table.round.event.results_changed(public=table.round.is_published)
+    event = table.round.event
+    event.results_changed(public=table.round.is_published)
+    if table.round.is_published:
+        transaction.on_commit(lambda: warm_public_standings(event))
     DealHistory.objects.create(
         event=table.round.event,
         table=table,

@@ -222,3 +222,10 @@ def filter_rows(rows, query):
         return compact in "".join(syllables) or initials.startswith(compact)
 
     return [row for row in rows if matches(row)]
+
+
+def warm_public_standings(event):
+    """Compute the public standings now (after publication or a correction), so the
+    first visitor afterwards does not pay for summing every deal."""
+    standings_by_round(event, published_only=True)
+    entrant_labels(event)

@@ -17,7 +17,7 @@ from scoring.pairing import (
     pair_roundrobin,
     pair_swiss,
 )
-from scoring.results import entrant_codes, event_format, event_match_results
+from scoring.results import entrant_codes, event_format, event_match_results, warm_public_standings
 from scoring.standings import compute_standings
 
 METHODS = ("swiss", "roundrobin", "random")
@@ -312,6 +312,7 @@ def round_publish(rnd, *, user):
     rnd.save(update_fields=["status", "published_at"])
     PairingLog.objects.create(round=rnd, user=user, action="publish", detail={})
     rnd.event.results_changed()
+    transaction.on_commit(lambda: warm_public_standings(rnd.event))
     return rnd
 
 
@@ -331,6 +332,7 @@ def round_make_official(rnd, *, user, now=None):
     rnd.save(update_fields=["status", "official_at"])
     PairingLog.objects.create(round=rnd, user=user, action="official", detail={})
     rnd.event.results_changed()
+    transaction.on_commit(lambda: warm_public_standings(rnd.event))
     return rnd
 
 
