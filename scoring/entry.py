@@ -13,7 +13,7 @@ from scoring.deals import apply_result, event_rules, score_stored
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
 from scoring.permissions import is_organiser, may_enter
 from scoring.results import warm_public_standings
-from scoring.rules import SEATS, DealError, split_games
+from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, DealError, read_deal, score_valid_deal, split_games
 
 
 @dataclass
@@ -319,10 +319,6 @@ def history_rows(table, board):
 # --- blind double entry ----------------------------------------------------------------
 
 
-def _same_entry(a, b):
-    return a == b
-
-
 def blind_entry_submit(*, table, board, deal_json, user, ip=None):
     """Store one referee's independent entry. Two identical entries by different
     referees make a confirmed deal; differing ones leave a conflict for the head referee.
@@ -339,7 +335,7 @@ def blind_entry_submit(*, table, board, deal_json, user, ip=None):
         if len(entries) < 2:
             return "waiting", None
         first, second = entries[0], entries[1]
-        if not _same_entry(first.payload, second.payload):
+        if first.payload != second.payload:
             return "conflict", None
         deal = Deal(
             table=table,
@@ -370,7 +366,6 @@ def blind_differences(table, board):
     if len(entries) < 2:
         return []
     differences = []
-    from scoring.rules import EXPOSABLE, POINT_CARDS
 
     def seat_of(payload, card):
         return next((seat for seat, cards in payload["captured"].items() if card in cards), None)
@@ -409,8 +404,6 @@ def deal_preview(table, board, deal_json):
     The page's JavaScript only collects the form and draws this; every number
     comes from the engine here.
     """
-    from scoring.rules import read_deal, score_valid_deal
-
     event = table.round.event
     rules = event_rules(event)
     adjusted = deal_json.get("adjusted")
