@@ -85,7 +85,11 @@ def stage(name, pairs):
         page_50 = min(timed(f"/events/{slug}/standings/?page=50")[0] for _ in range(3))
         return {"cold": cold, "warm": warm, "page50": page_50, "rounds": rounds}
     if name == "standings_xlsx":
-        seconds, size = timed(f"/events/{slug}/standings.xlsx")
+        from django.core.cache import cache
+
+        cache.clear()
+        cold, _ = timed(f"/events/{slug}/standings.xlsx")
+        seconds, size = timed(f"/events/{slug}/standings.xlsx")  # standings cached, as after publication
         from openpyxl import Workbook
 
         started = time.perf_counter()
@@ -99,7 +103,7 @@ def stage(name, pairs):
                 )
         with tempfile.TemporaryFile() as handle:
             wb.save(handle)
-        return {"seconds": seconds, "floor": time.perf_counter() - started, "bytes": size}
+        return {"seconds": seconds, "cold": cold, "floor": time.perf_counter() - started, "bytes": size}
     if name == "results_xlsx":
         seconds, size = timed(f"/events/{slug}/results.xlsx")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -227,5 +227,6 @@ def filter_rows(rows, query):
 def warm_public_standings(event):
     """Compute the public standings now (after publication or a correction), so the
     first visitor afterwards does not pay for summing every deal."""
-    standings_by_round(event, published_only=True)
+    published = list(Round.objects.filter(event=event, status__in=Round.PUBLISHED).values_list("number", flat=True))
+    standings_by_round(event, published_only=True, rounds=[None, *published])  # the page and standings.xlsx
     entrant_labels(event)

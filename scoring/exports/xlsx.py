@@ -13,7 +13,6 @@ from scoring.rules import EXPOSABLE, SEATS, card_label, split_games
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="1D2330")
-NUMBER_FORMAT = "#,##0;[Red]-#,##0"
 SEAT_NAMES = {"N": "北", "E": "东", "S": "南", "W": "西"}
 
 
@@ -29,10 +28,11 @@ def text_cell(ws, value):
     return cell
 
 
-def number_cell(ws, value):
-    cell = WriteOnlyCell(ws, value=value)
-    cell.number_format = NUMBER_FORMAT
-    return cell
+def safe(ws, value):
+    """Typed text that Excel would take for a formula becomes an explicit text cell (cheap otherwise)."""
+    if isinstance(value, str) and value.startswith("="):
+        return text_cell(ws, value)
+    return value
 
 
 def header_cells(ws, titles):
@@ -91,10 +91,11 @@ def write_standings(out, event, sheets):
         ]
         prepare_sheet(ws, [c[1] for c in columns], widths, len(rows))
         ws.append(header_cells(ws, [label for _, label, _ in columns]))
+        keys = [key for key, _, _ in columns]
+        append = ws.append
         for row in rows:
-            ws.append(
-                [text_cell(ws, row[key]) if key in TEXT_KEYS else number_cell(ws, row[key]) for key, _, _ in columns]
-            )
+            # Plain values (openpyxl's fast path); only typed text that looks like a formula gets a text cell.
+            append([safe(ws, row[key]) if key in TEXT_KEYS else row[key] for key in keys])
     wb.save(out)
 
 
@@ -107,13 +108,6 @@ RESULT_TITLES = (
     + ["NS 得分", "EW 得分", "状态"]
 )
 RESULT_WIDTHS = [5, 5, 5, 5, 8, 8, 10, 10, 10, 10, 24, 24, 24, 24, 18, 18, 12, 16, 20, 9, 9, 9, 9, 10, 10, 8]
-
-
-def safe(ws, value):
-    """Typed text that Excel would take for a formula becomes an explicit text cell (cheap otherwise)."""
-    if isinstance(value, str) and value.startswith("="):
-        return text_cell(ws, value)
-    return value
 
 
 def write_results(out, event, tables_with_deals, players):
