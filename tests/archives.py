@@ -75,3 +75,54 @@ def four_pairs_two_rounds(**options):
         ],
         **options,
     )
+
+
+def one_match(deals, **options):
+    """Pairs A (NS) and B (EW) playing `deals` at table 1 of round 1."""
+    return pairs_archive(
+        ["A", "B"], [{"number": 1, "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": deals}]}], **options
+    )
+
+
+def team_match(table_one_deals, table_two_deals, *, slug="t-teams", status=None, boards=1):
+    """Teams X (p01–p04, home) and Y (p05–p08): X sits NS at table 1, Y at table 2."""
+    people = players(8)
+    rnd = {
+        "number": 1,
+        "matches": [
+            {
+                "home": "X",
+                "away": "Y",
+                "tables": [
+                    {
+                        "table": 1,
+                        "ns_team": "X",
+                        "ew_team": "Y",
+                        "ns": ["p01", "p02"],
+                        "ew": ["p05", "p06"],
+                        "deals": table_one_deals,
+                    },
+                    {
+                        "table": 2,
+                        "ns_team": "Y",
+                        "ew_team": "X",
+                        "ns": ["p07", "p08"],
+                        "ew": ["p03", "p04"],
+                        "deals": table_two_deals,
+                    },
+                ],
+            }
+        ],
+    }
+    if status:
+        rnd["status"] = status
+    return {
+        "format": "huapai-event/1",
+        "event": {"slug": slug, "name": "团体", "kind": "teams", "match": {"mode": "boards", "boards": boards}},
+        "players": people,
+        "teams": [
+            {"id": "X", "name": "甲队", "players": [p["id"] for p in people[:4]]},
+            {"id": "Y", "name": "乙队", "players": [p["id"] for p in people[4:]]},
+        ],
+        "rounds": [rnd],
+    }

@@ -57,50 +57,11 @@ def test_the_checklist_names_missing_and_unconfirmed_boards(event, people):
 
 def test_team_matches_flag_holders_that_differ_between_the_two_tables(people):
     from scoring.archive import import_archive
-    from tests.archives import deal, players
+    from tests.archives import deal, team_match
 
-    people_list = players(8)
     t1 = deal("T1", 1, holders={"SQ": "N"})
     t2 = deal("T1", 1, holders={"SQ": "E"})
-    archive = {
-        "format": "huapai-event/1",
-        "event": {"slug": "teams", "name": "团体", "kind": "teams", "match": {"mode": "boards", "boards": 1}},
-        "players": people_list,
-        "teams": [
-            {"id": "X", "players": [p["id"] for p in people_list[:4]]},
-            {"id": "Y", "players": [p["id"] for p in people_list[4:]]},
-        ],
-        "rounds": [
-            {
-                "number": 1,
-                "status": "in_play",
-                "matches": [
-                    {
-                        "home": "X",
-                        "away": "Y",
-                        "tables": [
-                            {
-                                "table": 1,
-                                "ns_team": "X",
-                                "ew_team": "Y",
-                                "ns": ["p01", "p02"],
-                                "ew": ["p05", "p06"],
-                                "deals": [t1],
-                            },
-                            {
-                                "table": 2,
-                                "ns_team": "Y",
-                                "ew_team": "X",
-                                "ns": ["p07", "p08"],
-                                "ew": ["p03", "p04"],
-                                "deals": [t2],
-                            },
-                        ],
-                    }
-                ],
-            }
-        ],
-    }
+    archive = team_match([t1], [t2], slug="teams", status="in_play")
     event = import_archive(archive)
     warnings = publication_checklist(event.rounds.get())["warnings"]
     assert warnings == ["1/2号桌第 1 副：♠Q 的持牌人不一致（N / E）"]

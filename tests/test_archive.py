@@ -119,21 +119,9 @@ def test_a_bad_archive_is_refused_whole_naming_the_fault(name, change, named):
 
 
 def test_a_deal_after_the_last_game_is_refused():
-    from tests.archives import pairs_archive
+    from tests.archives import one_match
 
-    archive = pairs_archive(
-        ["A", "B"],
-        [
-            {
-                "number": 1,
-                "matches": [
-                    {"table": 1, "ns": "A", "ew": "B", "deals": [deal("T14", 1), deal("T1", 2)]},
-                ],
-            }
-        ],
-        mode="games",
-        length=1,
-    )
+    archive = one_match([deal("T14", 1), deal("T1", 2)], mode="games", length=1)
     with pytest.raises(ArchiveError) as caught:
         import_archive(archive)
     assert "第1轮 1号桌 第2副" in str(caught.value)

@@ -8,7 +8,7 @@ import pytest
 
 from scoring.archive_format import parse_archive
 from scoring.standings import Row, compute_standings, explanation_text, rank_rows
-from tests.archives import deal, four_pairs_two_rounds, pairs_archive, players, sides
+from tests.archives import deal, four_pairs_two_rounds, one_match, pairs_archive, players, sides, team_match
 
 
 def standings(archive, after_round=None):
@@ -154,26 +154,14 @@ def test_a_bye_scores_a_win_with_no_difference_and_head_to_head_is_skipped_when_
 
 
 def test_a_match_without_deals_counts_for_nothing():
-    archive = pairs_archive(["A", "B"], [{"number": 1, "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": []}]}])
+    archive = one_match([])
     rows, _ = standings(archive)
     assert [(r["match_points"], r["played"]) for r in rows] == [(0, 0), (0, 0)]
 
 
 def test_games_mode_awards_match_points_per_game():
     # 局 1: T14 puts NS on +3200 ≥ 1000: NS wins. 局 2: T17, NS −3160 ≤ −1000: EW wins it.
-    archive = pairs_archive(
-        ["A", "B"],
-        [
-            {
-                "number": 1,
-                "matches": [
-                    {"table": 1, "ns": "A", "ew": "B", "deals": [deal("T14", 1), deal("T17", 2)]},
-                ],
-            }
-        ],
-        mode="games",
-        length=2,
-    )
+    archive = one_match([deal("T14", 1), deal("T17", 2)], mode="games", length=2)
     rows, _ = standings(archive)
     by_id = {r["id"]: r for r in rows}
     assert by_id["A"]["match_points"] == 2 and by_id["B"]["match_points"] == 2
@@ -184,69 +172,14 @@ def test_games_mode_awards_match_points_per_game():
 def test_an_unfinished_last_game_is_decided_by_the_running_totals():
     # 局 1: T14, NS wins. 局 2 unfinished after T1 (NS −270, EW +40): EW leads and wins it.
     # 局 3 never started.
-    archive = pairs_archive(
-        ["A", "B"],
-        [
-            {
-                "number": 1,
-                "matches": [
-                    {"table": 1, "ns": "A", "ew": "B", "deals": [deal("T14", 1), deal("T1", 2)]},
-                ],
-            }
-        ],
-        mode="games",
-        length=3,
-    )
+    archive = one_match([deal("T14", 1), deal("T1", 2)], mode="games", length=3)
     rows, _ = standings(archive)
     assert {r["id"]: r["match_points"] for r in rows} == {"A": 2, "B": 2}
 
 
 def test_teams_add_both_tables_of_a_duplicate_match():
     # Table 1: X NS, T1: X −270, Y +40. Table 2: Y NS, T7: Y +300, X −50. X −320, Y +340: Y wins.
-    people = players(8)
-    archive = {
-        "format": "huapai-event/1",
-        "event": {
-            "slug": "t-teams",
-            "name": "团体",
-            "kind": "teams",
-            "match": {"mode": "boards", "boards": 1},
-        },
-        "players": people,
-        "teams": [
-            {"id": "X", "name": "甲队", "players": [p["id"] for p in people[:4]]},
-            {"id": "Y", "name": "乙队", "players": [p["id"] for p in people[4:]]},
-        ],
-        "rounds": [
-            {
-                "number": 1,
-                "matches": [
-                    {
-                        "home": "X",
-                        "away": "Y",
-                        "tables": [
-                            {
-                                "table": 1,
-                                "ns_team": "X",
-                                "ew_team": "Y",
-                                "ns": ["p01", "p02"],
-                                "ew": ["p05", "p06"],
-                                "deals": [deal("T1", 1)],
-                            },
-                            {
-                                "table": 2,
-                                "ns_team": "Y",
-                                "ew_team": "X",
-                                "ns": ["p07", "p08"],
-                                "ew": ["p03", "p04"],
-                                "deals": [deal("T7", 1)],
-                            },
-                        ],
-                    }
-                ],
-            }
-        ],
-    }
+    archive = team_match([deal("T1", 1)], [deal("T7", 1)])
     rows, _ = standings(archive)
     assert rows == [
         {
