@@ -3,8 +3,9 @@
 from django.db.models import Q
 
 from scoring.models import Deal, Entrant, Player, Round, Table
+from scoring.results import event_format
 from scoring.rules import card_label, split_games
-from scoring.standings import _outcome_points, match_games
+from scoring.standings import table_points
 
 
 def _card_text(cards):
@@ -49,7 +50,7 @@ def entrant_record(event, code):
     deals_by_table = {}
     for deal in Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).order_by("table_id", "sequence"):
         deals_by_table.setdefault(deal.table_id, []).append(deal)
-    points = event.match_points
+    fmt = event_format(event)
     matches = []
     for table in tables:
         deals = deals_by_table.get(table.id, [])
@@ -63,13 +64,11 @@ def entrant_record(event, code):
         game_numbers = {deals[i].id: game.number for game in games for i in game.deals}
         own = sum(ns if side == "NS" else ew for ns, ew in sides)
         other = sum(ew if side == "NS" else ns for ns, ew in sides)
-        if event.match_mode == "games" and not individual:
-            own_points = 0
-            for game in match_games(sides, event.game_threshold, event.match_length):
-                mine, theirs = (game.ns, game.ew) if side == "NS" else (game.ew, game.ns)
-                own_points += _outcome_points(points, mine, theirs)
-        else:
-            own_points = _outcome_points(points, own, other) if deals else None
+        # 场分 belong to a pairs table; a team's match spans two tables and individuals have none.
+        own_points = None
+        if deals and event.kind == "pairs":
+            ns_points, ew_points = table_points(fmt, sides, sum(ns for ns, _ in sides), sum(ew for _, ew in sides))
+            own_points = ns_points if side == "NS" else ew_points
         opponent = table.ew_entrant if side == "NS" else table.ns_entrant
         matches.append(
             {
@@ -111,23 +110,17 @@ def round_results(event, rnd):
         .values_list("table_id", "ns_score", "ew_score")
     ):
         sides.setdefault(table_id, []).append((ns, ew))
-    points = event.match_points
+    fmt = event_format(event)
     rows = []
     for table in tables:
         table_sides = sides.get(table.id, [])
         ns_total = sum(ns for ns, _ in table_sides)
         ew_total = sum(ew for _, ew in table_sides)
         games = split_games(table_sides, event.game_threshold)
-        if not table_sides or event.kind == "teams":
-            ns_points = ew_points = None
-        elif event.match_mode == "games":
-            ns_points = ew_points = 0
-            for game in match_games(table_sides, event.game_threshold, event.match_length):
-                ns_points += _outcome_points(points, game.ns, game.ew)
-                ew_points += _outcome_points(points, game.ew, game.ns)
+        if table_sides and event.kind == "pairs":
+            ns_points, ew_points = table_points(fmt, table_sides, ns_total, ew_total)
         else:
-            ns_points = _outcome_points(points, ns_total, ew_total)
-            ew_points = _outcome_points(points, ew_total, ns_total)
+            ns_points = ew_points = None  # a team match spans two tables; individuals have no 场分
         rows.append(
             {
                 "table": table,

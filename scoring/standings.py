@@ -126,6 +126,17 @@ def match_games(side_scores, threshold, games):
     return split
 
 
+def table_points(fmt, side_scores, ns_total, ew_total):
+    """场分 (NS, EW) of one pairs table: per 局 in games mode, on the totals in boards mode."""
+    if fmt.mode == "games":
+        ns_points = ew_points = 0
+        for game in match_games(side_scores, fmt.threshold, fmt.length):
+            ns_points += _outcome_points(fmt.points, game.ns, game.ew)
+            ew_points += _outcome_points(fmt.points, game.ew, game.ns)
+        return ns_points, ew_points
+    return _outcome_points(fmt.points, ns_total, ew_total), _outcome_points(fmt.points, ew_total, ns_total)
+
+
 def score_match(fmt, match):
     """Per-side figures of one played match: {entrant: (points, own_total, other_total, penalties)}."""
     if fmt.kind == "teams":
@@ -142,14 +153,7 @@ def score_match(fmt, match):
             match.away: (_outcome_points(fmt.points, away, home), away, home, penalties[match.away]),
         }
     (table,) = match.tables
-    if fmt.mode == "games":
-        ns_points = ew_points = 0
-        for game in match_games(table.side_scores, fmt.threshold, fmt.length):
-            ns_points += _outcome_points(fmt.points, game.ns, game.ew)
-            ew_points += _outcome_points(fmt.points, game.ew, game.ns)
-    else:
-        ns_points = _outcome_points(fmt.points, table.ns_total, table.ew_total)
-        ew_points = _outcome_points(fmt.points, table.ew_total, table.ns_total)
+    ns_points, ew_points = table_points(fmt, table.side_scores, table.ns_total, table.ew_total)
     return {
         table.ns: (ns_points, table.ns_total, table.ew_total, table.ns_penalty),
         table.ew: (ew_points, table.ew_total, table.ns_total, table.ew_penalty),
