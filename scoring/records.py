@@ -3,7 +3,7 @@
 from django.db.models import Q
 
 from scoring.models import Deal, Entrant, Player, Round, Table
-from scoring.results import event_format
+from scoring.results import entrant_labels, event_format
 from scoring.rules import card_label, split_games
 from scoring.standings import table_points
 
@@ -111,6 +111,7 @@ def round_results(event, rnd):
     ):
         sides.setdefault(table_id, []).append((ns, ew))
     fmt = event_format(event)
+    labels = entrant_labels(event)  # cached: no query per table
     rows = []
     for table in tables:
         table_sides = sides.get(table.id, [])
@@ -121,9 +122,12 @@ def round_results(event, rnd):
             ns_points, ew_points = table_points(fmt, table_sides, ns_total, ew_total)
         else:
             ns_points = ew_points = None  # a team match spans two tables; individuals have no 场分
+        ns_label, ew_label = _side_labels(table, labels)
         rows.append(
             {
                 "table": table,
+                "ns_label": ns_label,
+                "ew_label": ew_label,
                 "deals": len(table_sides),
                 "ns_total": ns_total,
                 "ew_total": ew_total,
@@ -135,6 +139,16 @@ def round_results(event, rnd):
     bye_matches = rnd.matches.filter(Q(bye__isnull=False) | Q(bye_player__isnull=False))
     byes = [m.bye or m.bye_player for m in bye_matches.select_related("bye", "bye_player")]
     return {"tables": rows, "byes": byes}
+
+
+def _side_labels(table, labels):
+    """“A01 张三、李四” for each side (pairs or teams), or the two players' names (individual)."""
+    if table.ns_entrant_id:
+        return tuple(
+            f"{entrant.code} {labels.get(entrant.code, {}).get('name', '')}"
+            for entrant in (table.ns_entrant, table.ew_entrant)
+        )
+    return f"{table.north.name}、{table.south.name}", f"{table.east.name}、{table.west.name}"
 
 
 def board_traveller(event, rnd, board):

@@ -131,16 +131,7 @@ def write_round_results(out, event, rnd, results):
     body = [["桌", "NS", "EW", "NS 得分", "EW 得分", "场分", "副数", "局"]]
     for row in results["tables"]:
         table = row["table"]
-        ns = (
-            f"{table.ns_entrant.code} {table.ns_entrant.display_name}"
-            if table.ns_entrant
-            else f"{table.north.name}、{table.south.name}"
-        )
-        ew = (
-            f"{table.ew_entrant.code} {table.ew_entrant.display_name}"
-            if table.ew_entrant
-            else f"{table.east.name}、{table.west.name}"
-        )
+        ns, ew = row["ns_label"], row["ew_label"]
         points = f"{row['ns_points']}:{row['ew_points']}" if row["ns_points"] is not None else ""
         games = " ".join(f"{g.ns}/{g.ew}{'' if g.finished else '…'}" for g in row["games"])
         body.append(
