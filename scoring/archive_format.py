@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from scoring.deals import score_stored
-from scoring.rules import SEATS, DealError, RuleSet, split_games
+from scoring.rules import SEATS, DealError, RuleSet
 from scoring.rules.rulesets import GAME_THRESHOLDS, RULESETS
 from scoring.standings import Format, MatchResult, StandingsError, TableResult, match_games
 
@@ -440,16 +440,9 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
         sides = [(d.scored["sides"]["NS"], d.scored["sides"]["EW"]) for d in table.deals]
         try:
             match_games(sides, event["game_threshold"], event["length"])
-        except StandingsError:
-            games = _games_before(sides, event)
-            board = table.deals[games].board
+        except StandingsError as error:
+            board = table.deals[error.deal_index].board
             raise ArchiveError(
                 f"第{round_number}轮 {table.number}号桌 第{board}副：在第{event['length']}局结束之后"
                 f" / round {round_number} table {table.number} board {board}: deal after the last game"
             ) from None
-
-
-def _games_before(sides, event):
-    """Index of the first deal after the match's last 局 ended."""
-    games = split_games(sides, event["game_threshold"])
-    return games[event["length"]].deals[0]

@@ -106,7 +106,9 @@ class Row:
 
 
 class StandingsError(ValueError):
-    pass
+    def __init__(self, message, deal_index=None):
+        super().__init__(message)
+        self.deal_index = deal_index  # the first deal after the match's last 局, when that is the fault
 
 
 def _outcome_points(points, own, other):
@@ -122,7 +124,9 @@ def match_games(side_scores, threshold, games):
     split = split_games(side_scores, threshold)
     if len(split) > games:
         extra = split[games].deals[0]
-        raise StandingsError(f"第{extra + 1}个牌局在第{games}局结束之后 / deal {extra + 1} comes after the last game")
+        raise StandingsError(
+            f"第{extra + 1}个牌局在第{games}局结束之后 / deal {extra + 1} comes after the last game", deal_index=extra
+        )
     return split
 
 

@@ -121,3 +121,15 @@ def test_production_refuses_the_development_secret_key():
         [sys.executable, "manage.py", "check"], cwd=REPO, env=env, capture_output=True, text=True, check=False
     )
     assert completed.returncode != 0 and "SECRET_KEY" in completed.stderr
+
+
+def test_the_round_dashboard_shows_each_boards_state_and_what_is_left(client, event, people):
+    Event.objects.filter(pk=event.pk).update(match_length=2)
+    table = table_one(event)
+    deal_save(table=table, board=1, deal_json=example_deal("T1"), user=people["referee1"])
+    client.force_login(people["referee2"])
+    response = client.get("/referee/t-pairs/rounds/3/")
+    rows = {row["table"].number: [cell["state"] for cell in row["cells"]] for row in response.context["rows"]}
+    assert rows == {1: ["draft", "missing"], 2: ["missing", "missing"]}
+    assert response.context["todo"] == 4
+    assert [(g.ns, g.ew) for g in response.context["rows"][0]["games"]] == [(-270, 40)]

@@ -21,7 +21,7 @@ from scoring.entry import (
     history_rows,
     irregularity_record,
     locate_board,
-    table_board_states,
+    round_progress,
 )
 from scoring.entry_form import PENALTY_REASONS, card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.models import Deal, Event, Irregularity, Round
@@ -36,7 +36,6 @@ from scoring.rounds import (
     round_publish,
 )
 from scoring.rules import SEATS
-from scoring.rules.games import split_games
 
 
 class ThrottledLoginView(auth_views.LoginView):
@@ -103,22 +102,7 @@ def event_rounds(request, event):
 @event_official
 def round_dashboard(request, event, number):
     rnd = get_object_or_404(Round, event=event, number=number)
-    states = table_board_states(rnd)
-    tables = list(rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"))
-    sides = {}
-    for table_id, ns, ew in (
-        Deal.objects.filter(table__round=rnd).order_by("sequence").values_list("table_id", "ns_score", "ew_score")
-    ):
-        sides.setdefault(table_id, []).append((ns, ew))
-    boards = range(1, event.match_length + 1) if event.match_mode == "boards" else None
-    rows, todo = [], 0
-    for table in tables:
-        table_states = states.get(table.id, {})
-        numbers = boards or range(1, max(table_states, default=0) + 2)
-        cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
-        todo += sum(cell["state"] != "confirmed" for cell in cells)
-        games = split_games(sides.get(table.id, []), event.game_threshold)
-        rows.append({"table": table, "cells": cells, "games": games})
+    rows, todo = round_progress(rnd)
     organiser = is_organiser(request.user, event)
     return render(
         request,
