@@ -89,7 +89,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_server(env, port, workers, threads):
+def start_server(env, port, workers, threads, extra=()):
     process = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "gunicorn"),
@@ -104,6 +104,7 @@ def start_server(env, port, workers, threads):
             "gthread",
             "--log-level",
             "warning",
+            *extra,
         ],
         cwd=REPO,
         env=env,
@@ -212,6 +213,7 @@ def main():
     parser.add_argument("--boards", type=int, default=16)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--gunicorn", default="", help="more gunicorn options, e.g. '--worker-connections 25'")
     parser.add_argument("--rate", type=float, default=0, help="total deals per second (0: back to back)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
@@ -234,7 +236,7 @@ def main():
         )
         tokens = json.loads(setup.stdout.strip().splitlines()[-1])
         port = free_port()
-        server = start_server(env, port, args.workers, args.threads)
+        server = start_server(env, port, args.workers, args.threads, args.gunicorn.split())
         try:
             interval = args.clients / args.rate if args.rate else 0.0
             _, floor_lat, _ = run_clients(port, tokens, tables, 1, floor=True, interval=interval)

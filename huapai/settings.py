@@ -84,11 +84,12 @@ def database_settings(url):
     if url:
         config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
         if config["ENGINE"].endswith("sqlite3"):
+            config["ENGINE"] = "huapai.sqlite"
             config["OPTIONS"] = SQLITE_OPTIONS
         return config
     VAR_DIR.mkdir(exist_ok=True)
     return {
-        "ENGINE": "django.db.backends.sqlite3",
+        "ENGINE": "huapai.sqlite",  # Django's, with writers queued (huapai/sqlite/base.py)
         "NAME": VAR_DIR / "db.sqlite3",
         "OPTIONS": SQLITE_OPTIONS,
         # A file, not memory, so live-server tests see real concurrent connections.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from scoring.deals import apply_result, event_rules, score_stored
+from scoring.lookups import deal_at
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
 from scoring.permissions import is_organiser, may_enter
 from scoring.results import warm_public_standings
@@ -40,11 +41,7 @@ def stale(deal):
 
 
 def locate_board(event, round_number, table_number, board):
-    """The table and board addressed by the API, or `EntryError(404)`.
-
-    A board must belong to the match: 1…N in boards mode; in games mode a
-    board already played or the next one, while the match is not over.
-    """
+    """The table and board addressed by a page, or `EntryError(404)` (see `check_board`)."""
     table = (
         Table.objects.select_related("round")
         .filter(round__event=event, round__number=round_number, number=table_number)
@@ -53,6 +50,15 @@ def locate_board(event, round_number, table_number, board):
     )
     if table is not None:
         table.round.event = event  # already loaded by the caller
+    return check_board(event, table, board)
+
+
+def check_board(event, table, board):
+    """`(table, board)` if the board belongs to the table's match, else `EntryError(404)`.
+
+    A board must belong to the match: 1…N in boards mode; in games mode a
+    board already played or the next one, while the match is not over.
+    """
     if table is None or board < 1:
         raise not_found("没有这一桌 / no such table" if table is None else "没有这一副 / no such board")
     if event.match_mode == "boards":
@@ -115,7 +121,7 @@ def _check_may_write(user, table, reason):
 
 def _record(deal, *, table, action, user, before, reason="", ip=None):
     event = table.round.event
-    event.results_changed(public=table.round.is_published)
+    event.results_changed(public=table.round.is_published, shard=table.pk)
     if table.round.is_published:
         transaction.on_commit(lambda: warm_public_standings(event))
     DealHistory.objects.create(
@@ -152,7 +158,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         raise EntryError(403, "forbidden", "只有裁判长（组织者）可以给调整分 / only organisers give adjusted scores")
     scored = _score(table, deal_json, adjusted)
     with transaction.atomic():
-        existing = Deal.objects.select_related("entered_by").filter(table=table, board=board).order_by().first()
+        existing = deal_at(table, board)
         if existing is None:
             if expected_version is not None:
                 raise EntryError(412, "stale_version", "这一副还没有录入 / the deal does not exist yet")
@@ -161,8 +167,8 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
             deal.adjusted_reason = deal_json.get("adjusted_reason") or ""
             apply_result(deal, scored)
             try:
-                with transaction.atomic():
-                    deal.save()
+                # No savepoint: on a clash the whole transaction is rolled back anyway.
+                deal.save()
             except IntegrityError:
                 # Someone created it first: from here on it is an existing deal, which
                 # needs If-Match, exactly as if this writer had arrived a moment later.

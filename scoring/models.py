@@ -8,7 +8,7 @@ import), so standings can sum them in SQL. Nothing here computes a score.
 import secrets
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import RULESETS
@@ -56,13 +56,11 @@ class Event(models.Model):
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
     extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
-    # Bumped in the same transaction as every write that can change results or
-    # what the public sees; cached standings are keyed by it, so never stale.
-    # It starts at a random value so a deleted and re-created event (ids can be
-    # reused) never meets the old event's cache entries.
+    # The base of the results version (see `results_changed`). It starts at a
+    # random value so a deleted and re-created event (ids can be reused) never
+    # meets the old event's cache entries.
     results_version = models.BigIntegerField(default=random_version_start, editable=False)
-    # The same, bumped only by writes the public can see (published rounds,
-    # publication itself): public standings stay cached while rounds are in play.
+    # The same for what the public sees: public standings stay cached while rounds are in play.
     public_version = models.BigIntegerField(default=random_version_start, editable=False)
 
     class Meta:
@@ -77,12 +75,53 @@ class Event(models.Model):
     def match_points(self):
         return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}
 
-    def results_changed(self, *, public=True):
-        """Invalidate cached standings (call inside the writing transaction)."""
-        bump = {"results_version": models.F("results_version") + 1}
-        if public:
-            bump["public_version"] = models.F("public_version") + 1
-        Event.objects.filter(pk=self.pk).update(**bump)
+    def results_changed(self, *, public=True, shard=0):
+        """Invalidate cached standings: call inside the writing transaction.
+
+        The version is the base above plus a counter in one of `ResultsCounter.SHARDS`
+        rows; a deal write bumps the row of its table's shard. One row for the whole
+        event would be locked by every referee's transaction until it commits, and
+        on PostgreSQL that queued all writers of an event behind each other.
+        """
+        counter = connection.ops.quote_name(ResultsCounter._meta.db_table)
+        # An upsert (SQLite ≥ 3.24, PostgreSQL ≥ 9.5): the shard's row appears on first use.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {counter} (event_id, shard, results, public) VALUES (%s, %s, 1, %s) "
+                f"ON CONFLICT (event_id, shard) DO UPDATE SET results = {counter}.results + 1, "
+                f"public = {counter}.public + excluded.public",
+                [self.pk, shard % ResultsCounter.SHARDS, int(public)],
+            )
+
+    def current_version(self, *, public=False):
+        """The results version (or the public one): it grows with every committed write."""
+        base, column = ("public_version", "public") if public else ("results_version", "results")
+        counter = connection.ops.quote_name(ResultsCounter._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT e.{base} + COALESCE((SELECT SUM(c.{column}) FROM {counter} c WHERE c.event_id = e.id), 0)"
+                f" FROM {connection.ops.quote_name(Event._meta.db_table)} e WHERE e.id = %s",
+                [self.pk],
+            )
+            row = cursor.fetchone()
+        return None if row is None else row[0]
+
+
+class ResultsCounter(models.Model):
+    """One shard of an event's results version (see `Event.results_changed`)."""
+
+    SHARDS = 16
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    shard = models.PositiveSmallIntegerField()
+    results = models.BigIntegerField(default=0)
+    public = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "shard"], name="results_counter_shard")]
+
+    def __str__(self):
+        return f"{self.event_id}/{self.shard}: {self.results}"
 
 
 class Player(models.Model):

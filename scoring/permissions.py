@@ -18,6 +18,15 @@ def roles(user, event):
     return cached[event.id]
 
 
+def remember_roles(user, event, found):
+    """Record roles already read (with the event, in one query) so `roles` asks no more."""
+    if user and user.is_authenticated and not user.is_superuser:
+        cached = getattr(user, "_event_roles", None)
+        if cached is None:
+            cached = user._event_roles = {}
+        cached[event.id] = set(found)
+
+
 def is_organiser(user, event):
     return EventRole.Role.ORGANISER in roles(user, event)
 

@@ -5,7 +5,7 @@ from collections import defaultdict
 from django.core.cache import cache
 from django.db.models import Count, Sum
 
-from scoring.models import Deal, Entrant, Event, Match, Player, Round, Table
+from scoring.models import Deal, Entrant, Match, Player, Round, Table
 from scoring.standings import Format, MatchResult, TableResult, compute_standings, explanation_text
 
 
@@ -117,8 +117,7 @@ def standings_by_round(event, *, published_only=False, rounds=None):
     cached table is never stale; a 10,000-player event's standings then cost
     a cache look-up instead of summing 360,000 deals.
     """
-    field = "public_version" if published_only else "results_version"
-    version = Event.objects.filter(pk=event.pk).values_list(field, flat=True).first()
+    version = event.current_version(public=published_only)
     rounds = [None] if rounds is None else list(rounds)
     keys = {r: f"standings:{event.pk}:{version}:{int(published_only)}:{r}" for r in rounds}
     found = cache.get_many(list(keys.values()))
@@ -151,8 +150,7 @@ def standings_json(event, *, published_only=False, after_round=None):
 
 def entrant_labels(event):
     """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual), cached."""
-    version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).first()
-    key = f"labels:{event.pk}:{version}"
+    key = f"labels:{event.pk}:{event.current_version()}"
     labels = cache.get(key)
     if labels is None:
         labels = _entrant_labels(event)

@@ -11,13 +11,14 @@ from django.views.decorators.csrf import csrf_exempt
 from scoring.entry import (
     EntryError,
     api_view,
+    check_board,
     deal_confirm,
     deal_save,
     history_rows,
-    locate_board,
 )
-from scoring.models import ApiToken, Deal, Event
-from scoring.permissions import is_official
+from scoring.lookups import event_table_roles, user_for_token
+from scoring.models import Deal
+from scoring.permissions import is_official, remember_roles
 
 MAX_BODY = 64 * 1024
 
@@ -37,10 +38,10 @@ def _authenticate(request):
         scheme, _, key = header.partition(" ")
         if scheme.lower() != "token" or not key.strip():
             return None, error(401, "unauthenticated", "Authorization 必须是 “Token <key>” / use Token <key>")
-        token = ApiToken.objects.select_related("user").filter(key=key.strip()).order_by().first()
-        if token is None or not token.user.is_active:
+        user = user_for_token(key.strip())
+        if user is None or not user.is_active:
             return None, error(401, "unauthenticated", "令牌无效 / invalid token")
-        return token.user, None
+        return user, None
     if not request.user.is_authenticated:
         return None, error(401, "unauthenticated", "需要登录或令牌 / credentials required")
     if request.method not in ("GET", "HEAD", "OPTIONS"):
@@ -62,13 +63,14 @@ def board_endpoint(view):
         user, failure = _authenticate(request)
         if failure:
             return failure
-        event = Event.objects.filter(slug=slug).order_by().first()
+        event, table, roles = event_table_roles(user, slug, round_number, table_number)
         if event is None:
             return error(404, "not_found", "没有这个赛事 / no such event")
+        remember_roles(user, event, roles)
         if not is_official(user, event):
             return error(403, "forbidden", "你不是本赛事的裁判或组织者 / no role on this event")
         try:
-            table, board_number = locate_board(event, round_number, table_number, board)
+            table, board_number = check_board(event, table, board)
             return view(request, event, table, board_number, user)
         except EntryError as failure:
             return JsonResponse(failure.as_json(), status=failure.status)
