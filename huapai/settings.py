@@ -86,6 +86,8 @@ def database_settings(url):
         if config["ENGINE"].endswith("sqlite3"):
             config["ENGINE"] = "huapai.sqlite"
             config["OPTIONS"] = SQLITE_OPTIONS
+        elif config["ENGINE"].endswith("postgresql"):
+            config["OPTIONS"] = POSTGRES_OPTIONS
         return config
     VAR_DIR.mkdir(exist_ok=True)
     return {
@@ -105,6 +107,12 @@ SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
 }
+
+# Parameters bound by the server, and a statement run a few times on a connection
+# is prepared there (psycopg's prepare_threshold): the referee API's look-up is
+# then planned once per connection instead of on every PUT. Behind PgBouncer,
+# use its transaction mode only from 1.21, which keeps prepared statements.
+POSTGRES_OPTIONS = {"server_side_binding": True, "prepare_threshold": 5}
 
 DATABASES = {"default": database_settings(os.environ.get("DATABASE_URL", ""))}
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from scoring.deals import apply_result, event_rules, score_stored
-from scoring.lookups import deal_at
+from scoring.hot_sql import deal_at, insert
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
 from scoring.permissions import is_organiser, may_enter
 from scoring.results import warm_public_standings
@@ -25,6 +25,9 @@ class EntryError(Exception):
 
     def as_json(self):
         return {"error": {"code": self.code, "message": self.message}}
+
+
+UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
 
 
 def not_found(message="没有这一副 / no such board"):
@@ -124,18 +127,20 @@ def _record(deal, *, table, action, user, before, reason="", ip=None):
     event.results_changed(public=table.round.is_published, shard=table.pk)
     if table.round.is_published:
         transaction.on_commit(lambda: warm_public_standings(event))
-    DealHistory.objects.create(
-        event=table.round.event,
-        table=table,
-        board=deal.board,
-        deal=deal,
-        version=deal.version,
-        user=user,
-        action=action,
-        before=before,
-        after=snapshot(deal),
-        reason=reason,
-        ip=ip,
+    insert(
+        DealHistory(
+            event=table.round.event,
+            table=table,
+            board=deal.board,
+            deal=deal,
+            version=deal.version,
+            user=user,
+            action=action,
+            before=before,
+            after=snapshot(deal),
+            reason=reason,
+            ip=ip,
+        )
     )
 
 
@@ -146,29 +151,34 @@ def _score(table, deal_json, adjusted=None):
         raise EntryError(400, error.code, error.message) from None
 
 
-def deal_save(*, table, board, deal_json, user, expected_version=None, reason="", ip=None):
+def deal_save(*, table, board, deal_json, user, expected_version=None, reason="", ip=None, existing=UNREAD):
     """Create or replace a deal. Returns `(deal, created)`.
 
     Replacing needs `expected_version` (else 428); a stale one is 412 and
     nothing changes. A change to a confirmed deal returns it to draft.
+    `existing` is the stored deal (or None) if the caller has read it already.
+    Reading it outside the transaction is safe: a create clashes on the unique
+    board (428), and a change is conditional on the version (412).
     """
     _check_may_write(user, table, reason)
     adjusted = deal_json.get("adjusted")
     if adjusted is not None and not is_organiser(user, table.round.event):
         raise EntryError(403, "forbidden", "只有裁判长（组织者）可以给调整分 / only organisers give adjusted scores")
     scored = _score(table, deal_json, adjusted)
-    with transaction.atomic():
+    # Everything but the writes happens before the transaction: on SQLite it
+    # holds the one write lock, which every other referee is waiting for.
+    if existing is UNREAD:
         existing = deal_at(table, board)
-        if existing is None:
-            if expected_version is not None:
-                raise EntryError(412, "stale_version", "这一副还没有录入 / the deal does not exist yet")
-            deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
-            deal.adjusted = adjusted
-            deal.adjusted_reason = deal_json.get("adjusted_reason") or ""
-            apply_result(deal, scored)
+    if existing is None:
+        if expected_version is not None:
+            raise EntryError(412, "stale_version", "这一副还没有录入 / the deal does not exist yet")
+        deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
+        deal.adjusted = adjusted
+        deal.adjusted_reason = deal_json.get("adjusted_reason") or ""
+        apply_result(deal, scored)
+        with transaction.atomic():
             try:
-                # No savepoint: on a clash the whole transaction is rolled back anyway.
-                deal.save()
+                insert(deal)
             except IntegrityError:
                 # Someone created it first: from here on it is an existing deal, which
                 # needs If-Match, exactly as if this writer had arrived a moment later.
@@ -177,38 +187,32 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
                     "version_required",
                     "这一副刚被别人录入，请重新载入后再改 / someone entered this deal meanwhile",
                 ) from None
-            _record(
-                deal,
-                table=table,
-                action=DealHistory.Action.CREATE,
-                user=user,
-                before=None,
-                reason=reason,
-                ip=ip,
-            )
+            _record(deal, table=table, action=DealHistory.Action.CREATE, user=user, before=None, reason=reason, ip=ip)
             _start_round(table.round)
-            return deal, True
-        if expected_version is None:
-            raise EntryError(428, "version_required", "修改已有的牌需要 If-Match 版本号 / If-Match is required")
-        if existing.version != expected_version:
-            raise stale(existing)
-        before = snapshot(existing)
-        existing.adjusted = adjusted
-        existing.adjusted_reason = deal_json.get("adjusted_reason") or ""
-        apply_result(existing, scored)
-        existing.entered_by = user
-        if table.round.is_published and is_organiser(user, table.round.event):
-            # An organiser's correction of a published result is itself the ruling:
-            # it stands at once (with its reason in the public list of changes).
-            existing.status = Deal.Status.CONFIRMED
-            existing.confirmed_by = user
-        else:
-            existing.status = Deal.Status.DRAFT
-            existing.confirmed_by = None
+        return deal, True
+    if expected_version is None:
+        raise EntryError(428, "version_required", "修改已有的牌需要 If-Match 版本号 / If-Match is required")
+    if existing.version != expected_version:
+        raise stale(existing)
+    before = snapshot(existing)
+    existing.adjusted = adjusted
+    existing.adjusted_reason = deal_json.get("adjusted_reason") or ""
+    apply_result(existing, scored)
+    existing.entered_by = user
+    if table.round.is_published and is_organiser(user, table.round.event):
+        # An organiser's correction of a published result is itself the ruling:
+        # it stands at once (with its reason in the public list of changes).
+        existing.status = Deal.Status.CONFIRMED
+        existing.confirmed_by = user
+    else:
+        existing.status = Deal.Status.DRAFT
+        existing.confirmed_by = None
+    action = DealHistory.Action.ADJUST if adjusted is not None else DealHistory.Action.CHANGE
+    with transaction.atomic():
+        # Conditional on the version read above, so a change made meanwhile wins and this one is 412.
         _conditional_update(existing, expected_version)
-        action = DealHistory.Action.ADJUST if adjusted is not None else DealHistory.Action.CHANGE
         _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip)
-        return existing, False
+    return existing, False
 
 
 def _conditional_update(deal, expected_version):

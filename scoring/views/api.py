@@ -16,8 +16,7 @@ from scoring.entry import (
     deal_save,
     history_rows,
 )
-from scoring.lookups import event_table_roles, user_for_token
-from scoring.models import Deal
+from scoring.hot_sql import board_lookup
 from scoring.permissions import is_official, remember_roles
 
 MAX_BODY = 64 * 1024
@@ -31,24 +30,25 @@ def client_ip(request):
     return request.META.get("REMOTE_ADDR")
 
 
-def _authenticate(request):
-    """The user behind a token, or the session user (whose writes must pass CSRF)."""
+def _authenticate(request, board):
+    """The board's look-up for the user behind a token, or for the session user
+    (whose writes must pass CSRF); or an error response."""
     header = request.META.get("HTTP_AUTHORIZATION", "")
     if header:
         scheme, _, key = header.partition(" ")
         if scheme.lower() != "token" or not key.strip():
             return None, error(401, "unauthenticated", "Authorization 必须是 “Token <key>” / use Token <key>")
-        user = user_for_token(key.strip())
-        if user is None or not user.is_active:
+        lookup = board_lookup(token=key.strip(), **board)
+        if lookup is None or not lookup.user.is_active:
             return None, error(401, "unauthenticated", "令牌无效 / invalid token")
-        return user, None
+        return lookup, None
     if not request.user.is_authenticated:
         return None, error(401, "unauthenticated", "需要登录或令牌 / credentials required")
     if request.method not in ("GET", "HEAD", "OPTIONS"):
         rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
         if rejected is not None:
             return None, error(403, "csrf", "CSRF 校验失败 / CSRF check failed")
-    return request.user, None
+    return board_lookup(user=request.user, **board), None
 
 
 def board_endpoint(view):
@@ -60,18 +60,18 @@ def board_endpoint(view):
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > MAX_BODY:
             return error(413, "too_large", "请求超过 64 KiB / request larger than 64 KiB")
-        user, failure = _authenticate(request)
+        where = {"slug": slug, "round_number": round_number, "table_number": table_number, "board": board}
+        lookup, failure = _authenticate(request, where)
         if failure:
             return failure
-        event, table, roles = event_table_roles(user, slug, round_number, table_number)
-        if event is None:
+        if lookup.event is None:
             return error(404, "not_found", "没有这个赛事 / no such event")
-        remember_roles(user, event, roles)
-        if not is_official(user, event):
+        remember_roles(lookup.user, lookup.event, lookup.roles)
+        if not is_official(lookup.user, lookup.event):
             return error(403, "forbidden", "你不是本赛事的裁判或组织者 / no role on this event")
         try:
-            table, board_number = check_board(event, table, board)
-            return view(request, event, table, board_number, user)
+            check_board(lookup.event, lookup.table, board)
+            return view(request, lookup, board)
         except EntryError as failure:
             return JsonResponse(failure.as_json(), status=failure.status)
 
@@ -107,13 +107,11 @@ def _deal_response(deal, status=200):
 
 
 @board_endpoint
-def deal_detail(request, event, table, board, user):
+def deal_detail(request, lookup, board):
     if request.method == "GET":
-        found = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board)
-        deal = found.order_by().first()
-        if deal is None:
+        if lookup.deal is None:
             return error(404, "not_found", "这一副还没有录入 / nothing entered yet")
-        return _deal_response(deal)
+        return _deal_response(lookup.deal)
     if request.method != "PUT":
         return error(405, "method_not_allowed", "只支持 GET 和 PUT / use GET or PUT")
     body = _body(request)
@@ -122,30 +120,32 @@ def deal_detail(request, event, table, board, user):
         raise EntryError(400, "bad_json", "reason 必须是文字 / reason must be a string")
     body.pop("ruleset", None)  # the event's rules apply
     deal, created = deal_save(
-        table=table,
+        table=lookup.table,
         board=board,
         deal_json=body,
-        user=user,
+        user=lookup.user,
         expected_version=_expected_version(request),
         reason=reason,
         ip=client_ip(request),
+        existing=lookup.deal,
     )
     return _deal_response(deal, status=201 if created else 200)
 
 
 @board_endpoint
-def deal_confirm_view(request, event, table, board, user):
+def deal_confirm_view(request, lookup, board):
     if request.method != "POST":
         return error(405, "method_not_allowed", "只支持 POST / use POST")
-    deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
-    if deal is None:
+    if lookup.deal is None:
         return error(404, "not_found", "这一副还没有录入 / nothing entered yet")
-    deal = deal_confirm(deal=deal, user=user, expected_version=_expected_version(request), ip=client_ip(request))
+    deal = deal_confirm(
+        deal=lookup.deal, user=lookup.user, expected_version=_expected_version(request), ip=client_ip(request)
+    )
     return _deal_response(deal)
 
 
 @board_endpoint
-def deal_history_view(request, event, table, board, user):
+def deal_history_view(request, lookup, board):
     if request.method != "GET":
         return error(405, "method_not_allowed", "只支持 GET / use GET")
-    return JsonResponse(history_rows(table, board), safe=False)
+    return JsonResponse(history_rows(lookup.table, board), safe=False)
