@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from scoring.deals import apply_result, event_rules, score_stored
-from scoring.hot_sql import deal_at, insert
+from scoring.hot_sql import create_with_history, deal_at, insert
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
 from scoring.permissions import is_organiser, may_enter
 from scoring.results import warm_public_standings
@@ -122,26 +122,33 @@ def _check_may_write(user, table, reason):
         )
 
 
-def _record(deal, *, table, action, user, before, reason="", ip=None):
-    event = table.round.event
-    event.results_changed(public=table.round.is_published, shard=table.pk)
-    if table.round.is_published:
-        transaction.on_commit(lambda: warm_public_standings(event))
-    insert(
-        DealHistory(
-            event=table.round.event,
-            table=table,
-            board=deal.board,
-            deal=deal,
-            version=deal.version,
-            user=user,
-            action=action,
-            before=before,
-            after=snapshot(deal),
-            reason=reason,
-            ip=ip,
-        )
+def _history(deal, *, table, action, user, before, reason="", ip=None):
+    return DealHistory(
+        event=table.round.event,
+        table=table,
+        board=deal.board,
+        deal=deal,
+        version=deal.version,
+        user=user,
+        action=action,
+        before=before,
+        after=snapshot(deal),
+        reason=reason,
+        ip=ip,
     )
+
+
+def _warm_after_commit(table):
+    if table.round.is_published:
+        event = table.round.event
+        transaction.on_commit(lambda: warm_public_standings(event))
+
+
+def _record(deal, *, table, **history):
+    """Append to the history and bump the results version (inside the writing transaction)."""
+    table.round.event.results_changed(public=table.round.is_published, shard=table.pk)
+    _warm_after_commit(table)
+    insert(_history(deal, table=table, **history))
 
 
 def _score(table, deal_json, adjusted=None):
@@ -176,19 +183,21 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         deal.adjusted = adjusted
         deal.adjusted_reason = deal_json.get("adjusted_reason") or ""
         apply_result(deal, scored)
-        with transaction.atomic():
-            try:
-                insert(deal)
-            except IntegrityError:
-                # Someone created it first: from here on it is an existing deal, which
-                # needs If-Match, exactly as if this writer had arrived a moment later.
-                raise EntryError(
-                    428,
-                    "version_required",
-                    "这一副刚被别人录入，请重新载入后再改 / someone entered this deal meanwhile",
-                ) from None
-            _record(deal, table=table, action=DealHistory.Action.CREATE, user=user, before=None, reason=reason, ip=ip)
-            _start_round(table.round)
+        history = _history(
+            deal, table=table, action=DealHistory.Action.CREATE, user=user, before=None, reason=reason, ip=ip
+        )
+        _start_round(table.round)  # the first deal entered puts the round in play
+        try:
+            create_with_history(deal, history, public=table.round.is_published, shard=table.pk)
+        except IntegrityError:
+            # Someone created it first: from here on it is an existing deal, which
+            # needs If-Match, exactly as if this writer had arrived a moment later.
+            raise EntryError(
+                428,
+                "version_required",
+                "这一副刚被别人录入，请重新载入后再改 / someone entered this deal meanwhile",
+            ) from None
+        _warm_after_commit(table)
         return deal, True
     if expected_version is None:
         raise EntryError(428, "version_required", "修改已有的牌需要 If-Match 版本号 / If-Match is required")

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
 
-from scoring.models import ApiToken, Deal, Event, EventRole, Round, Table
+from scoring.models import ApiToken, Deal, DealHistory, Event, EventRole, Round, Table
 
 
 class RowReader:
@@ -47,15 +47,15 @@ class RowReader:
             found.append((column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)))
         return found
 
-    def read(self, row, start=0):
+    def read(self, db, row, start=0):
         """The instance in `row[start:start + width]`, or None when its key is NULL (an outer join missed)."""
         values = list(row[start : start + self.width])
         if values[self.names.index(self.model._meta.pk.attname)] is None:
             return None
         for index, (column, converters) in enumerate(self.converters()):
             for convert in converters:
-                values[index] = convert(values[index], column, connection)
-        return self.model.from_db(connection.alias, self.names, values)
+                values[index] = convert(values[index], column, db)
+        return self.model.from_db(db.alias, self.names, values)
 
 
 def _table(model):
@@ -71,6 +71,33 @@ def _readers():
         "table": RowReader(Table, "t"),
         "deal": RowReader(Deal, "d"),
     }
+
+
+def _first_statement(db, sql, params):
+    """Run a request's first statement and fetch one row.
+
+    Django's health check (CONN_HEALTH_CHECKS) spends a `SELECT 1` round trip
+    before each request's first query to find a kept-alive connection that the
+    database has closed (a restart). Here the statement itself is the check: if
+    the connection turns out dead, it is reopened and the statement run again,
+    so a referee never sees an error for it, at no cost while all is well.
+    """
+    if db.in_atomic_block:
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+    db.health_check_done = True
+    try:
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+    except (OperationalError, InterfaceError):
+        if db.is_usable():
+            raise  # a real error, not a dead connection
+        db.close()
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
 
 
 @dataclass
@@ -108,14 +135,13 @@ def board_lookup(*, slug, round_number, table_number, board, token=None, user=No
     the token is unknown) or for `user`."""
     by_token = user is None
     params = [EventRole.Role.ORGANISER, EventRole.Role.REFEREE, slug, round_number, table_number, board]
-    with connection.cursor() as cursor:
-        cursor.execute(_board_sql(by_token), [*params, token if by_token else user.pk])
-        row = cursor.fetchone()
+    db = connections[DEFAULT_DB_ALIAS]
+    row = _first_statement(db, _board_sql(by_token), [*params, token if by_token else user.pk])
     if row is None:
         return None if by_token else BoardLookup(user)
     readers, start, found = _readers(), 0, {}
     for name in ("user", "event", "round", "table", "deal"):
-        found[name] = readers[name].read(row, start)
+        found[name] = readers[name].read(db, row, start)
         start += readers[name].width
     lookup = BoardLookup(found["user"] if by_token else user, found["event"])
     if found["table"] is not None:
@@ -139,12 +165,13 @@ def _deal_sql():
 
 def deal_at(table, board):
     """The deal stored for `board` at `table`, or None."""
-    with connection.cursor() as cursor:
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
         cursor.execute(_deal_sql(), [table.pk, board])
         row = cursor.fetchone()
     if row is None:
         return None
-    deal = _readers()["deal"].read(row)
+    deal = _readers()["deal"].read(db, row)
     deal.table = table
     return deal
 
@@ -163,10 +190,61 @@ def _insert_plan(model):
 def insert(instance):
     """INSERT a new instance as `instance.save()` would (no signals: the app sends none), setting its pk."""
     fields, sql = _insert_plan(type(instance))
-    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
+    db = connections[DEFAULT_DB_ALIAS]
+    params = [f.get_db_prep_save(f.pre_save(instance, True), db) for f in fields]
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         instance.pk = cursor.fetchone()[0]
     instance._state.adding = False
-    instance._state.db = connection.alias
+    instance._state.db = db.alias
     return instance
+
+
+@cache
+def _create_with_history_sql():
+    """PostgreSQL: the deal, its history row and the version bump as one statement."""
+    deal_fields, _ = _insert_plan(Deal)
+    history_fields, _ = _insert_plan(DealHistory)
+    quote = connection.ops.quote_name
+    bump_sql, _ = Event().version_bump()
+    history_values = ", ".join("(SELECT id FROM d)" if f.attname == "deal_id" else "%s" for f in history_fields)
+    return (
+        f"WITH d AS (INSERT INTO {_table(Deal)} ({', '.join(quote(f.column) for f in deal_fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(deal_fields))}) RETURNING id), "
+        f"v AS ({bump_sql}) "
+        f"INSERT INTO {_table(DealHistory)} ({', '.join(quote(f.column) for f in history_fields)}) "
+        f"VALUES ({history_values}) RETURNING deal_id, id"
+    )
+
+
+def create_with_history(deal, history, *, public, shard):
+    """Insert a new deal and its history row and bump the event's results version,
+    atomically; raises IntegrityError if the board already has a deal.
+
+    On PostgreSQL this is one statement (a statement is its own transaction), so
+    a new deal costs two round trips in all (this and the look-up) instead of
+    eight; SQLite has no INSERT inside WITH, so there it is a short transaction.
+    """
+    event = history.event
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":
+        with transaction.atomic():
+            insert(deal)
+            history.deal = deal
+            event.results_changed(public=public, shard=shard)
+            insert(history)
+        return
+    deal_fields, _ = _insert_plan(Deal)
+    history_fields, _ = _insert_plan(DealHistory)
+    _, bump_params = event.version_bump(public=public, shard=shard)
+    params = [f.get_db_prep_save(f.pre_save(deal, True), db) for f in deal_fields]
+    params += bump_params
+    params += [f.get_db_prep_save(f.pre_save(history, True), db) for f in history_fields if f.attname != "deal_id"]
+    # Outside a transaction the statement commits by itself; inside one it joins it.
+    with db.cursor() as cursor:
+        cursor.execute(_create_with_history_sql(), params)
+        deal.pk, history.pk = cursor.fetchone()
+    for instance in (deal, history):
+        instance._state.adding = False
+        instance._state.db = db.alias
+    history.deal = deal

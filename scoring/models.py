@@ -83,15 +83,19 @@ class Event(models.Model):
         event would be locked by every referee's transaction until it commits, and
         on PostgreSQL that queued all writers of an event behind each other.
         """
+        with connection.cursor() as cursor:
+            cursor.execute(*self.version_bump(public=public, shard=shard))
+
+    def version_bump(self, *, public=True, shard=0):
+        """`(sql, params)` of the statement `results_changed` runs."""
         counter = connection.ops.quote_name(ResultsCounter._meta.db_table)
         # An upsert (SQLite ≥ 3.24, PostgreSQL ≥ 9.5): the shard's row appears on first use.
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"INSERT INTO {counter} (event_id, shard, results, public) VALUES (%s, %s, 1, %s) "
-                f"ON CONFLICT (event_id, shard) DO UPDATE SET results = {counter}.results + 1, "
-                f"public = {counter}.public + excluded.public",
-                [self.pk, shard % ResultsCounter.SHARDS, int(public)],
-            )
+        return (
+            f"INSERT INTO {counter} (event_id, shard, results, public) VALUES (%s, %s, 1, %s) "
+            f"ON CONFLICT (event_id, shard) DO UPDATE SET results = {counter}.results + 1, "
+            f"public = {counter}.public + excluded.public",
+            [self.pk, shard % ResultsCounter.SHARDS, int(public)],
+        )
 
     def current_version(self, *, public=False):
         """The results version (or the public one): it grows with every committed write."""

@@ -195,3 +195,24 @@ def test_an_adjusted_score_is_for_organisers(client, people):
     assert response.status_code == 201
     assert response.json()["scores"] == {"N": -100, "E": 0, "S": 0, "W": 0}
     assert response.json()["adjusted_reason"] == "牌序错乱"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_the_database_closed_is_reopened_without_an_error(client, people):
+    """The API's first statement stands in for Django's health check (scoring.hot_sql)."""
+    from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("only a database server closes connections")
+    assert put(client, people["referee1"], example_deal("T1")).status_code == 201
+    second_referee = token_header(people["referee2"])
+    backend = connection.connection.info.backend_pid
+    admin = connections.create_connection(DEFAULT_DB_ALIAS)
+    try:
+        with admin.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [backend])
+    finally:
+        admin.close()
+    response = client.get(board_url(), **second_referee)
+    assert response.status_code == 200 and response.json()["version"] == 1
+    assert connection.connection.info.backend_pid != backend
