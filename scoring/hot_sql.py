@@ -207,13 +207,14 @@ def _create_with_history_sql():
     history_fields, _ = _insert_plan(DealHistory)
     quote = connection.ops.quote_name
     bump_sql, _ = Event().version_bump()
-    history_values = ", ".join("(SELECT id FROM d)" if f.attname == "deal_id" else "%s" for f in history_fields)
+    deal_pk = quote(Deal._meta.pk.column)
+    history_values = ", ".join(f"(SELECT {deal_pk} FROM d)" if f.attname == "deal_id" else "%s" for f in history_fields)
     return (
         f"WITH d AS (INSERT INTO {_table(Deal)} ({', '.join(quote(f.column) for f in deal_fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(deal_fields))}) RETURNING id), "
+        f"VALUES ({', '.join(['%s'] * len(deal_fields))}) RETURNING {deal_pk}), "
         f"v AS ({bump_sql}) "
         f"INSERT INTO {_table(DealHistory)} ({', '.join(quote(f.column) for f in history_fields)}) "
-        f"VALUES ({history_values}) RETURNING deal_id, id"
+        f"VALUES ({history_values}) RETURNING deal_id, {quote(DealHistory._meta.pk.column)}"
     )
 
 
