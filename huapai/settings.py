@@ -108,11 +108,10 @@ SQLITE_OPTIONS = {
     "timeout": 20,
 }
 
-# Parameters bound by the server, and a statement run a few times on a connection
-# is prepared there (psycopg's prepare_threshold): the referee API's look-up is
-# then planned once per connection instead of on every PUT. Behind PgBouncer,
-# use its transaction mode only from 1.21, which keeps prepared statements.
-POSTGRES_OPTIONS = {"server_side_binding": True, "prepare_threshold": 5}
+# Lets scoring/hot_sql.py prepare the referee's hot statements on the server
+# (Django's own queries bind on the client and are never prepared). Behind
+# PgBouncer, use its transaction mode only from 1.21, which keeps them.
+POSTGRES_OPTIONS = {"prepare_threshold": 5}
 
 DATABASES = {"default": database_settings(os.environ.get("DATABASE_URL", ""))}
 
