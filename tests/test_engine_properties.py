@@ -91,3 +91,16 @@ def test_exposures_and_self_capture_never_change_a_sign_outside_all_hearts(deal)
             before, after = plain["scores"][seat], exposed["scores"][seat]
             assert (before > 0, before < 0) == (after > 0, after < 0)
             assert abs(after) >= abs(before)
+
+
+@given(st.integers(-(10**7), 10**7), st.sampled_from([2, 3]))
+def test_normalisation_rounds_in_integers_exactly_as_with_fractions(numerator, denominator):
+    """The engine divides in integers; exact fractions rounded half away from zero are the oracle."""
+    from fractions import Fraction
+    from math import floor
+
+    from scoring.rules.engine import _divide_rounding_half_away
+
+    exact = Fraction(numerator, denominator)
+    expected = floor(abs(exact) + Fraction(1, 2)) * (1 if exact >= 0 else -1)
+    assert _divide_rounding_half_away(numerator, denominator) == expected
