@@ -3,33 +3,40 @@
 import json
 import random
 
-from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS
+from scoring.rules import EXPOSABLE, POINT_CARDS, RULESETS, SEATS
 
 
 def random_deal(rng, ruleset="huapai"):
+    decks = RULESETS[ruleset].decks
     captured = {seat: [] for seat in SEATS}
     for card in POINT_CARDS:
-        captured[rng.choice(SEATS)].append(card)
+        for _ in range(decks):
+            captured[rng.choice(SEATS)].append(card)
     holders, exposed, firsts = {}, {}, set()
     for card in EXPOSABLE:
-        holder = rng.choice(SEATS)
-        holders[card] = holder
-        kind = rng.choice((None, None, "shown", "first"))
-        if kind == "first" and holder in firsts:
-            kind = "shown"
-        if kind:
-            exposed[card] = kind
-            if kind == "first":
-                firsts.add(holder)
+        copy_holders, kinds = [], []
+        for _ in range(decks):
+            holder = rng.choice(SEATS)
+            copy_holders.append(holder)
+            kind = rng.choice((None, None, "shown", "first"))
+            if kind == "first" and holder in firsts:
+                kind = "shown"
+            if kind and len(kinds) == len(copy_holders) - 1:
+                kinds.append(kind)
+                if kind == "first":
+                    firsts.add(holder)
+        holders[card] = copy_holders[0] if decks == 1 else copy_holders
+        if kinds:
+            exposed[card] = kinds[0] if decks == 1 else kinds
     deal = {"ruleset": ruleset, "captured": captured, "holders": holders, "exposed": exposed}
     if rng.random() < 0.05:
         deal["penalties"] = {rng.choice(SEATS): -10 * rng.randint(1, 10)}
     return deal
 
 
-def write_jsonl(path, count, seed=2026):
+def write_jsonl(path, count, seed=2026, ruleset="huapai"):
     rng = random.Random(seed)
     with open(path, "w", encoding="utf-8") as out:
         for _ in range(count):
-            out.write(json.dumps(random_deal(rng)))
+            out.write(json.dumps(random_deal(rng, ruleset)))
             out.write("\n")

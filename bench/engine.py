@@ -1,7 +1,7 @@
 """Benchmark: `manage.py score_deal` on 100,000 JSON Lines deals against a floor.
 
 The floor is a bare Python process that reads the same file line by line,
-parses each line with `json.loads` and writes a result-sized JSON object
+parses each line with the standard library's `json.loads` and writes a result-sized JSON object
 (the real result of the first deal) with `json.dumps`: the I/O and JSON work
 any implementation must do. Both run as separate processes, best of three;
 peak memory is the child's maximum resident set.
@@ -58,19 +58,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=100_000)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "deals.jsonl"
-        write_jsonl(path, args.deals)
-        floor_s, floor_mb = best_of([sys.executable, "-c", FLOOR, str(path)])
-        command_s, command_mb = best_of([sys.executable, "manage.py", "score_deal", str(path)])
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"deals: {args.deals:,}")
-    print(f"floor (json.loads + json.dumps per line): {floor_s:.2f} s, {args.deals / floor_s:,.0f} lines/s")
-    print(
-        f"score_deal: {command_s:.2f} s, {args.deals / command_s:,.0f} deals/s, "
-        f"peak {command_mb:.0f} MB (floor process peak {floor_mb:.0f} MB)"
-    )
-    print(f"ratio score_deal / floor: {command_s / floor_s:.2f}x (target ≤ 3x, aim 2x)")
+    print(f"deals: {args.deals:,} per rule set")
+    with tempfile.TemporaryDirectory() as tmp:
+        for ruleset in ("huapai", "online-2deck"):
+            path = Path(tmp) / f"{ruleset}.jsonl"
+            write_jsonl(path, args.deals, ruleset=ruleset)
+            floor_s, floor_mb = best_of([sys.executable, "-c", FLOOR, str(path)])
+            command_s, command_mb = best_of([sys.executable, "manage.py", "score_deal", str(path)])
+            print(f"== {ruleset} ({'two decks' if ruleset.endswith('2deck') else 'one deck'})")
+            print(f"floor (json.loads + json.dumps per line): {floor_s:.2f} s, {args.deals / floor_s:,.0f} lines/s")
+            print(
+                f"score_deal: {command_s:.2f} s, {args.deals / command_s:,.0f} deals/s, "
+                f"peak {command_mb:.0f} MB (floor process peak {floor_mb:.0f} MB)"
+            )
+            print(f"ratio score_deal / floor: {command_s / floor_s:.2f}x (target < 3x, aim 2x)")
 
 
 if __name__ == "__main__":

@@ -8,16 +8,26 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from scoring.deals import score_stored
-from scoring.rules import SEATS, DealError, RuleSet
+from scoring.rules import SEATS, DealError, RuleSet, read_options, rules_for
 from scoring.rules.rulesets import GAME_THRESHOLDS, RULESETS
 from scoring.standings import Format, MatchResult, StandingsError, TableResult, match_games
 
 FORMAT = "huapai-event/1"
 KINDS = ("pairs", "teams", "individual")
 ROUND_STATUSES = ("scheduled", "in_play", "provisional", "official")
-EVENT_KEYS = {"slug", "name", "ruleset", "game_threshold", "kind", "match", "match_points", "tiebreaks"}
+EVENT_KEYS = {"slug", "name", "ruleset", "game_threshold", "kind", "match", "match_points", "tiebreaks", "options"}
 EVENT_FIELDS = ("venue", "start_date", "end_date")  # optional keys the site stores as columns
-DEAL_KEYS = {"board", "captured", "holders", "exposed", "penalties", "adjusted", "adjusted_reason", "ruleset"}
+DEAL_KEYS = {
+    "board",
+    "captured",
+    "holders",
+    "exposed",
+    "penalties",
+    "adjusted",
+    "adjusted_reason",
+    "ruleset",
+    "options",
+}
 
 
 class ArchiveError(ValueError):
@@ -122,7 +132,12 @@ def _event(raw):
     slug = raw.get("slug")
     _require(isinstance(slug, str) and slug.strip(), "event.slug 缺失 / event.slug is required")
     ruleset = raw.get("ruleset", "huapai")
-    _require(ruleset in RULESETS, f"未知规则 {ruleset!r} / unknown rule set {ruleset!r}")
+    _require(
+        type(ruleset) is str and ruleset in RULESETS, f"未知规则 {ruleset!r:.40} / unknown rule set {ruleset!r:.40}"
+    )
+    options = raw.get("options") or {}
+    _, option_problems = read_options(options)
+    _require(not option_problems, "event.options：" + "；".join(p.message for p in option_problems))
     threshold = raw.get("game_threshold", 1000)
     _require(
         threshold in GAME_THRESHOLDS,
@@ -154,6 +169,7 @@ def _event(raw):
         "slug": slug.strip(),
         "name": raw.get("name") or slug,
         "ruleset": ruleset,
+        "options": dict(options),
         "game_threshold": threshold,
         "kind": kind,
         "mode": mode,
@@ -321,7 +337,7 @@ def _is_date(value):
 
 
 def _rules_for(event) -> RuleSet:
-    return RULESETS[event["ruleset"]].with_options(game_threshold=event["game_threshold"])
+    return rules_for(event["ruleset"], event["options"] or None).with_options(game_threshold=event["game_threshold"])
 
 
 def _table_number(raw, where, tables_seen):

@@ -1,13 +1,15 @@
 """Translating stored deals to and from the rules engine. The only place the
 site asks the engine for a deal's score."""
 
-from scoring.rules import SEATS, DealError, RuleSet, read_deal, score_valid_deal
-from scoring.rules.rulesets import RULESETS
+from scoring.rules import SEATS, DealError, RuleSet, read_deal, rules_for, score_valid_deal
+
+# An arbiter's adjusted score (调整分) per seat lies within these bounds (docs/security.md).
+ADJUSTED_LIMIT = 1_000_000
 
 
 def event_rules(event) -> RuleSet:
-    """The event's rule set with its options (the 局 threshold)."""
-    return RULESETS[event.ruleset].with_options(game_threshold=event.game_threshold)
+    """The event's rule set with its per-event options and 局 threshold."""
+    return rules_for(event.ruleset, event.options or None).with_options(game_threshold=event.game_threshold)
 
 
 def _adjusted_scores(adjusted):
@@ -15,8 +17,12 @@ def _adjusted_scores(adjusted):
         raise DealError("bad_adjusted", "调整分必须给出四个座位的整数 / adjusted needs an integer for N, E, S and W")
     for seat in SEATS:
         value = adjusted[seat]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise DealError("bad_adjusted", f"{seat} 的调整分必须是整数 / adjusted {seat} must be an integer")
+        if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
+            raise DealError(
+                "bad_adjusted",
+                f"{seat} 的调整分必须是 ±{ADJUSTED_LIMIT} 以内的整数"
+                f" / adjusted {seat} must be an integer within ±{ADJUSTED_LIMIT}",
+            )
     return {seat: adjusted[seat] for seat in SEATS}
 
 
@@ -25,31 +31,36 @@ def _has_captures(deal_json):
     return isinstance(captured, dict) and any(captured.values())
 
 
+def _read(rules, deal_json):
+    deal, problems = read_deal(deal_json, rules=rules)
+    if problems:
+        raise problems[0]
+    return deal
+
+
 def score_stored(rules, deal_json, adjusted=None):
     """Score one deal of an event.
 
     Returns a dict with the canonical deal fields (`captured`, `holders`,
-    `exposed`, `penalties`) and the engine's `scores`, `sides` and
-    `breakdown`. An adjusted score (调整分) replaces the computed scores;
-    penalties are still added. Raises `DealError`.
+    `exposed`, `penalties`) and the engine's `scores`, `raw`, `sides` and
+    `breakdown`. An adjusted score (调整分) replaces the computed scores and is
+    the deal's raw score; penalties are still added. Raises `DealError`.
     """
+    if not isinstance(deal_json, dict):
+        raise DealError("bad_deal", "牌局必须是 JSON 对象 / a deal must be a JSON object")
     if adjusted is None:
-        deal, problems = read_deal(dict(deal_json, ruleset=rules.name))
-        if problems:
-            raise problems[0]
+        deal = _read(rules, deal_json)
         return {**deal.as_json(), **score_valid_deal(deal, rules)}
     scores = _adjusted_scores(adjusted)
     # An arbiter may adjust a deal that was never finished: captures are
     # optional then, but when given they must still make a valid deal.
     if _has_captures(deal_json):
-        deal, problems = read_deal(dict(deal_json, ruleset=rules.name))
-        if problems:
-            raise problems[0]
-        canonical = deal.as_json()
+        canonical = _read(rules, deal_json).as_json()
     else:
         canonical = {"captured": {seat: [] for seat in SEATS}, "holders": {}, "exposed": {}}
-        canonical["penalties"] = _penalties_only(deal_json)
+        canonical["penalties"] = _penalties_only(rules, deal_json)
     penalties = canonical["penalties"]
+    raw = dict(scores)
     breakdown = {
         seat: [{"rule": "adjusted", "points": scores[seat], "text": f"调整分 {scores[seat]}"}] for seat in SEATS
     }
@@ -60,19 +71,27 @@ def score_stored(rules, deal_json, adjusted=None):
         **canonical,
         "ruleset": rules.name,
         "scores": scores,
+        "raw": raw,
         "sides": {"NS": scores["N"] + scores["S"], "EW": scores["E"] + scores["W"]},
         "breakdown": breakdown,
     }
 
 
-def _penalties_only(deal_json):
+def _penalties_only(rules, deal_json):
     """Penalties of an adjusted deal without captures, validated like any deal's penalties."""
-    probe = {"captured": {seat: [] for seat in SEATS}, "penalties": deal_json.get("penalties") or {}}
-    _, problems = read_deal(probe)
+    probe = {"captured": {seat: [] for seat in SEATS}, "penalties": deal_json.get("penalties")}
+    _, problems = read_deal(probe, rules=rules)
     bad = [p for p in problems if p.code in {"bad_penalty", "unknown_seat", "bad_deal"}]
     if bad:
         raise bad[0]
-    return {seat.strip().upper(): points for seat, points in (deal_json.get("penalties") or {}).items() if points}
+    # The probe has no cards, so it is never a valid deal; but with no penalty
+    # problem every entry is a seat and an integer in range.
+    penalties = {}
+    for seat, points in (deal_json.get("penalties") or {}).items():
+        if points:
+            seat = seat.strip().upper()
+            penalties[seat] = penalties.get(seat, 0) + points
+    return {seat: penalties[seat] for seat in SEATS if seat in penalties}
 
 
 def apply_result(stored, scored):
@@ -81,4 +100,4 @@ def apply_result(stored, scored):
     stored.holders = scored["holders"]
     stored.exposed = scored["exposed"]
     stored.penalties = scored["penalties"]
-    stored.set_scores(scored["scores"], stored.penalties)
+    stored.set_scores(scored["scores"], stored.penalties, scored["raw"])

@@ -91,6 +91,7 @@ def snapshot(deal):
         "status": deal.status,
         "version": deal.version,
         "scores": deal.scores,
+        "raw": deal.raw,
         "sides": {"NS": deal.ns_score, "EW": deal.ew_score},
     }
     if deal.adjusted is not None:
@@ -246,6 +247,10 @@ def _conditional_update(deal, expected_version):
             "ew_score",
             "ns_penalty",
             "ew_penalty",
+            "raw_n",
+            "raw_e",
+            "raw_s",
+            "raw_w",
         )
     }
     updated = Deal.objects.filter(pk=deal.pk, version=expected_version).update(version=expected_version + 1, **fields)
@@ -433,8 +438,8 @@ def deal_preview(table, board, deal_json):
         except DealError as failure:
             result, problems = None, [failure]
     else:
-        deal, problems = read_deal(dict(deal_json, ruleset=rules.name))
-        result = score_valid_deal(deal, rules) if deal else None
+        deal, problems = read_deal(deal_json, rules=rules)
+        result = score_valid_deal(deal) if deal else None
     sides = list(table.deals.exclude(board=board).order_by("sequence").values_list("sequence", "ns_score", "ew_score"))
     if result:
         sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
@@ -443,6 +448,7 @@ def deal_preview(table, board, deal_json):
     return {
         "problems": [{"code": p.code, "message": p.message} for p in problems],
         "scores": result["scores"] if result else None,
+        "raw": result["raw"] if result else None,
         "sides": result["sides"] if result else None,
         "breakdown": {seat: [e["text"] for e in entries] for seat, entries in result["breakdown"].items()}
         if result

@@ -8,10 +8,11 @@ import), so standings can sum them in SQL. Nothing here computes a score.
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import RULESETS
+from scoring.rules import RULESETS, read_options
 from scoring.rules.rulesets import GAME_THRESHOLDS
 
 RULESET_CHOICES = [(name, name) for name in RULESETS]
@@ -53,6 +54,9 @@ class Event(models.Model):
     points_draw = models.IntegerField(_("平场分"), default=1)
     points_loss = models.IntegerField(_("负场分"), default=0)
     tiebreaks = models.JSONField(_("破同分顺序"), default=default_tiebreaks)
+    # Per-event overrides of the rule set (README §5a): first_exposure, self_capture,
+    # normalisation, scale. Empty: the rule set's own values.
+    options = models.JSONField(_("规则选项"), default=dict, blank=True)
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
     extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
@@ -70,6 +74,12 @@ class Event(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        super().clean()
+        _, problems = read_options(self.options)
+        if problems:
+            raise ValidationError({"options": [problem.message for problem in problems]})
 
     @property
     def match_points(self):
@@ -299,6 +309,11 @@ class Deal(models.Model):
     ew_score = models.IntegerField(default=0)
     ns_penalty = models.IntegerField(default=0)
     ew_penalty = models.IntegerField(default=0)
+    # 原始分: the seat scores before normalisation and penalties (the adjusted score, if any).
+    raw_n = models.IntegerField(default=0)
+    raw_e = models.IntegerField(default=0)
+    raw_s = models.IntegerField(default=0)
+    raw_w = models.IntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -323,9 +338,14 @@ class Deal(models.Model):
     def scores(self):
         return {"N": self.score_n, "E": self.score_e, "S": self.score_s, "W": self.score_w}
 
-    def set_scores(self, scores, penalties):
-        """Cache the engine's result (`scores` already include `penalties`)."""
+    @property
+    def raw(self):
+        return {"N": self.raw_n, "E": self.raw_e, "S": self.raw_s, "W": self.raw_w}
+
+    def set_scores(self, scores, penalties, raw):
+        """Cache the engine's result (`scores` already include `penalties`; `raw` does not)."""
         self.score_n, self.score_e, self.score_s, self.score_w = (scores[s] for s in "NESW")
+        self.raw_n, self.raw_e, self.raw_s, self.raw_w = (raw[s] for s in "NESW")
         self.ns_score = scores["N"] + scores["S"]
         self.ew_score = scores["E"] + scores["W"]
         self.ns_penalty = penalties.get("N", 0) + penalties.get("S", 0)

@@ -13,6 +13,7 @@ def test_it_reproduces_the_worked_example(example):
     result = score_deal(example["deal"])
     assert result["scores"] == example["expected"]["scores"]
     assert result["sides"] == example["expected"]["sides"]
+    assert result["raw"] == example["expected"]["raw"]
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[example["name"] for example in EXAMPLES])
@@ -25,3 +26,7 @@ def test_its_breakdown_adds_up_to_each_seat_score(example):
 
 def test_there_are_examples_to_check():
     assert len(EXAMPLES) >= 30
+    names = {example["name"] for example in EXAMPLES}
+    # The law's new cases: two decks, the online rounding, per-event options.
+    assert {"D1", "D2", "Z1", "Z2", "O1", "O2"} <= names
+    assert all("raw" in example["expected"] for example in EXAMPLES)

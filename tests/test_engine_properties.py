@@ -15,7 +15,10 @@ ALL_HEARTS = {card for card in POINT_CARDS if card.startswith("H")}
 def rotate(deal):
     rotated = copy.deepcopy(deal)
     rotated["captured"] = {NEXT_SEAT[seat]: cards for seat, cards in deal["captured"].items()}
-    rotated["holders"] = {card: NEXT_SEAT[seat] for card, seat in deal.get("holders", {}).items()}
+    rotated["holders"] = {
+        card: [NEXT_SEAT[seat] for seat in value] if isinstance(value, list) else NEXT_SEAT[value]
+        for card, value in deal.get("holders", {}).items()
+    }
     rotated["penalties"] = {NEXT_SEAT[seat]: points for seat, points in deal.get("penalties", {}).items()}
     return rotated
 

@@ -40,8 +40,9 @@ def test_it_rejects_what_is_not_a_card(spelling):
 
 
 def test_zero_sum_normalisation_matches_the_readme_example():
+    # README §6: each normalised score is rounded before the ×12: −293⅓ → −293 → −3516.
     raw = {"N": -120, "E": -280, "S": 0, "W": 160}
-    assert normalise(raw, RULESETS["online"]) == {"N": -960, "E": -3520, "S": 960, "W": 3520}
+    assert normalise(raw, RULESETS["online"]) == {"N": -960, "E": -3516, "S": 960, "W": 3516}
 
 
 def test_partnership_difference_matches_the_readme_example():
@@ -74,8 +75,9 @@ def test_online_auto_exposes_the_fourth_card_and_counts_first_as_shown():
     }
     # Raw by hand: ♥A auto-exposed doubles hearts. N (−50−40)×2 = −180; E −200 (首明 = 明);
     # S +200; W hearts −110×2 = −220, ×4 变压器 明 = −880. Sum −1060.
-    # Zero-sum ×12 = 4·(4r − T): N 1360, E 1040, S 7440, W −9840; E's penalty added unscaled.
-    assert score_deal(deal)["scores"] == {"N": 1360, "E": 1010, "S": 7440, "W": -9840}
+    # Zero-sum (4r − T)/3, rounded, then ×12: N 340/3 → 113 → 1356; E 260/3 → 87 → 1044;
+    # S 1860/3 = 620 → 7440; W −2460/3 = −820 → −9840. E's penalty added unscaled.
+    assert score_deal(deal)["scores"] == {"N": 1356, "E": 1014, "S": 7440, "W": -9840}
 
 
 def test_huapai_does_not_auto_expose_the_fourth_card():

@@ -5,26 +5,30 @@ Everything that computes a score calls `score_deal` (deal JSON) or
 """
 
 from .cards import EXPOSABLE, POINT_CARDS, SEATS, SIDES, card_label, parse_card
-from .deal import EXPOSURES, Deal, read_deal, validate_deal
+from .deal import EXPOSURES, PENALTY_MIN, ValidDeal, read_deal, validate_deal
 from .engine import score_deal, score_valid_deal
 from .errors import DealError
 from .games import split_games
-from .rulesets import DEFAULT_RULESET, RULESETS, RuleSet
+from .rulesets import DEFAULT_RULESET, OPTIONS, RULESETS, RuleSet, read_options, rules_for
 
 __all__ = [
     "DEFAULT_RULESET",
     "EXPOSABLE",
     "EXPOSURES",
+    "OPTIONS",
+    "PENALTY_MIN",
     "POINT_CARDS",
     "RULESETS",
     "SEATS",
     "SIDES",
-    "Deal",
     "DealError",
     "RuleSet",
+    "ValidDeal",
     "card_label",
     "parse_card",
     "read_deal",
+    "read_options",
+    "rules_for",
     "score_deal",
     "score_valid_deal",
     "split_games",

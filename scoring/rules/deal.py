@@ -1,7 +1,8 @@
-"""Reading a deal: spelling, structure and the five acceptance rules of README §3.
+"""Reading a deal: spelling, structure and the acceptance rules of README §3 and §8.
 
 `read_deal` returns every problem it finds (the entry page lists them all at
 once); `validate_deal` raises the first, for callers that only need yes or no.
+Any JSON value of the wrong type is a problem with a code, never an exception.
 """
 
 from dataclasses import dataclass, field
@@ -17,29 +18,52 @@ from .cards import (
     parse_card,
 )
 from .errors import DealError
-from .rulesets import DEFAULT_RULESET, RULESETS
+from .rulesets import DEFAULT_RULESET, RULESETS, RuleSet, read_options
 
 EXPOSURES = {"shown": "明", "first": "首明"}
 SEAT_SET = frozenset(SEATS)
 EXPOSABLE_SET = frozenset(EXPOSABLE)
+# deal-json.md: a penalty is a negative integer no lower than this.
+PENALTY_MIN = -100_000
 
 
 @dataclass(slots=True)
-class Deal:
-    """A valid deal in canonical form: only point cards, canonical codes."""
+class ValidDeal:
+    """A valid deal in canonical form: only point cards, canonical codes.
 
-    ruleset: str
-    captured: dict  # seat -> set of point cards
-    holders: dict = field(default_factory=dict)  # exposable card -> seat
-    exposed: dict = field(default_factory=dict)  # exposable card -> "shown" | "first"
-    penalties: dict = field(default_factory=dict)  # seat -> int (<= 0)
+    `captured[seat]` counts the copies of each point card the seat took (always 1
+    with one deck); `holders[card]` and `exposed[card]` are tuples with one entry
+    per copy: the seat that held (and, for the first `len(exposed[card])` entries,
+    exposed) it, and "shown" (明) or "first" (首明).
+    """
+
+    rules: RuleSet
+    captured: dict  # seat -> {card: copies}
+    holders: dict = field(default_factory=dict)  # exposable card -> (seat, …)
+    exposed: dict = field(default_factory=dict)  # exposable card -> ("shown" | "first", …)
+    penalties: dict = field(default_factory=dict)  # seat -> int (< 0)
+
+    @property
+    def ruleset(self):
+        return self.rules.name
 
     def as_json(self):
+        """deal-json.md form: one deck writes one seat / one exposure per card, two decks lists."""
+        if self.rules.decks == 1:
+            captured = {seat: [card for card in POINT_CARDS if card in self.captured[seat]] for seat in SEATS}
+            holders = {card: self.holders[card][0] for card in EXPOSABLE if card in self.holders}
+            exposed = {card: self.exposed[card][0] for card in EXPOSABLE if card in self.exposed}
+        else:
+            captured = {
+                seat: [card for card in POINT_CARDS for _ in range(self.captured[seat].get(card, 0))] for seat in SEATS
+            }
+            holders = {card: list(self.holders[card]) for card in EXPOSABLE if card in self.holders}
+            exposed = {card: list(self.exposed[card]) for card in EXPOSABLE if card in self.exposed}
         return {
-            "ruleset": self.ruleset,
-            "captured": {seat: [card for card in POINT_CARDS if card in self.captured[seat]] for seat in SEATS},
-            "holders": {card: self.holders[card] for card in EXPOSABLE if card in self.holders},
-            "exposed": {card: self.exposed[card] for card in EXPOSABLE if card in self.exposed},
+            "ruleset": self.rules.name,
+            "captured": captured,
+            "holders": holders,
+            "exposed": exposed,
             "penalties": {seat: self.penalties[seat] for seat in SEATS if seat in self.penalties},
         }
 
@@ -59,22 +83,27 @@ def _mapping(raw, key, problems):
 
 
 def _seat(value, problems, where):
-    if value in SEAT_SET:
-        return value
-    if isinstance(value, str) and value.strip().upper() in SEAT_NAMES:
-        return value.strip().upper()
-    problems.append(DealError("unknown_seat", f"{where}：座位 {value!r} 无效 / {where}: unknown seat {value!r}"))
+    """A seat code: N E S W, any case, surrounding spaces ignored (documented in docs/rules.md)."""
+    if type(value) is str:
+        if value in SEAT_SET:
+            return value
+        seat = value.strip().upper()
+        if seat in SEAT_SET:
+            return seat
+    problems.append(
+        DealError("unknown_seat", f"{where}：座位 {value!r:.40} 无效 / {where}: unknown seat {value!r:.40}")
+    )
     return None
 
 
 def _exposable(code, problems, where):
-    if code in EXPOSABLE_SET:
-        return code
     card = parse_card(code)
     if card is None:
-        problems.append(DealError("unknown_card", f"{where}：牌 {code!r} 无效 / {where}: unknown card {code!r}"))
+        problems.append(
+            DealError("unknown_card", f"{where}：牌 {code!r:.40} 无效 / {where}: unknown card {code!r:.40}")
+        )
         return None
-    if card not in EXPOSABLE:
+    if card not in EXPOSABLE_SET:
         problems.append(
             DealError(
                 "not_exposable",
@@ -85,19 +114,56 @@ def _exposable(code, problems, where):
     return card
 
 
-def read_deal(raw, default_ruleset=DEFAULT_RULESET):
-    """Return `(deal, problems)`: a `Deal` when `problems` is empty, else None."""
+def _copies(value, card, decks, problems, where):
+    """A per-card value: one item, or (README §8) a list with one item per copy."""
+    if isinstance(value, list):
+        if len(value) > decks:
+            problems.append(
+                DealError(
+                    "bad_deal",
+                    f"{where} {card_label(card)}：最多 {decks} 张 / {where} {card}: at most {decks} "
+                    f"cop{'y' if decks == 1 else 'ies'}",
+                )
+            )
+            return None
+        return value
+    return [value]
+
+
+def _rules(raw, default_ruleset, problems):
+    name = raw.get("ruleset")
+    if name is None:
+        name = default_ruleset
+    if type(name) is not str or name not in RULESETS:
+        problems.append(
+            DealError(
+                "unknown_ruleset",
+                f"未知规则 {name!r:.40}（可用：{'、'.join(RULESETS)}）/ unknown rule set {name!r:.40}",
+            )
+        )
+        return RULESETS[DEFAULT_RULESET]
+    fields, option_problems = read_options(raw.get("options"))
+    problems.extend(option_problems)
+    rules = RULESETS[name]
+    return rules.with_options(**fields) if fields else rules
+
+
+def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
+    """Return `(deal, problems)`: a `ValidDeal` when `problems` is empty, else None.
+
+    `rules` (the event's) overrides the deal's own `ruleset` and `options`.
+    """
     if not isinstance(raw, dict):
         return None, [DealError("bad_deal", "牌局必须是 JSON 对象 / a deal must be a JSON object")]
     problems = []
-
-    ruleset = raw.get("ruleset") or default_ruleset
-    if ruleset not in RULESETS:
-        problems.append(DealError("unknown_ruleset", f"未知规则 {ruleset!r} / unknown rule set {ruleset!r}"))
+    if rules is None:
+        rules = _rules(raw, default_ruleset, problems)
+    decks = rules.decks
 
     captured_raw = raw.get("captured")
-    captured = {seat: set() for seat in SEATS}
-    taker = {}
+    captured = {seat: {} for seat in SEATS}
+    takers = {}  # card -> [seat, …] one entry per copy
+    seats_given = set()
     if not isinstance(captured_raw, dict):
         problems.append(DealError("bad_deal", "缺少“captured”（四个座位的得分牌）/ “captured” is required"))
         captured_raw = {}
@@ -105,12 +171,13 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET):
         seat = _seat(seat_code, problems, "captured")
         if seat is None:
             continue
+        if seat in seats_given:
+            problems.append(DealError("bad_deal", f"座位 {_seat_label(seat)} 出现两次 / seat {seat} given twice"))
+            continue
+        seats_given.add(seat)
         if not isinstance(cards, list):
             problems.append(
-                DealError(
-                    "bad_deal",
-                    f"{_seat_label(seat)} 的得分牌必须是列表 / captured {seat} must be a list",
-                )
+                DealError("bad_deal", f"{_seat_label(seat)} 的得分牌必须是列表 / captured {seat} must be a list")
             )
             continue
         seat_cards = captured[seat]
@@ -123,72 +190,69 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET):
                 problems.append(
                     DealError(
                         "unknown_card",
-                        f"{_seat_label(seat)}：牌 {code!r} 无效 / {seat}: unknown card {code!r}",
+                        f"{_seat_label(seat)}：牌 {code!r:.40} 无效 / {seat}: unknown card {code!r:.40}",
                     )
                 )
             elif card in POINT_CARD_SET:
-                if card in taker:
-                    problems.append(
-                        DealError(
-                            "duplicate_card",
-                            f"{card_label(card)} 记了两次（{_seat_label(taker[card])}、"
-                            f"{_seat_label(seat)}）/ {card} recorded twice ({taker[card]}, {seat})",
-                        )
-                    )
+                seat_cards[card] = seat_cards.get(card, 0) + 1
+                seats = takers.get(card)
+                if seats is None:
+                    takers[card] = [seat]
                 else:
-                    taker[card] = seat
-                    seat_cards.add(card)
-    if isinstance(raw.get("captured"), dict) and captured_raw.keys() != SEAT_SET:
-        seats_given = {str(code).strip().upper() for code in captured_raw}
+                    seats.append(seat)
+    if captured_raw and len(seats_given) < len(SEATS) and isinstance(raw.get("captured"), dict):
         for seat in SEATS:
             if seat not in seats_given:
                 problems.append(
-                    DealError(
-                        "missing_seat",
-                        f"captured 缺少座位 {_seat_label(seat)} / captured has no seat {seat}",
-                    )
+                    DealError("missing_seat", f"captured 缺少座位 {_seat_label(seat)} / captured has no seat {seat}")
                 )
-    if captured_raw and len(taker) != len(POINT_CARDS):
-        for card in POINT_CARDS:
-            if card not in taker:
-                problems.append(
-                    DealError("missing_card", f"{card_label(card)} 未分配 / {card} is not captured by any seat")
-                )
+    _check_copies(takers, decks, bool(captured_raw), problems)
 
     holders = {}
-    for code, seat_code in _mapping(raw, "holders", problems).items():
+    for code, value in _mapping(raw, "holders", problems).items():
         card = _exposable(code, problems, "holders")
-        seat = _seat(seat_code, problems, f"holders {code}")
-        if card and seat:
-            holders[card] = seat
+        copies = _copies(value, card or code, decks, problems, "holders") if card else None
+        if copies is None:
+            continue
+        seats = tuple(_seat(item, problems, f"holders {card}") for item in copies)
+        if None not in seats and seats:
+            holders[card] = seats
 
     exposed = {}
-    for code, kind in _mapping(raw, "exposed", problems).items():
+    for code, value in _mapping(raw, "exposed", problems).items():
         card = _exposable(code, problems, "exposed")
-        if card is None:
+        copies = _copies(value, card or code, decks, problems, "exposed") if card else None
+        if copies is None:
             continue
-        if kind not in EXPOSURES:
-            problems.append(
-                DealError(
-                    "bad_exposure",
-                    f"{card_label(card)} 的亮牌方式 {kind!r} 无效（shown 明 / first 首明）"
-                    f' / {card}: exposure must be "shown" or "first"',
+        kinds = []
+        for kind in copies:
+            if type(kind) is not str or kind not in EXPOSURES:
+                problems.append(
+                    DealError(
+                        "bad_exposure",
+                        f"{card_label(card)} 的亮牌方式 {kind!r:.40} 无效（shown 明 / first 首明）"
+                        f' / {card}: exposure must be "shown" or "first"',
+                    )
                 )
-            )
-            continue
-        exposed[card] = kind
-        if card not in holders:
-            problems.append(
-                DealError(
-                    "exposure_without_holder",
-                    f"{card_label(card)} 已亮牌但未记录持牌人 / {card} is exposed but has no holder",
+                break
+            kinds.append(kind)
+        else:
+            if not kinds:
+                continue
+            exposed[card] = tuple(kinds)
+            if len(holders.get(card, ())) < len(kinds):
+                problems.append(
+                    DealError(
+                        "exposure_without_holder",
+                        f"{card_label(card)} 已亮牌但未记录持牌人 / {card} is exposed but has no holder",
+                    )
                 )
-            )
 
     first_by_seat = {}
-    for card, kind in exposed.items():
-        if kind == "first" and card in holders:
-            seat = holders[card]
+    for card, kinds in exposed.items():
+        for seat, kind in zip(holders.get(card, ()), kinds, strict=False):
+            if kind != "first":
+                continue
             if seat in first_by_seat:
                 problems.append(
                     DealError(
@@ -204,33 +268,63 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET):
         seat = _seat(seat_code, problems, "penalties")
         if seat is None:
             continue
-        if isinstance(points, bool) or not isinstance(points, int) or points > 0:
+        if type(points) is not int or points > 0 or points < PENALTY_MIN:
             problems.append(
                 DealError(
                     "bad_penalty",
-                    f"{_seat_label(seat)} 的罚分必须是负整数 / penalty for {seat} must be a negative integer",
+                    f"{_seat_label(seat)} 的罚分必须是 {PENALTY_MIN} 到 −1 的整数"
+                    f" / penalty for {seat} must be an integer from {PENALTY_MIN} to -1",
                 )
             )
             continue
         if points:
-            penalties[seat] = points
+            penalties[seat] = penalties.get(seat, 0) + points
 
     if problems:
         return None, problems
-    return (
-        Deal(
-            ruleset=ruleset,
-            captured=captured,
-            holders=holders,
-            exposed=exposed,
-            penalties=penalties,
-        ),
-        [],
-    )
+    return ValidDeal(rules=rules, captured=captured, holders=holders, exposed=exposed, penalties=penalties), []
 
 
-def validate_deal(raw, default_ruleset=DEFAULT_RULESET):
-    deal, problems = read_deal(raw, default_ruleset)
+def _check_copies(takers, decks, anything_captured, problems):
+    """Every point card exactly `decks` times across the seats (README §3 rule 1, §8)."""
+    if len(takers) == len(POINT_CARDS) and decks == 1 and all(len(seats) == 1 for seats in takers.values()):
+        return  # the common case, decided without building a message
+    for card in POINT_CARDS:
+        seats = takers.get(card, ())
+        if len(seats) > decks:
+            where = "、".join(_seat_label(seat) for seat in seats)
+            times = {2: ("两次", "twice"), 3: ("三次", "three times")}.get(
+                len(seats), (f"{len(seats)} 次", f"{len(seats)} times")
+            )
+            expected = "" if decks == 1 else f"，两副牌应为 {decks} 次"
+            problems.append(
+                DealError(
+                    "duplicate_card",
+                    f"{card_label(card)} 记了{times[0]}（{where}）{expected}"
+                    f" / {card} recorded {times[1]} ({', '.join(seats)})"
+                    + ("" if decks == 1 else f", expected {decks}"),
+                )
+            )
+    if not anything_captured:
+        return
+    for card in POINT_CARDS:
+        seats = takers.get(card, ())
+        if not seats:
+            problems.append(
+                DealError("missing_card", f"{card_label(card)} 未分配 / {card} is not captured by any seat")
+            )
+        elif len(seats) < decks:
+            problems.append(
+                DealError(
+                    "missing_card",
+                    f"{card_label(card)} 只记了 {len(seats)} 次，应为 {decks} 次"
+                    f" / {card} recorded {len(seats)} time(s), expected {decks}",
+                )
+            )
+
+
+def validate_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
+    deal, problems = read_deal(raw, default_ruleset, rules)
     if problems:
         raise problems[0]
     return deal

@@ -12,116 +12,169 @@ from .cards import (
     HEART_VALUES,
     HEARTS,
     PIG,
-    POINT_CARD_SET,
     SEATS,
     SIDES,
     TRANSFORMER,
 )
 from .deal import EXPOSURES, validate_deal
-from .rulesets import RULESETS
+from .rulesets import DEFAULT_RULESET
 
 SELF_CAPTURE_TEXT = " ×2 自得"
+TWO_COPIES_TEXT = " ×2张"
 
 
 def _signed(n):
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
+def _copy_factor(kind, rules):
+    return 4 if kind == "first" and rules.first_exposure_recognised else 2
+
+
+def _exposure_text(kinds, rules):
+    """How exposed copies multiply, in a referee's words: ×2 明, ×4 首明, ×4 双明, ×8 首明+明."""
+    if not kinds:
+        return 1, ""
+    labels = ["首明" if _copy_factor(kind, rules) == 4 else "明" for kind in kinds]
+    factor = 1
+    for kind in kinds:
+        factor *= _copy_factor(kind, rules)
+    words = labels[0] if len(labels) == 1 else "双" + labels[0] if labels[0] == labels[1] else "首明+明"
+    return factor, f" ×{factor} {words}"
+
+
 def _exposures(deal, rules):
-    """E(X) per exposable card and the words that explain it."""
+    """Per exposable card: E(X) with its words, and the exposed copies (strongest first).
+
+    E(X) is the product over exposed copies of 2 (明) or 4 (首明): 1/2/4 with one
+    deck, 2^x with two (README §4, §8).
+    """
     exposed = dict(deal.exposed)
     if rules.auto_expose_fourth and len(exposed) == 3:
         (fourth,) = (card for card in EXPOSABLE if card not in exposed)
-        exposed[fourth] = "shown"
+        exposed[fourth] = ("shown",)
     factors = {}
     for card in EXPOSABLE:
-        kind = exposed.get(card)
-        if kind is None:
-            factors[card] = (1, "")
-        elif kind == "first" and rules.first_exposure_recognised:
-            factors[card] = (4, " ×4 首明")
-        else:
-            factors[card] = (2, " ×2 明")
+        kinds = sorted(exposed.get(card, ()), key=lambda kind: -_copy_factor(kind, rules))
+        factor, text = _exposure_text(kinds, rules)
+        factors[card] = (factor, text, kinds)
     return factors, exposed
 
 
+def _self_captured(deal, rules, seat, cards):
+    """自得 copies per exposable card: copies this seat both held and captured."""
+    if not rules.self_capture_doubles:
+        return {}
+    result = {}
+    for card, holders in deal.holders.items():
+        held = holders.count(seat)
+        if held and card in cards:
+            result[card] = min(held, cards[card])
+    return result
+
+
+def _count_text(copies):
+    return TWO_COPIES_TEXT if copies == 2 else ""
+
+
+def _self_text(copies):
+    return SELF_CAPTURE_TEXT if copies == 1 else f" ×{2**copies} 自得" if copies else ""
+
+
 def score_seat(deal, rules, seat, exposure):
-    """The 基础分 of one seat before normalisation and penalties, with its breakdown."""
+    """The 基础分 (原始分) of one seat before normalisation and penalties, with its breakdown."""
     cards = deal.captured[seat]
     entries = []
     if not cards:
         return 0, entries
-    grand_slam = len(cards) == len(POINT_CARD_SET)
+    copies = sum(cards.values()) if rules.decks > 1 else len(cards)
+    grand_slam = copies == rules.point_card_copies
 
-    if grand_slam and rules.grand_slam_fixed_unexposed is not None and not deal.exposed:
-        value = rules.grand_slam_fixed_unexposed
-        return value, [{"rule": "grand_slam", "points": value, "text": f"满贯 {_signed(value)}"}]
+    if grand_slam and rules.grand_slam_fixed is not None:
+        value = rules.grand_slam_fixed
+        if rules.grand_slam_exposed == "doubled":
+            factor = 1
+            for kinds in deal.exposed.values():
+                for kind in kinds:
+                    factor *= _copy_factor(kind, rules)
+            text = f"满贯 {_signed(value)}" + (f" ×{factor} 亮牌" if factor > 1 else "")
+            return value * factor, [{"rule": "grand_slam", "points": value * factor, "text": text}]
+        if not deal.exposed:
+            return value, [{"rule": "grand_slam", "points": value, "text": f"满贯 {_signed(value)}"}]
 
-    # 自得: Z(X) = 2 for the cards this seat both held and captured.
-    self_captured = (
-        {card for card, holder in deal.holders.items() if holder == seat and card in cards}
-        if rules.self_capture_doubles
-        else ()
-    )
+    self_captured = _self_captured(deal, rules, seat, cards)
     subtotal = 0
     base = 0
     heart_count = 0
-    for card in cards:
+    for card, count in cards.items():
         value = HEART_VALUES.get(card)
         if value is not None:
-            base += value
-            heart_count += 1
-    all_hearts = heart_count == len(HEARTS)
+            base += value * count
+            heart_count += count
+    all_hearts = heart_count == len(HEARTS) * rules.decks
     if heart_count:
-        e_heart, e_heart_text = exposure[HEART_ACE]
-        ace_extra = HEART_VALUES[HEART_ACE] if HEART_ACE in self_captured else 0
+        e_heart, e_heart_text, _ = exposure[HEART_ACE]
+        ace_self = self_captured.get(HEART_ACE, 0)
+        ace_extra = HEART_VALUES[HEART_ACE] * ace_self
+        ace_text = f"（♥A{_self_text(ace_self)}" if ace_self else ""
         if all_hearts:
+            name = "全红" if rules.decks == 1 else "满红"
             if rules.all_hearts_fixed is None:
                 points = -(base + ace_extra) * e_heart
-                text = f"全红 {_signed(-base)}{e_heart_text}"
-                if ace_extra:
-                    text += f"（♥A{SELF_CAPTURE_TEXT}）"
+                text = f"{name} {_signed(-base)}{e_heart_text}" + (f"{ace_text}）" if ace_text else "")
             else:
                 points = rules.all_hearts_fixed * e_heart
-                text = f"全红 {_signed(rules.all_hearts_fixed)}{e_heart_text}"
+                text = f"{name} {_signed(rules.all_hearts_fixed)}{e_heart_text}"
             rule = "all_hearts"
         else:
             points = (base + ace_extra) * e_heart
             text = f"红桃 {_signed(base)}{e_heart_text}"
-            if ace_extra:
-                text += f"（♥A{SELF_CAPTURE_TEXT} {_signed(ace_extra * e_heart)}）"
+            if ace_text:
+                text += f"{ace_text} {_signed(ace_extra * e_heart)}）"
             rule = "hearts"
         entries.append({"rule": rule, "points": points, "text": text})
         subtotal += points
 
-    if PIG in cards:
-        e, e_text = exposure[PIG]
-        z, z_text = (2, SELF_CAPTURE_TEXT) if PIG in self_captured else (1, "")
+    pigs = cards.get(PIG)
+    if pigs:
+        e, e_text, _ = exposure[PIG]
+        own = self_captured.get(PIG, 0)
         positive = grand_slam or (all_hearts and rules.pig_positive_with == "all_hearts")
         value = 100 if positive else -100
-        points = value * e * z
+        # Each copy counts once, a self-captured copy twice.
+        points = value * e * (pigs + own)
         label = "猪（变正）" if positive else "猪"
-        entries.append({"rule": "pig", "points": points, "text": f"{label} {_signed(value)}{e_text}{z_text}"})
+        text = f"{label} {_signed(value)}{_count_text(pigs)}{e_text}{_self_text(own)}"
+        entries.append({"rule": "pig", "points": points, "text": text})
         subtotal += points
 
-    if GOAT in cards:
-        e, e_text = exposure[GOAT]
-        z, z_text = (2, SELF_CAPTURE_TEXT) if GOAT in self_captured else (1, "")
-        points = rules.goat_value * e * z
-        entries.append({"rule": "goat", "points": points, "text": f"羊 {_signed(rules.goat_value)}{e_text}{z_text}"})
+    goats = cards.get(GOAT)
+    if goats:
+        e, e_text, _ = exposure[GOAT]
+        own = self_captured.get(GOAT, 0)
+        points = rules.goat_value * e * (goats + own)
+        text = f"羊 {_signed(rules.goat_value)}{_count_text(goats)}{e_text}{_self_text(own)}"
+        entries.append({"rule": "goat", "points": points, "text": text})
         subtotal += points
 
-    if TRANSFORMER in cards:
-        e, e_text = exposure[TRANSFORMER]
-        z, z_text = (2, SELF_CAPTURE_TEXT) if TRANSFORMER in self_captured else (1, "")
-        if len(cards) == 1:
-            points = 50 * e * z
-            entries.append({"rule": "transformer", "points": points, "text": f"变压器单得 +50{e_text}{z_text}"})
+    transformers = cards.get(TRANSFORMER)
+    if transformers:
+        # M = 2^t × (the factors of at most t exposed copies) × 2^自得 (README §4 step 6, §8 rule 4):
+        # one deck 2 × E × Z; two decks 2^(t + min(x, t)).
+        _, _, kinds = exposure[TRANSFORMER]
+        counted, e_text = _exposure_text(kinds[:transformers], rules)
+        own = self_captured.get(TRANSFORMER, 0)
+        multiplier = 2**transformers * counted * 2**own
+        z_text = _self_text(own)
+        if copies == transformers:
+            points = 25 * multiplier
+            base_text = "+50" if transformers == 1 else f"{transformers}张 +{25 * 2**transformers}"
+            entries.append({"rule": "transformer", "points": points, "text": f"变压器单得 {base_text}{e_text}{z_text}"})
             subtotal = points
         else:
-            multiplier = 2 * e * z
             points = subtotal * (multiplier - 1)
-            why = f"（×2{e_text}{z_text}）" if multiplier > 2 else ""
+            base_text = "×2" if transformers == 1 else f"{transformers}张 ×{2**transformers}"
+            why = f"（{base_text}{e_text}{z_text}）" if multiplier != 2 else ""
             entries.append({"rule": "transformer", "points": points, "text": f"变压器 ×{multiplier}{why}"})
             subtotal += points
     if grand_slam:
@@ -138,27 +191,31 @@ def _divide_rounding_half_away(numerator, denominator):
 
 
 def normalise(raw, rules):
-    """Apply the rule set's normalisation (README §6) to the four raw seat scores."""
-    if rules.normalisation is None:
-        return raw
+    """Apply the rule set's normalisation (README §6) to the four raw seat scores.
+
+    Each normalised score is rounded to a whole number before the scale, as the
+    source's worked example does (−293 × 12 = −3516, not −3520).
+    """
+    if rules.normalisation == "none":
+        return dict(raw)
     scale = rules.normalisation_scale
     if rules.normalisation == "zero_sum":
-        # (raw − (total − raw) / 3) × scale = (4·raw − total) × scale / 3
+        # raw − (total − raw) / 3 = (4·raw − total) / 3
         total = sum(raw.values())
-        return {seat: _divide_rounding_half_away((4 * raw[seat] - total) * scale, 3) for seat in SEATS}
+        return {seat: _divide_rounding_half_away(4 * raw[seat] - total, 3) * scale for seat in SEATS}
     if rules.normalisation == "partnership":
         side_total = {side: raw[a] + raw[b] for side, (a, b) in SIDES.items()}
         result = {}
         for side, (a, b) in SIDES.items():
             other = side_total["EW" if side == "NS" else "NS"]
-            result[a] = result[b] = _divide_rounding_half_away((side_total[side] - other) * scale, 2)
+            result[a] = result[b] = _divide_rounding_half_away(side_total[side] - other, 2) * scale
         return result
     raise ValueError(f"unknown normalisation {rules.normalisation!r}")
 
 
 def score_valid_deal(deal, rules=None):
-    """Score a `Deal` (already validated). `rules` overrides the deal's named rule set."""
-    rules = rules or RULESETS[deal.ruleset]
+    """Score a `ValidDeal`. `rules` overrides the rules the deal was read with."""
+    rules = rules or deal.rules
     exposure, _ = _exposures(deal, rules)
     raw = {}
     breakdown = {}
@@ -176,14 +233,15 @@ def score_valid_deal(deal, rules=None):
     return {
         "ruleset": rules.name,
         "scores": scores,
+        "raw": raw,
         "sides": {side: scores[a] + scores[b] for side, (a, b) in SIDES.items()},
         "breakdown": breakdown,
     }
 
 
-def score_deal(raw, default_ruleset="huapai", rules=None):
+def score_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     """Deal JSON in, result JSON out (deal-json.md); raises `DealError` on an invalid deal."""
-    return score_valid_deal(validate_deal(raw, default_ruleset), rules)
+    return score_valid_deal(validate_deal(raw, default_ruleset, rules))
 
 
 __all__ = ["EXPOSURES", "normalise", "score_deal", "score_seat", "score_valid_deal"]

@@ -118,7 +118,8 @@ def deal_detail(request, lookup, board):
     reason = body.pop("reason", "") or ""
     if not isinstance(reason, str):
         raise EntryError(400, "bad_json", "reason 必须是文字 / reason must be a string")
-    body.pop("ruleset", None)  # the event's rules apply
+    body.pop("ruleset", None)  # the event's rules and options apply
+    body.pop("options", None)
     deal, created = deal_save(
         table=lookup.table,
         board=board,

@@ -1,6 +1,6 @@
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from scoring.scorefile import score_stream
 
@@ -13,17 +13,21 @@ class Command(BaseCommand):
         parser.add_argument("file", nargs="?", default="-")
 
     def handle(self, *args, file, **options):
-        out = sys.stdout
+        out = sys.stdout.buffer
         write = out.write
 
-        def emit(text):
-            write(text)
-            write("\n")
+        def emit(data):
+            write(data)
+            write(b"\n")
 
         if file == "-":
-            status = score_stream(sys.stdin, emit)
+            status = score_stream(sys.stdin.buffer, emit)
         else:
-            with open(file, encoding="utf-8") as handle:
+            try:
+                handle = open(file, "rb")  # noqa: SIM115 — closed below; bytes: see scorefile
+            except OSError as error:
+                raise CommandError(f"无法读取 {file}：{error.strerror} / cannot read {file}") from None
+            with handle:
                 status = score_stream(handle, emit)
         out.flush()
         if status:
