@@ -2,6 +2,7 @@
 
 from django.db.models import Q
 
+from scoring.deal_text import cards_text, exposure_word, per_copy
 from scoring.models import Deal, Entrant, Player, Round, Table
 from scoring.results import entrant_labels, event_format
 from scoring.rules import card_label, split_games
@@ -9,7 +10,7 @@ from scoring.standings import table_points
 
 
 def _card_text(cards):
-    return " ".join(card_label(card) for card in cards)
+    return cards_text(cards)
 
 
 def deal_row(deal, game_numbers):
@@ -23,7 +24,7 @@ def deal_row(deal, game_numbers):
         "adjusted_reason": deal.adjusted_reason,
         "game": game_numbers.get(deal.id),
         "captured": {seat: _card_text(cards) for seat, cards in deal.captured.items()},
-        "exposed": {card_label(card): kind for card, kind in deal.exposed.items()},
+        "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
         "status": deal.status,
     }
 
@@ -172,12 +173,13 @@ def board_traveller(event, rnd, board):
             {
                 "table": deal.table,
                 "captured": {seat: _card_text(cards) for seat, cards in deal.captured.items()},
-                "holders": {card_label(card): seat for card, seat in deal.holders.items()},
-                "exposed": {card_label(card): kind for card, kind in deal.exposed.items()},
+                "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in deal.holders.items()},
+                "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
                 "penalties": deal.penalties,
                 "adjusted": deal.adjusted is not None,
                 "adjusted_reason": deal.adjusted_reason,
                 "scores": deal.scores,
+                "raw": deal.raw,
                 "ns": deal.ns_score,
                 "ew": deal.ew_score,
             }

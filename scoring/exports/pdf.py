@@ -5,6 +5,7 @@ Every PDF embeds a CJK TrueType font (Debian's WenQuanYi Zen Hei by default,
 """
 
 from functools import cache
+from xml.sax.saxutils import escape
 
 import segno
 from django.conf import settings
@@ -17,6 +18,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
+from scoring.deals import event_rules
+from scoring.rulebook import rules_text
 from scoring.rules import SEATS
 
 FONT = "HuapaiCJK"
@@ -38,6 +41,12 @@ def _styles():
         "small": ParagraphStyle("small", fontName=FONT, fontSize=8, leading=10),
         "cell": ParagraphStyle("cell", fontName=FONT, fontSize=8, leading=10),
     }
+
+
+def _text(text, style):
+    """A Paragraph of plain text: reportlab reads Paragraph text as markup, so names such as
+    `<a href=…>` or `<img src=…>` would become links or make the server open files."""
+    return Paragraph(escape(str(text)), style)
 
 
 def _table_style(header_rows=1):
@@ -106,10 +115,10 @@ def write_standings(out, event, rows, *, subtitle):
             [
                 row["rank"],
                 row["id"],
-                Paragraph(row["name"], styles["cell"]),
-                Paragraph(row["club"], styles["cell"]),
+                _text(row["name"], styles["cell"]),
+                _text(row["club"], styles["cell"]),
                 *figures,
-                Paragraph(row["explanation"], styles["cell"]),
+                _text(row["explanation"], styles["cell"]),
             ]
         )
     doc = _document(out, f"{event.name} 排名", wide=True)
@@ -118,8 +127,8 @@ def write_standings(out, event, rows, *, subtitle):
     )
     table.setStyle(_table_style())
     story = [
-        Paragraph(f"{event.name} · 排名", styles["title"]),
-        Paragraph(subtitle, styles["small"]),
+        _text(f"{event.name} · 排名", styles["title"]),
+        _text(subtitle, styles["small"]),
         Spacer(1, 4 * mm),
         table,
     ]
@@ -137,13 +146,13 @@ def write_round_results(out, event, rnd, results):
         body.append(
             [
                 table.number,
-                Paragraph(ns, styles["cell"]),
-                Paragraph(ew, styles["cell"]),
+                _text(ns, styles["cell"]),
+                _text(ew, styles["cell"]),
                 row["ns_total"],
                 row["ew_total"],
                 points,
                 row["deals"],
-                Paragraph(games, styles["cell"]),
+                _text(games, styles["cell"]),
             ]
         )
     doc = _document(out, f"{event.name} 第{rnd.number}轮成绩", wide=True)
@@ -152,7 +161,7 @@ def write_round_results(out, event, rnd, results):
     )
     table.setStyle(_table_style())
     story = [
-        Paragraph(f"{event.name} · 第{rnd.number}轮成绩（{rnd.get_status_display()}）", styles["title"]),
+        _text(f"{event.name} · 第{rnd.number}轮成绩（{rnd.get_status_display()}）", styles["title"]),
         Spacer(1, 4 * mm),
         table,
     ]
@@ -162,27 +171,33 @@ def write_round_results(out, event, rnd, results):
 def write_travellers(out, event, rnd, boards):
     """`boards`: [(board number, traveller rows)] — one section per board."""
     styles = _styles()
-    story = [Paragraph(f"{event.name} · 第{rnd.number}轮 牌例对照", styles["title"])]
+    normalised = event_rules(event).normalisation != "none"
+    story = [
+        _text(f"{event.name} · 第{rnd.number}轮 牌例对照", styles["title"]),
+        _text(rules_text(event), styles["small"]),
+    ]
+    if normalised:
+        story.append(_text("各座位：得分（括号内为原始分，归一化之前、不含罚分）", styles["small"]))
     for board, rows in boards:
         body = [["桌", "NS/EW", "北", "东", "南", "西", "亮牌/罚分", "N", "E", "S", "W", "NS", "EW"]]
         for row in rows:
             table = row["table"]
             pair = f"{table.ns_entrant.code}/{table.ew_entrant.code}" if table.ns_entrant else ""
             notes = " ".join(
-                [f"{c}{'首明' if k == 'first' else '明'}" for c, k in row["exposed"].items()]
+                [f"{c}{word}" for c, word in row["exposed"].items()]
                 + [f"罚{s}{p}" for s, p in row["penalties"].items()]
                 + (["调整分"] if row["adjusted"] else [])
             )
             body.append(
                 [table.number, pair]
-                + [Paragraph(row["captured"][s], styles["cell"]) for s in SEATS]
-                + [Paragraph(notes, styles["cell"])]
-                + [row["scores"][s] for s in SEATS]
+                + [_text(row["captured"][s], styles["cell"]) for s in SEATS]
+                + [_text(notes, styles["cell"])]
+                + [f"{row['scores'][s]}\n({row['raw'][s]})" if normalised else row["scores"][s] for s in SEATS]
                 + [row["ns"], row["ew"]]
             )
         table = LongTable(body, repeatRows=1, colWidths=[10 * mm, 20 * mm] + [36 * mm] * 4 + [30 * mm] + [13 * mm] * 6)
         table.setStyle(_table_style())
-        story += [Spacer(1, 4 * mm), Paragraph(f"第 {board} 副", styles["title"]), table]
+        story += [Spacer(1, 4 * mm), _text(f"第 {board} 副", styles["title"]), table]
     doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
     _build(doc, story, _footer(event.name))
 
@@ -229,6 +244,11 @@ def write_scoresheets(out, event, rnd, sheets):
         ("NS累计", 13),
         ("EW累计", 13),
     ]
+    rules = event_rules(event)
+    normalised = rules.normalisation != "none"
+    rules_line = rules_text(event)
+    if rules.decks == 2:
+        columns[1:5] = [(f"{label}（两副）", w) for label, w in columns[1:5]]
     scale = (width - 20 * mm) / sum(w for _, w in columns)
     for sheet in sheets:
         top = height - 14 * mm
@@ -243,7 +263,10 @@ def write_scoresheets(out, event, rnd, sheets):
             line -= 5 * mm
         if sheet.get("ns"):
             pdf.drawString(80 * mm, top - 14 * mm, f"NS：{sheet['ns']}    EW：{sheet['ew']}")
-        pdf.drawString(80 * mm, top - 19 * mm, f"规则 {event.ruleset} · 局分 ±{event.game_threshold} · 罚分写负数")
+        pdf.setFont(FONT, 7)
+        pdf.drawString(80 * mm, top - 19 * mm, rules_line)
+        pdf.drawString(80 * mm, top - 23 * mm, "罚分写负数" + ("；N E S W 栏填原始分" if normalised else ""))
+        pdf.setFont(FONT, 9)
         _qr(pdf, sheet["url"], width - 38 * mm, top - 26 * mm, 28 * mm)
         pdf.setFont(FONT, 6)
         pdf.drawCentredString(width - 24 * mm, top - 29 * mm, "扫码录入本桌")

@@ -27,7 +27,10 @@ def player_names(event):
 
 
 def tables_with_deals(event, *, published_only):
-    """Yield `(table, deals)` for every table in round and table order; deals stream from the database."""
+    """Yield `(table, deals)` for every table in round and table order; deals stream from the database.
+
+    `published_only` (the public's files): published rounds and confirmed deals only.
+    """
     rounds = {r.id: r.number for r in visible_rounds(event, published_only)}
     tables = {}
     for row in Table.objects.filter(round_id__in=rounds).values(
@@ -64,10 +67,17 @@ def tables_with_deals(event, *, published_only):
         "ns_score",
         "ew_score",
         "status",
+        "raw_n",
+        "raw_e",
+        "raw_s",
+        "raw_w",
     )
+    deals = Deal.objects.filter(table__round_id__in=rounds)
+    if published_only:
+        # The public sees what the public pages count: confirmed deals only.
+        deals = deals.filter(status=Deal.Status.CONFIRMED)
     deals = (
-        Deal.objects.filter(table__round_id__in=rounds)
-        .order_by("table__round__number", "table__number", "sequence")
+        deals.order_by("table__round__number", "table__number", "sequence")
         .values_list(*fields)
         .iterator(chunk_size=5000)
     )
@@ -89,6 +99,7 @@ def tables_with_deals(event, *, published_only):
                     "ns": row[12],
                     "ew": row[13],
                     "status": row[14],
+                    "raw": {"N": row[15], "E": row[16], "S": row[17], "W": row[18]},
                 }
                 for row in group
             ],

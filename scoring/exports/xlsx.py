@@ -6,10 +6,12 @@ as a formula: a name such as "=HYPERLINK(…)" stays a name.
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from scoring.rules import EXPOSABLE, SEATS, card_label, split_games
+from scoring.deal_text import exposed_text, holders_text
+from scoring.rules import SEATS, card_label, split_games
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="1D2330")
@@ -22,6 +24,8 @@ def display_width(text):
 
 
 def text_cell(ws, value):
+    if isinstance(value, str):
+        value = ILLEGAL_CHARACTERS_RE.sub("", value)
     cell = WriteOnlyCell(ws, value=value)
     if isinstance(value, str):
         cell.data_type = "s"  # never a formula, whatever the text starts with
@@ -29,9 +33,13 @@ def text_cell(ws, value):
 
 
 def safe(ws, value):
-    """Typed text that Excel would take for a formula becomes an explicit text cell (cheap otherwise)."""
-    if isinstance(value, str) and value.startswith("="):
-        return text_cell(ws, value)
+    """Typed text made safe for a cell: characters XML forbids are dropped (openpyxl refuses
+    them), and text that Excel would take for a formula becomes an explicit text cell."""
+    if isinstance(value, str):
+        if ILLEGAL_CHARACTERS_RE.search(value):
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        if value.startswith("="):
+            return text_cell(ws, value)
     return value
 
 
@@ -104,10 +112,12 @@ RESULT_TITLES = (
     + [f"{SEAT_NAMES[s]}({s})" for s in SEATS]
     + [f"{SEAT_NAMES[s]}得分牌" for s in SEATS]
     + ["持牌人", "亮牌", "罚分", "调整分", "调整理由"]
+    + [f"{s} 原始分" for s in SEATS]
     + [f"{s} 得分" for s in SEATS]
     + ["NS 得分", "EW 得分", "状态"]
 )
-RESULT_WIDTHS = [5, 5, 5, 5, 8, 8, 10, 10, 10, 10, 24, 24, 24, 24, 18, 18, 12, 16, 20, 9, 9, 9, 9, 10, 10, 8]
+RESULT_WIDTHS = [5, 5, 5, 5, 8, 8, 10, 10, 10, 10, 24, 24, 24, 24, 18, 18, 12, 16, 20]
+RESULT_WIDTHS += [9] * 8 + [10, 10, 8]
 
 
 def write_results(out, event, tables_with_deals, players):
@@ -116,8 +126,9 @@ def write_results(out, event, tables_with_deals, players):
     `tables_with_deals` yields `(table, deals)` in round and table order:
     table dicts with round, number, ns, ew, seats {seat: player id}; deal
     dicts (board, captured, holders, exposed, penalties, adjusted,
-    adjusted_reason, scores, ns, ew, status) in playing order.
-    `players`: {player id: name}.
+    adjusted_reason, raw, scores, ns, ew, status) in playing order.
+    `players`: {player id: name}. Every row gets fresh values: a cell object
+    written twice would corrupt the workbook.
     """
     wb = Workbook(write_only=True)
     ws = wb.create_sheet(title="每副成绩")
@@ -128,24 +139,21 @@ def write_results(out, event, tables_with_deals, players):
     for table, deals in tables_with_deals:
         games = split_games([(d["ns"], d["ew"]) for d in deals], event.game_threshold)
         game_of = {index: game.number for game in games for index in game.deals}
-        names = [safe(ws, players.get(table["seats"].get(seat), "")) for seat in SEATS]
-        ns_code, ew_code = safe(ws, table["ns"] or ""), safe(ws, table["ew"] or "")
+        names = [players.get(table["seats"].get(seat), "") for seat in SEATS]
+        ns_code, ew_code = table["ns"] or "", table["ew"] or ""
         for index, deal in enumerate(deals):
             captured = [" ".join(card_label(c) for c in deal["captured"].get(seat, [])) for seat in SEATS]
-            holders = " ".join(f"{card_label(c)}:{deal['holders'][c]}" for c in EXPOSABLE if c in deal["holders"])
-            exposed = " ".join(
-                f"{card_label(c)}{'首明' if deal['exposed'][c] == 'first' else '明'}"
-                for c in EXPOSABLE
-                if c in deal["exposed"]
-            )
             penalties = " ".join(f"{s}{p}" for s, p in deal["penalties"].items())
             adjusted = deal["adjusted"]
             adjusted_text = " ".join(f"{s}{adjusted[s]}" for s in SEATS) if adjusted else ""
             append(
-                [table["round"], table["number"], deal["board"], game_of.get(index), ns_code, ew_code]
-                + names
+                [table["round"], table["number"], deal["board"], game_of.get(index)]
+                + [safe(ws, ns_code), safe(ws, ew_code)]
+                + [safe(ws, name) for name in names]
                 + captured
-                + [holders, exposed, penalties, adjusted_text, safe(ws, deal["adjusted_reason"] or "")]
+                + [holders_text(deal["holders"]), exposed_text(deal["exposed"]), penalties, adjusted_text]
+                + [safe(ws, deal["adjusted_reason"] or "")]
+                + [deal["raw"][s] for s in SEATS]
                 + [deal["scores"][s] for s in SEATS]
                 + [deal["ns"], deal["ew"], deal["status"]]
             )

@@ -6,8 +6,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django_tables2 import RequestConfig
 
+from scoring.deals import event_rules
 from scoring.models import Event, Round
 from scoring.results import event_standings, filter_rows, standings_rows
+from scoring.rulebook import rules_in_force
+from scoring.rules import SEATS
 from scoring.tables import IndividualStandingsTable, StandingsTable
 
 
@@ -25,7 +28,7 @@ def _published_rounds(event):
 def event_detail(request, slug):
     event = get_object_or_404(Event, slug=slug)
     rounds = list(event.rounds.order_by("number"))
-    return render(request, "scoring/event.html", {"event": event, "rounds": rounds})
+    return render(request, "scoring/event.html", {"event": event, "rounds": rounds, "rules": rules_in_force(event)})
 
 
 def _after_round(request, published):
@@ -107,4 +110,6 @@ def board_detail(request, slug, number, board):
     rows = board_traveller(event, rnd, board)
     if not rows:
         raise Http404("no such board")
-    return render(request, "scoring/board.html", {"event": event, "round": rnd, "board": board, "rows": rows})
+    context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": SEATS}
+    context["normalised"] = event_rules(event).normalisation != "none"
+    return render(request, "scoring/board.html", context)

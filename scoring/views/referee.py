@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring.accounts import login_blocked, login_failed, login_succeeded
+from scoring.deals import event_rules
 from scoring.entry import (
     EntryError,
     blind_differences,
@@ -35,6 +36,7 @@ from scoring.rounds import (
     round_pair,
     round_publish,
 )
+from scoring.rulebook import rules_text
 from scoring.rules import SEATS
 
 
@@ -120,14 +122,16 @@ def round_dashboard(request, event, number):
 
 def _board_context(request, event, table, board, deal, values, errors=(), conflict=None):
     organiser = is_organiser(request.user, event)
+    decks = event_rules(event).decks
     return {
         "event": event,
         "round": table.round,
         "table": table,
         "board": board,
         "deal": deal,
-        "cards": card_rows(values),
-        "exposables": exposable_rows(values),
+        "cards": card_rows(values, decks),
+        "exposables": exposable_rows(values, decks),
+        "rules_text": rules_text(event),
         "seats": SEATS,
         "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in SEATS},
         "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in SEATS},
@@ -163,7 +167,7 @@ def board_entry(request, event, number, table_number, board):
         return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
-    deal_json = deal_from_form(request.POST)
+    deal_json = deal_from_form(request.POST, event_rules(event).decks)
     version = request.POST.get("version") or None
     try:
         if event.double_entry and not is_organiser(request.user, event):
@@ -203,7 +207,7 @@ def board_entry(request, event, number, table_number, board):
 @require_POST
 def board_preview(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
-    return JsonResponse(deal_preview(table, board, deal_from_form(request.POST)))
+    return JsonResponse(deal_preview(table, board, deal_from_form(request.POST, event_rules(event).decks)))
 
 
 @event_official

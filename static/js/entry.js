@@ -58,6 +58,9 @@
     ["N", "E", "S", "W"].forEach(function (seat) {
       setText(document.querySelector('#preview-scores [data-seat="' + seat + '"]'), data.scores ? data.scores[seat] : "");
     });
+    ["N", "E", "S", "W"].forEach(function (seat) {
+      setText(document.querySelector('#preview-scores [data-raw="' + seat + '"]'), data.raw ? data.raw[seat] : "");
+    });
     ["NS", "EW"].forEach(function (side) {
       setText(document.querySelector('#preview-scores [data-side="' + side + '"]'), data.sides ? data.sides[side] : "");
     });
