@@ -159,7 +159,7 @@ def test_results_xlsx_reports_raw_and_final_scores_of_two_deck_deals(client):
     rows = [dict(zip(header, [c.value for c in row], strict=True)) for row in ws.iter_rows(min_row=2)]
     assert len(rows) == 6
     for row in rows:
-        ns, ew, names = TWO_DECK_TABLES[row["桌"]]
+        names = TWO_DECK_TABLES[row["桌"]][2]
         expected = EXAMPLES[names[row["副"] - 1]]["expected"]
         assert [row[f"{s} 原始分"] for s in "NESW"] == [expected["raw"][s] for s in "NESW"]
         assert [row[f"{s} 得分"] for s in "NESW"] == [expected["scores"][s] for s in "NESW"]
