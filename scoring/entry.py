@@ -391,10 +391,11 @@ def blind_differences(table, board):
         return []
     differences = []
 
-    def seat_of(payload, card):
-        return next((seat for seat, cards in payload["captured"].items() if card in cards), None)
+    def seats_of(payload, card):
+        # Every copy's taker: with two decks a card has two.
+        return ",".join(sorted(seat for seat, cards in payload["captured"].items() for c in cards if c == card)) or None
 
-    cells = [(f"captured {card}", lambda p, c=card: seat_of(p, c)) for card in POINT_CARDS]
+    cells = [(f"captured {card}", lambda p, c=card: seats_of(p, c)) for card in POINT_CARDS]
     cells += [(f"holder {card}", lambda p, c=card: p["holders"].get(c)) for card in EXPOSABLE]
     cells += [(f"exposed {card}", lambda p, c=card: p["exposed"].get(c)) for card in EXPOSABLE]
     cells += [(f"penalty {seat}", lambda p, s=seat: p["penalties"].get(s)) for seat in SEATS]

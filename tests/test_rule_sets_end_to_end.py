@@ -178,3 +178,15 @@ def test_the_traveller_shows_raw_scores_for_a_normalised_event(client):
     text = client.get("/events/t-2deck/rounds/1/boards/1/").content.decode()
     assert str(EXAMPLES["D1"]["expected"]["raw"]["N"]) in text  # −3200 before zero-sum
     assert str(EXAMPLES["D1"]["expected"]["scores"]["N"]) in text
+
+
+def test_an_event_refuses_unknown_or_bad_options():
+    from django.core.exceptions import ValidationError
+
+    from scoring.models import Event
+
+    event = Event(slug="x", name="x", ruleset="huapai", options={"scale": 1000})
+    with pytest.raises(ValidationError) as caught:
+        event.clean()
+    assert "options" in caught.value.message_dict
+    Event(slug="y", name="y", ruleset="online", options={"normalisation": "partnership", "scale": 6}).clean()

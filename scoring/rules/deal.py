@@ -162,7 +162,8 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
 
     captured_raw = raw.get("captured")
     captured = {seat: {} for seat in SEATS}
-    takers = {}  # card -> [seat, …] one entry per copy
+    first_taker = {}  # card -> the seat that took its first copy
+    more_takers = {}  # card -> [seat, …] for further copies (two decks, or a duplicate)
     seats_given = set()
     if not isinstance(captured_raw, dict):
         problems.append(DealError("bad_deal", "缺少“captured”（四个座位的得分牌）/ “captured” is required"))
@@ -195,18 +196,19 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
                 )
             elif card in POINT_CARD_SET:
                 seat_cards[card] = seat_cards.get(card, 0) + 1
-                seats = takers.get(card)
-                if seats is None:
-                    takers[card] = [seat]
+                if card not in first_taker:
+                    first_taker[card] = seat
+                elif card in more_takers:
+                    more_takers[card].append(seat)
                 else:
-                    seats.append(seat)
+                    more_takers[card] = [seat]
     if captured_raw and len(seats_given) < len(SEATS) and isinstance(raw.get("captured"), dict):
         for seat in SEATS:
             if seat not in seats_given:
                 problems.append(
                     DealError("missing_seat", f"captured 缺少座位 {_seat_label(seat)} / captured has no seat {seat}")
                 )
-    _check_copies(takers, decks, bool(captured_raw), problems)
+    _check_copies(first_taker, more_takers, decks, bool(captured_raw), problems)
 
     holders = {}
     for code, value in _mapping(raw, "holders", problems).items():
@@ -285,10 +287,12 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     return ValidDeal(rules=rules, captured=captured, holders=holders, exposed=exposed, penalties=penalties), []
 
 
-def _check_copies(takers, decks, anything_captured, problems):
+def _check_copies(first_taker, more_takers, decks, anything_captured, problems):
     """Every point card exactly `decks` times across the seats (README §3 rule 1, §8)."""
-    if len(takers) == len(POINT_CARDS) and decks == 1 and all(len(seats) == 1 for seats in takers.values()):
-        return  # the common case, decided without building a message
+    if len(first_taker) == len(POINT_CARDS) and len(more_takers) == (decks - 1) * len(POINT_CARDS):
+        if decks == 1 or all(len(seats) == decks - 1 for seats in more_takers.values()):
+            return  # the common case, decided without building a message
+    takers = {card: [seat, *more_takers.get(card, ())] for card, seat in first_taker.items()}
     for card in POINT_CARDS:
         seats = takers.get(card, ())
         if len(seats) > decks:
