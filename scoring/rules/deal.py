@@ -289,9 +289,9 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
 
 def _check_copies(first_taker, more_takers, decks, anything_captured, problems):
     """Every point card exactly `decks` times across the seats (README §3 rule 1, §8)."""
-    if len(first_taker) == len(POINT_CARDS) and len(more_takers) == (decks - 1) * len(POINT_CARDS):
-        if decks == 1 or all(len(seats) == decks - 1 for seats in more_takers.values()):
-            return  # the common case, decided without building a message
+    complete = len(first_taker) == len(POINT_CARDS) and len(more_takers) == (decks - 1) * len(POINT_CARDS)
+    if complete and (decks == 1 or all(len(seats) == decks - 1 for seats in more_takers.values())):
+        return  # the common case, decided without building a message
     takers = {card: [seat, *more_takers.get(card, ())] for card, seat in first_taker.items()}
     for card in POINT_CARDS:
         seats = takers.get(card, ())
