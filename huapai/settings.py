@@ -1,7 +1,10 @@
 """The one settings module, driven by environment variables.
 
 SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL (SQLite at var/db.sqlite3 when
-unset), CSRF_TRUSTED_ORIGINS, SECURE_SSL_REDIRECT.
+unset), CSRF_TRUSTED_ORIGINS, SECURE_SSL_REDIRECT, TRUSTED_PROXIES.
+
+DEBUG is off unless the environment turns it on: `manage.py` (and so
+`make run`) turns it on for development, the WSGI entry point never does.
 """
 
 import os
@@ -25,12 +28,19 @@ def env_list(name, default=""):
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 DEVELOPMENT_SECRET_KEY = "development-only-secret-key-do-not-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
+SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_SECRET_KEY if DEBUG else "")
+if not SECRET_KEY.strip():
+    raise ImproperlyConfigured("SECRET_KEY is empty: set it in the environment (or DEBUG=1 for development).")
 if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     raise ImproperlyConfigured("DEBUG=0 needs a real SECRET_KEY in the environment.")
+
+# How many reverse proxies in front of the site append to X-Forwarded-For: the
+# client's address is that many entries from the right (0: REMOTE_ADDR itself).
+# Login throttling and the deal history record this address (docs/security.md).
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -48,6 +58,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scoring.middleware.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -153,6 +164,11 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# Uploads (the entrant spreadsheet) are capped; larger bodies are refused before a view runs.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 

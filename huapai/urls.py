@@ -1,5 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
+
+from scoring.converters import NameConverter, NumberConverter
+
+register_converter(NumberConverter, "num")
+register_converter(NameConverter, "name")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -8,3 +13,9 @@ urlpatterns = [
     path("", include("scoring.urls_referee")),
     path("", include("scoring.urls_public")),
 ]
+
+# Every /api/ answer is JSON (referee-api.md), errors included; other pages get Django's.
+handler400 = "scoring.views.errors.bad_request"
+handler403 = "scoring.views.errors.permission_denied"
+handler404 = "scoring.views.errors.page_not_found"
+handler500 = "scoring.views.errors.server_error"

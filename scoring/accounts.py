@@ -1,6 +1,8 @@
 """Users, roles, API tokens and login throttling."""
 
+import re
 import secrets
+import unicodedata
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -9,7 +11,9 @@ from django.utils import timezone
 
 from scoring.models import ApiToken, EventRole, LoginFailure
 
-LOGIN_FAILURES_ALLOWED = 5
+LOGIN_FAILURES_ALLOWED = 5  # per (username, address)
+LOGIN_FAILURES_EVERYWHERE = 50  # per username, from any number of addresses
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 LOGIN_WINDOW = timedelta(minutes=15)
 
 
@@ -31,18 +35,29 @@ def token_for(user):
     return token.key
 
 
+def normalised_username(username):
+    """The one spelling a username is throttled under: NFKC (full-width letters become
+    ASCII), no surrounding or control characters, case-folded, at most 150 characters."""
+    text = unicodedata.normalize("NFKC", str(username or ""))
+    text = CONTROL.sub("", text).strip().casefold()
+    return text[:150]
+
+
 def login_blocked(username, ip):
-    """True when this username, or this address, failed too often in the last 15 minutes."""
+    """True when this username failed too often from this address in the last 15 minutes,
+    or from anywhere more often than any one person would (a distributed guess)."""
     since = timezone.now() - LOGIN_WINDOW
-    recent = LoginFailure.objects.filter(at__gte=since)
-    by_user = recent.filter(username=username.lower()).count() if username else 0
-    by_ip = recent.filter(ip=ip).count() if ip else 0
-    return by_user >= LOGIN_FAILURES_ALLOWED or by_ip >= 4 * LOGIN_FAILURES_ALLOWED
+    name = normalised_username(username)
+    recent = LoginFailure.objects.filter(at__gte=since, username=name)
+    from_here = recent.filter(ip=ip).count() if ip else recent.filter(ip__isnull=True).count()
+    return from_here >= LOGIN_FAILURES_ALLOWED or recent.count() >= LOGIN_FAILURES_EVERYWHERE
 
 
 def login_failed(username, ip):
-    LoginFailure.objects.create(username=(username or "").lower()[:150], ip=ip)
+    LoginFailure.objects.create(username=normalised_username(username), ip=ip)
 
 
-def login_succeeded(username):
-    LoginFailure.objects.filter(username=username.lower()).delete()
+def login_succeeded(username, ip):
+    """A correct password clears its own address's failures only: a success elsewhere
+    must not wipe out what an attacker has been counted for."""
+    LoginFailure.objects.filter(username=normalised_username(username), ip=ip).delete()

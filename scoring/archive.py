@@ -3,10 +3,11 @@
 import json
 
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.archive_format import FORMAT, ArchiveError, parse_header, parse_round
 from scoring.deals import apply_result
-from scoring.models import Deal, Entrant, Event, Match, Membership, Player, Round, Table
+from scoring.models import Deal, DealHistory, Entrant, Event, Match, Membership, Player, Round, Table
 
 BATCH = 2000
 
@@ -26,6 +27,8 @@ def import_archive(data, *, replace=False, consume=False):
             data = json.loads(data)
         except ValueError as error:
             raise ArchiveError(f"不是有效的 JSON / not valid JSON: {error}") from None
+        except RecursionError:
+            raise ArchiveError("JSON 嵌套过深 / JSON nested too deeply") from None
     parsed, context = parse_header(data)
     info = parsed.event
     with transaction.atomic():
@@ -33,6 +36,13 @@ def import_archive(data, *, replace=False, consume=False):
         if existing and not replace:
             raise ArchiveError(f"赛事 {info['slug']} 已存在 / event {info['slug']} exists already")
         if existing:
+            entered_here = DealHistory.objects.filter(event=existing).count()
+            if entered_here:
+                raise ArchiveError(
+                    f"赛事 {existing.slug} 已有 {entered_here} 条成绩修改记录（在本站录入），记录不能删除，"
+                    f"不能整体替换；请用新的代号导入 / event {existing.slug} has {entered_here} history entries "
+                    "made on this site, which are never deleted: import it under a new slug"
+                )
             _delete_event(existing)
         event = Event.objects.create(
             slug=info["slug"],
@@ -94,8 +104,14 @@ def import_archive(data, *, replace=False, consume=False):
 
 
 def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual):
+    published = parsed_round.status in Round.PUBLISHED
     rnd = Round.objects.create(
-        event=event, number=parsed_round.number, status=parsed_round.status, extra=parsed_round.extra
+        event=event,
+        number=parsed_round.number,
+        status=parsed_round.status,
+        extra=parsed_round.extra,
+        # Published when imported: corrections from now on reach the public list of changes.
+        published_at=timezone.now() if published else None,
     )
     matches, table_specs = [], []
     for number, parsed_match in enumerate(parsed_round.matches, start=1):

@@ -6,6 +6,7 @@ Columns, by header (Chinese or English): 编号/id, 姓名/name (individual) or
 rejected row is reported with its row number and the reason.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -30,6 +31,20 @@ for n in range(1, 7):
     HEADERS[f"name{n}"] = f"name{n}"
 
 
+# A real event has at most a few thousand entrants; a sheet longer than this is a mistake
+# (or an attack: 300,000 empty rows fit in 129 KB and held a request for 30 s).
+MAX_ROWS = 10_000
+CODE = re.compile(r"[A-Za-z0-9_-]{1,20}")
+NAME_LIMIT, CLUB_LIMIT, FEDERATION_LIMIT = 100, 100, 40
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class SpreadsheetError(ValueError):
+    """The file as a whole cannot be read; nothing was written."""
+
+
 @dataclass
 class ImportReport:
     created: list = field(default_factory=list)  # entrant or player codes
@@ -41,7 +56,8 @@ def _text(value):
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).strip()
+    # Control characters (NUL above all: PostgreSQL refuses it) never belong in a name.
+    return CONTROL.sub("", str(value)).strip()
 
 
 def read_rows(handle):
@@ -52,6 +68,8 @@ def read_rows(handle):
     fields = [HEADERS.get(_text(title).lower(), HEADERS.get(_text(title))) for title in header]
     result = []
     for number, values in enumerate(rows, start=2):
+        if number > MAX_ROWS + 1:
+            raise SpreadsheetError(f"超过 {MAX_ROWS} 行，请分批导入 / more than {MAX_ROWS} rows: import in parts")
         record = {f: _text(v) for f, v in zip(fields, values, strict=False) if f}
         if any(record.values()):
             result.append((number, record))
@@ -74,6 +92,12 @@ def entrants_import(event, handle):
         needed = {"pairs": (2, 2), "teams": (2, 6), "individual": (1, 1)}[event.kind]
         if not code:
             report.rejected.append((number, "缺少编号 / no id"))
+        elif not CODE.fullmatch(code):
+            report.rejected.append(
+                (number, f"编号 {code[:20]} 只能含字母、数字、- 和 _（1–20 个）/ id: 1–20 letters, digits, - or _")
+            )
+        elif any(len(name) > NAME_LIMIT for name in names) or len(record.get("club", "")) > CLUB_LIMIT:
+            report.rejected.append((number, f"姓名或单位超过 {NAME_LIMIT} 个字 / name or club too long"))
         elif code in taken:
             report.rejected.append((number, f"编号 {code} 已存在 / id {code} exists"))
         elif not needed[0] <= len([n for n in names if n]) <= needed[1]:
@@ -91,7 +115,7 @@ def entrants_import(event, handle):
                     code=code,
                     name=names[0],
                     club=record.get("club", ""),
-                    federation_id=record.get("federation_id", ""),
+                    federation_id=record.get("federation_id", "")[:FEDERATION_LIMIT],
                 )
             else:
                 entrant = Entrant.objects.create(event=event, code=code, name=record.get("team", ""))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from scoring.deals import apply_result, event_rules, score_stored
-from scoring.hot_sql import create_with_history, deal_at, insert
+from scoring.hot_sql import create_with_history, deal_at, insert, round_status_for_write
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
 from scoring.permissions import is_organiser, may_enter
 from scoring.results import warm_public_standings
@@ -115,11 +115,28 @@ def _check_may_write(user, table, reason):
         if rnd.status == Round.Status.OFFICIAL:
             raise EntryError(403, "round_official", "本轮成绩已正式公布，只有组织者可以更改 / the round is official")
         raise EntryError(403, "forbidden", "你不是本赛事的裁判或组织者 / not a referee of this event")
-    if rnd.status == Round.Status.OFFICIAL and not reason.strip():
+    if rnd.is_published and not reason.strip():
         raise EntryError(
             400,
             "reason_required",
-            "正式成绩的更改必须写明理由 / a change to an official result needs a reason",
+            "已公布成绩的更改必须写明理由（会列入公开的更改记录）"
+            " / a change to a published result needs a reason (it is listed publicly)",
+        )
+
+
+def _check_round_unchanged(table):
+    """Inside the write transaction: the round is still in the state the write was checked
+    against. Publication and "make official" lock the round, so either they wait for this
+    write or this write sees their new state and is refused."""
+    seen = table.round.status
+    now = round_status_for_write(table.round_id)
+    if now != seen:
+        label = Round.Status(now).label if now in Round.Status.values else now
+        raise EntryError(
+            409,
+            "round_changed",
+            f"本轮状态刚刚变为“{label}”，没有保存；请重新载入后再改 / the round became {now} meanwhile; "
+            "nothing was saved, reload and try again",
         )
 
 
@@ -189,7 +206,9 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         )
         _start_round(table.round)  # the first deal entered puts the round in play
         try:
-            create_with_history(deal, history, public=table.round.is_published, shard=table.pk)
+            with transaction.atomic():
+                _check_round_unchanged(table)
+                create_with_history(deal, history, public=table.round.is_published, shard=table.pk)
         except IntegrityError:
             # Someone created it first: from here on it is an existing deal, which
             # needs If-Match, exactly as if this writer had arrived a moment later.
@@ -219,6 +238,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         existing.confirmed_by = None
     action = DealHistory.Action.ADJUST if adjusted is not None else DealHistory.Action.CHANGE
     with transaction.atomic():
+        _check_round_unchanged(table)
         # Conditional on the version read above, so a change made meanwhile wins and this one is 412.
         _conditional_update(existing, expected_version)
         _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip)
@@ -272,6 +292,7 @@ def deal_confirm(*, deal, user, expected_version, ip=None):
             "录入或最后修改这一副的人不能确认它，请另一位裁判确认 / the last editor cannot confirm",
         )
     with transaction.atomic():
+        _check_round_unchanged(table)
         if deal.version != expected_version:
             raise stale(deal)
         before = snapshot(deal)
@@ -293,6 +314,7 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
     if penalty and not seat:
         raise EntryError(400, "unknown_seat", "罚分需要指定座位 / a penalty needs a seat")
     with transaction.atomic():
+        _check_round_unchanged(table)
         if deal.version != expected_version:
             raise stale(deal)
         Irregularity.objects.create(deal=deal, seat=seat, kind=kind, ruling=ruling, penalty=penalty, referee=user)

@@ -255,3 +255,19 @@ def create_with_history(deal, history, *, public, shard):
         instance._state.adding = False
         instance._state.db = db.alias
     history.deal = deal
+
+
+def round_status_for_write(round_id):
+    """The round's status, read inside the caller's write transaction so that it cannot
+    change before the transaction ends.
+
+    PostgreSQL: `FOR SHARE`, so referees' writes to one round do not wait for each
+    other, while publication (`SELECT … FOR UPDATE` of the round) waits for them
+    and they for it. SQLite: the transaction already holds the one write lock.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    lock = " FOR SHARE" if db.vendor == "postgresql" else ""
+    quote = connection.ops.quote_name
+    sql = f"SELECT {quote('status')} FROM {_table(Round)} WHERE {quote(Round._meta.pk.column)} = %s{lock}"
+    row = _fetchone(db, sql, [round_id])
+    return None if row is None else row[0]

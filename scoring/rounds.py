@@ -253,6 +253,19 @@ def publication_checklist(rnd):
     return {"blocking": blocking, "warnings": warnings}
 
 
+def unconfirmed_boards(rnd):
+    """Sentences naming the tables and boards of a round that are not confirmed (draft or conflict)."""
+    from scoring.entry import table_board_states
+
+    numbers = dict(rnd.tables.values_list("id", "number"))
+    found = []
+    for table_id, table_states in sorted(table_board_states(rnd).items(), key=lambda item: numbers[item[0]]):
+        waiting = sorted(board for board, state in table_states.items() if state in ("draft", "conflict"))
+        if waiting:
+            found.append(f"{numbers[table_id]}号桌第 {_ranges(waiting)} 副未确认 / not confirmed")
+    return found
+
+
 def holder_disagreements(rnd, deals_by_table=None):
     """Duplicate team matches: the dealt holders of ♠Q ♦J ♣10 ♥A must agree at both tables."""
     from scoring.rules import card_label
@@ -323,10 +336,16 @@ def round_make_official(rnd, *, user, now=None):
     if rnd.status != Round.Status.PROVISIONAL:
         raise PublicationError("只有临时公布的轮次可以转为正式成绩 / only a provisional round can become official")
     now = now or timezone.now()
-    ends = rnd.published_at + timedelta(minutes=rnd.event.correction_minutes)
+    # A round published before publication times were kept has no period left to wait for.
+    ends = rnd.published_at + timedelta(minutes=rnd.event.correction_minutes) if rnd.published_at else now
     if now < ends:
         left = int((ends - now).total_seconds() // 60) + 1
         raise PublicationError(f"更正期还有约 {left} 分钟 / the correction period has about {left} minutes left")
+    # Checked again here, under the round's lock: a correction during the period returns
+    # a deal to draft, and an official round certifies only confirmed results.
+    unconfirmed = unconfirmed_boards(rnd)
+    if unconfirmed:
+        raise PublicationError("不能转为正式成绩：" + "；".join(unconfirmed))
     rnd.status = Round.Status.OFFICIAL
     rnd.official_at = now
     rnd.save(update_fields=["status", "official_at"])

@@ -4,7 +4,7 @@ from django.urls import path
 
 from scoring.views import api
 
-prefix = "events/<slug:slug>/rounds/<int:round_number>/tables/<int:table_number>/boards/<int:board>"
+prefix = "events/<name:slug>/rounds/<num:round_number>/tables/<num:table_number>/boards/<num:board>"
 urlpatterns = [
     path(prefix, api.deal_detail, name="api-deal"),
     path(f"{prefix}/confirm", api.deal_confirm_view, name="api-deal-confirm"),

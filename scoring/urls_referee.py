@@ -5,18 +5,18 @@ from django.urls import path
 
 from scoring.views import referee
 
-board = "referee/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/boards/<int:board>/"
+board = "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/boards/<num:board>/"
 urlpatterns = [
     path("accounts/login/", referee.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("referee/", referee.referee_home, name="referee-home"),
-    path("referee/<slug:slug>/", referee.event_rounds, name="referee-event"),
-    path("referee/<slug:slug>/pair/", referee.round_pair_view, name="referee-pair"),
-    path("referee/<slug:slug>/entrants/import/", referee.entrants_import_view, name="referee-entrants-import"),
-    path("referee/<slug:slug>/rounds/<int:number>/", referee.round_dashboard, name="referee-round"),
-    path("referee/<slug:slug>/rounds/<int:number>/publish/", referee.round_publish_view, name="referee-publish"),
-    path("referee/<slug:slug>/rounds/<int:number>/official/", referee.round_official_view, name="referee-official"),
-    path("referee/<slug:slug>/rounds/<int:number>/swap/", referee.round_swap_view, name="referee-swap"),
+    path("referee/<name:slug>/", referee.event_rounds, name="referee-event"),
+    path("referee/<name:slug>/pair/", referee.round_pair_view, name="referee-pair"),
+    path("referee/<name:slug>/entrants/import/", referee.entrants_import_view, name="referee-entrants-import"),
+    path("referee/<name:slug>/rounds/<num:number>/", referee.round_dashboard, name="referee-round"),
+    path("referee/<name:slug>/rounds/<num:number>/publish/", referee.round_publish_view, name="referee-publish"),
+    path("referee/<name:slug>/rounds/<num:number>/official/", referee.round_official_view, name="referee-official"),
+    path("referee/<name:slug>/rounds/<num:number>/swap/", referee.round_swap_view, name="referee-swap"),
     path(board, referee.board_entry, name="referee-board"),
     path(f"{board}preview/", referee.board_preview, name="referee-preview"),
     path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),

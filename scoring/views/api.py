@@ -2,12 +2,14 @@
 parse and translate `scoring.entry` results and errors into HTTP."""
 
 import json
+import re
 from functools import wraps
 
 from django.http import JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
+from scoring.client_address import client_ip
 from scoring.entry import (
     EntryError,
     api_view,
@@ -20,14 +22,13 @@ from scoring.hot_sql import board_lookup
 from scoring.permissions import is_official, remember_roles
 
 MAX_BODY = 64 * 1024
+# ASCII digits only (str.isdigit() also accepts "²", which int() refuses), at most
+# nine of them: a version, like every number that enters, fits its column.
+VERSION = re.compile(r"[0-9]{1,9}")
 
 
 def error(status, code, message):
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
-
-
-def client_ip(request):
-    return request.META.get("REMOTE_ADDR")
 
 
 def _authenticate(request, board):
@@ -58,7 +59,7 @@ def board_endpoint(view):
     @wraps(view)
     def wrapper(request, slug, round_number, table_number, board):
         length = request.META.get("CONTENT_LENGTH") or "0"
-        if length.isdigit() and int(length) > MAX_BODY:
+        if not re.fullmatch(r"[0-9]{1,12}", length) or int(length) > MAX_BODY:
             return error(413, "too_large", "请求超过 64 KiB / request larger than 64 KiB")
         where = {"slug": slug, "round_number": round_number, "table_number": table_number, "board": board}
         lookup, failure = _authenticate(request, where)
@@ -82,9 +83,9 @@ def _expected_version(request):
     value = request.META.get("HTTP_IF_MATCH")
     if value is None:
         return None
-    value = value.strip().strip('"').removeprefix("W/").strip('"')
-    if not value.isdigit():
-        raise EntryError(412, "stale_version", "If-Match 必须是版本号 / If-Match must be a version number")
+    value = value.strip().removeprefix("W/").strip('"')
+    if not VERSION.fullmatch(value):
+        raise EntryError(400, "bad_version", "If-Match 必须是版本号 / If-Match must be a version number")
     return int(value)
 
 
@@ -95,6 +96,8 @@ def _body(request):
         data = json.loads(request.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as failure:
         raise EntryError(400, "bad_json", f"不是有效的 JSON / not valid JSON: {failure}") from None
+    except RecursionError:
+        raise EntryError(400, "bad_json", "JSON 嵌套过深 / JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise EntryError(400, "bad_json", "请求体必须是 JSON 对象 / the body must be a JSON object")
     return data

@@ -11,7 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from scoring.accounts import login_blocked, login_failed, login_succeeded
+from scoring.client_address import client_ip
 from scoring.deals import event_rules
+from scoring.entrants import SpreadsheetError, entrants_import
 from scoring.entry import (
     EntryError,
     blind_differences,
@@ -25,6 +27,15 @@ from scoring.entry import (
     round_progress,
 )
 from scoring.entry_form import PENALTY_REASONS, card_rows, deal_from_form, exposable_rows, form_from_deal
+from scoring.forms import (
+    ConfirmForm,
+    DealEntryForm,
+    EntrantImportForm,
+    IrregularityForm,
+    PairForm,
+    SwapForm,
+    form_errors,
+)
 from scoring.models import Deal, Event, Irregularity, Round
 from scoring.pairing import PairingError
 from scoring.permissions import is_official, is_organiser, may_enter
@@ -35,28 +46,32 @@ from scoring.rounds import (
     round_make_official,
     round_pair,
     round_publish,
+    round_swap_entrants,
 )
 from scoring.rulebook import rules_text
 from scoring.rules import SEATS
 
 
 class ThrottledLoginView(auth_views.LoginView):
-    """Django's login, refusing a username or address after repeated failures (HTTP 429)."""
+    """Django's login, refusing a (username, address) after repeated failures (HTTP 429).
+
+    Success is the form's verdict on these credentials, never `request.user`: a
+    signed-in session posting another account's password must count as a failure.
+    """
 
     template_name = "registration/login.html"
 
     def post(self, request, *args, **kwargs):
         username = request.POST.get("username", "")
-        ip = request.META.get("REMOTE_ADDR")
+        ip = client_ip(request)
         if login_blocked(username, ip):
-            response = render(request, self.template_name, {"form": self.get_form(), "throttled": True}, status=429)
-            return response
-        response = super().post(request, *args, **kwargs)
-        if request.user.is_authenticated:
-            login_succeeded(username)
-        else:
-            login_failed(username, ip)
-        return response
+            return render(request, self.template_name, {"form": self.get_form(), "throttled": True}, status=429)
+        form = self.get_form()
+        if form.is_valid():
+            login_succeeded(username, ip)
+            return self.form_valid(form)
+        login_failed(username, ip)
+        return self.form_invalid(form)
 
 
 def event_official(view):
@@ -71,10 +86,6 @@ def event_official(view):
         return view(request, event, *args, **kwargs)
 
     return wrapper
-
-
-def _client_ip(request):
-    return request.META.get("REMOTE_ADDR")
 
 
 @login_required
@@ -167,12 +178,16 @@ def board_entry(request, event, number, table_number, board):
         return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
-    deal_json = deal_from_form(request.POST, event_rules(event).decks)
-    version = request.POST.get("version") or None
+    form = DealEntryForm(request.POST)
+    if not form.is_valid():
+        current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
+        context = _board_context(request, event, table, board, current, request.POST, errors=form_errors(form))
+        return render(request, "referee/board.html", context, status=400)
+    deal_json = deal_from_form({**request.POST.dict(), **form.entry_values()}, event_rules(event).decks)
     try:
         if event.double_entry and not is_organiser(request.user, event):
             outcome, deal = blind_entry_submit(
-                table=table, board=board, deal_json=deal_json, user=request.user, ip=_client_ip(request)
+                table=table, board=board, deal_json=deal_json, user=request.user, ip=client_ip(request)
             )
             text = {
                 "waiting": "已保存，等待另一名裁判独立录入",
@@ -186,9 +201,9 @@ def board_entry(request, event, number, table_number, board):
                 board=board,
                 deal_json=deal_json,
                 user=request.user,
-                expected_version=int(version) if version else None,
-                reason=request.POST.get("reason", ""),
-                ip=_client_ip(request),
+                expected_version=form.cleaned_data["version"],
+                reason=form.cleaned_data["reason"],
+                ip=client_ip(request),
             )
             messages.success(request, f"第 {board} 副已保存（第 {deal.version} 版，待另一名裁判确认）")
     except EntryError as failure:
@@ -207,7 +222,12 @@ def board_entry(request, event, number, table_number, board):
 @require_POST
 def board_preview(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
-    return JsonResponse(deal_preview(table, board, deal_from_form(request.POST, event_rules(event).decks)))
+    form = DealEntryForm(request.POST)
+    if not form.is_valid():
+        problems = [{"code": "bad_form", "message": line} for line in form_errors(form)]
+        return JsonResponse({"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
+    values = {**request.POST.dict(), **form.entry_values()}
+    return JsonResponse(deal_preview(table, board, deal_from_form(values, event_rules(event).decks)))
 
 
 @event_official
@@ -215,10 +235,12 @@ def board_preview(request, event, number, table_number, board):
 def board_confirm(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
     deal = get_object_or_404(Deal.objects.select_related("entered_by"), table=table, board=board)
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("referee-board", event.slug, number, table_number, board)
     try:
-        deal_confirm(
-            deal=deal, user=request.user, expected_version=int(request.POST.get("version") or 0), ip=_client_ip(request)
-        )
+        deal_confirm(deal=deal, user=request.user, expected_version=form.cleaned_data["version"], ip=client_ip(request))
         messages.success(request, f"第 {board} 副已确认")
     except EntryError as failure:
         messages.error(request, failure.message)
@@ -230,24 +252,21 @@ def board_confirm(request, event, number, table_number, board):
 def board_irregularity(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
     deal = get_object_or_404(Deal, table=table, board=board)
+    form = IrregularityForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("referee-board", event.slug, number, table_number, board)
+    data = form.cleaned_data
     try:
-        penalty = -abs(int(request.POST.get("penalty") or 0))
-    except ValueError:
-        penalty = None
-    try:
-        if penalty is None:
-            raise EntryError(400, "bad_penalty", "罚分必须是整数 / a penalty is a whole number")
-        if request.POST.get("kind") not in Irregularity.Kind.values or not request.POST.get("ruling", "").strip():
-            raise EntryError(400, "bad_ruling", "请选择违例类型并写明裁决 / choose the kind and write the ruling")
         irregularity_record(
             deal=deal,
             user=request.user,
-            seat=request.POST.get("seat", ""),
-            kind=request.POST["kind"],
-            ruling=request.POST["ruling"].strip(),
-            penalty=penalty,
-            expected_version=int(request.POST.get("version") or 0),
-            ip=_client_ip(request),
+            seat=data["seat"],
+            kind=data["kind"],
+            ruling=data["ruling"],
+            penalty=-(data["penalty"] or 0),
+            expected_version=data["version"],
+            ip=client_ip(request),
         )
         messages.success(request, "违例与裁决已记录")
     except EntryError as failure:
@@ -291,13 +310,13 @@ def round_official_view(request, event, number):
 
 @_organiser_post
 def round_swap_view(request, event, number):
-    from scoring.rounds import round_swap_entrants
-
     rnd = get_object_or_404(Round, event=event, number=number)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("referee-round", event.slug, number)
     try:
-        round_swap_entrants(
-            rnd, request.POST.get("first", "").strip(), request.POST.get("second", "").strip(), user=request.user
-        )
+        round_swap_entrants(rnd, form.cleaned_data["first"], form.cleaned_data["second"], user=request.user)
         messages.success(request, "已调换并记录")
     except PairingError as failure:
         messages.error(request, str(failure))
@@ -306,7 +325,11 @@ def round_swap_view(request, event, number):
 
 @_organiser_post
 def round_pair_view(request, event):
-    method = request.POST.get("method", "swiss")
+    form = PairForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("referee-event", event.slug)
+    method = form.cleaned_data["method"]
     try:
         rnd = round_pair(event, method, user=request.user)
         messages.success(request, f"第 {rnd.number} 轮已编排（{method}）")
@@ -319,18 +342,18 @@ def round_pair_view(request, event):
 @event_official
 def entrants_import_view(request, event):
     """Organisers upload an xlsx of entrants; the page reports what was rejected and why."""
-    from scoring.entrants import entrants_import
-
     if not is_organiser(request.user, event):
         raise PermissionDenied("organisers only")
     report = None
     if request.method == "POST":
-        upload = request.FILES.get("file")
-        if upload is None:
-            messages.error(request, "请选择一个 xlsx 文件")
+        form = EntrantImportForm(request.POST, request.FILES)
+        if not form.is_valid():
+            messages.error(request, "；".join(form_errors(form)) or "请选择一个 xlsx 文件")
         else:
             try:
-                report = entrants_import(event, upload)
-            except Exception as failure:  # a broken or non-xlsx file: say so, write nothing
+                report = entrants_import(event, form.cleaned_data["file"])
+            except SpreadsheetError as failure:
+                messages.error(request, str(failure))
+            except Exception as failure:  # openpyxl raises many kinds for a broken or non-xlsx file
                 messages.error(request, f"无法读取这个文件（{type(failure).__name__}），请上传 .xlsx")
     return render(request, "referee/entrants_import.html", {"event": event, "report": report})
