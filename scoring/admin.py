@@ -5,9 +5,13 @@ which validates, versions and records history.
 """
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
 
 from scoring.models import (
     Appeal,
+    Deal,
     DealHistory,
     Entrant,
     Event,
@@ -20,6 +24,39 @@ from scoring.models import (
     Round,
     Table,
 )
+from scoring.results import warm_public_standings
+
+# For each model an organiser may pick in a form: the lookup from it to its event.
+EVENT_PATHS = {
+    Event: "pk",
+    Round: "event",
+    Match: "round__event",
+    Table: "round__event",
+    Deal: "table__round__event",
+    Entrant: "event",
+    Player: "event",
+}
+
+
+def scoped_choices(model, events):
+    """The objects of `model` an organiser of `events` may choose, or None for models without an event."""
+    if model is get_user_model():
+        # Only people who already hold a role in these events: organisers never browse all accounts.
+        return model.objects.filter(event_roles__event__in=events).distinct()
+    path = EVENT_PATHS.get(model)
+    if path is None:
+        return None
+    return model.objects.filter(**{f"{path}__in": events})
+
+
+def event_of(obj, path):
+    """Follow `path` ("" for an event itself) from an admin object to its event."""
+    target = obj
+    for step in [part for part in path.split("__") if part]:
+        target = getattr(target, step, None)
+        if target is None:
+            return None
+    return target if isinstance(target, Event) else None
 
 
 class OrganiserScoped:
@@ -59,9 +96,34 @@ class OrganiserScoped:
         return self._is_organiser(request)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "event" and not request.user.is_superuser:
-            kwargs["queryset"] = self._organiser_events(request)
+        """Every foreign key offers (and accepts) only objects of the organiser's own events;
+        a raw id typed into the form is checked against the same queryset."""
+        if not request.user.is_superuser:
+            queryset = scoped_choices(db_field.related_model, self._organiser_events(request))
+            if queryset is not None:
+                kwargs["queryset"] = queryset
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    # What the public sees is cached per public results version: every admin write moves it.
+    def _public_changed(self, obj):
+        event = event_of(obj, self.event_path)
+        if event is not None:
+            event.results_changed(public=True)
+            transaction.on_commit(lambda: warm_public_standings(event))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        self._public_changed(obj)
+
+    def delete_model(self, request, obj):
+        event = event_of(obj, self.event_path)
+        super().delete_model(request, obj)
+        if event is not None and event.pk:
+            event.results_changed(public=True)
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        self._public_changed(form.instance)
 
 
 class ReadOnly(OrganiserScoped):
@@ -117,8 +179,12 @@ class TableInline(admin.TabularInline):
 
 @admin.register(Round)
 class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
+    """A round's status and publication times change only through the round pages (with
+    their checks, the pairing log and the public list of changes): read-only here."""
+
     list_display = ["event", "number", "status", "sessions", "published_at"]
     list_filter = ["event", "status"]
+    readonly_fields = ["status", "published_at", "official_at"]
     inlines = [TableInline]
 
     def save_formset(self, request, form, formset, change):
@@ -133,7 +199,6 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
             PairingLog.objects.create(
                 round=form.instance, user=request.user, action="admin-edit", detail={"tables": changed}
             )
-            form.instance.event.results_changed(public=form.instance.is_published)
 
 
 @admin.register(Match)
@@ -175,8 +240,6 @@ class AppealAdmin(OrganiserScoped, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if obj.status != Appeal.Status.OPEN and obj.decided_at is None:
-            from django.utils import timezone
-
             obj.decided_by, obj.decided_at = request.user, timezone.now()
         super().save_model(request, obj, form, change)
 

@@ -9,6 +9,7 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +19,17 @@ from scoring.rules.rulesets import GAME_THRESHOLDS
 RULESET_CHOICES = [(name, name) for name in RULESETS]
 DEFAULT_TIEBREAKS = ["match_points", "score_difference", "head_to_head", "penalties"]
 TIEBREAK_CHOICES = ["match_points", "score_difference", "total_score", "head_to_head", "penalties"]
+
+
+# shared/formats/event-archive.md: the characters of slugs and entrant numbers.
+SLUG_VALIDATOR = RegexValidator(r"^[a-z0-9-]{1,50}$", _("代号只能含小写字母、数字和 -（1–50 个字符）"), code="bad_slug")
+CODE_VALIDATOR = RegexValidator(
+    r"^[A-Za-z0-9_-]{1,20}$", _("编号只能含字母、数字、- 和 _（1–20 个字符）"), code="bad_code"
+)
+# A pair's or team's players are numbered after it ("A01-1"), so a player's number may be longer.
+PLAYER_CODE_VALIDATOR = RegexValidator(
+    r"^[A-Za-z0-9_-]{1,32}$", _("编号只能含字母、数字、- 和 _（1–32 个字符）"), code="bad_code"
+)
 
 
 def default_tiebreaks():
@@ -38,7 +50,7 @@ class Event(models.Model):
         BOARDS = "boards", _("计副制")
         GAMES = "games", _("局制")
 
-    slug = models.SlugField(_("代号"), max_length=80, unique=True)
+    slug = models.SlugField(_("代号"), max_length=80, unique=True, validators=[SLUG_VALIDATOR])
     name = models.CharField(_("名称"), max_length=200)
     start_date = models.DateField(_("开始日期"), null=True, blank=True)
     end_date = models.DateField(_("结束日期"), null=True, blank=True)
@@ -140,7 +152,7 @@ class ResultsCounter(models.Model):
 
 class Player(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
-    code = models.CharField(_("编号"), max_length=32)
+    code = models.CharField(_("编号"), max_length=32, validators=[PLAYER_CODE_VALIDATOR])
     name = models.CharField(_("姓名"), max_length=100)
     sort_key = models.CharField(_("拼音排序"), max_length=200, blank=True, db_index=True)
     club = models.CharField(_("单位/地区"), max_length=100, blank=True)
@@ -168,7 +180,7 @@ class Entrant(models.Model):
     """A pair or a team: what standings rank in pairs and teams events."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
-    code = models.CharField(_("编号"), max_length=32)
+    code = models.CharField(_("编号"), max_length=32, validators=[CODE_VALIDATOR])
     name = models.CharField(_("名称"), max_length=200, blank=True)
     players = models.ManyToManyField(Player, through="Membership", related_name="entrants")
     extra = models.JSONField(default=dict, blank=True)

@@ -17,20 +17,25 @@ class Command(BaseCommand):
     def handle(self, *args, file, replace, **options):
         try:
             if file == "-":
-                text = sys.stdin.read()
+                raw = sys.stdin.buffer.read()
             else:
-                with open(file, encoding="utf-8") as handle:
-                    text = handle.read()
+                with open(file, "rb") as handle:
+                    raw = handle.read()
         except OSError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(f"无法读取 {file}：{error.strerror} / cannot read {file}") from None
         try:
-            data = json.loads(text) if text.strip() else None
-            del text  # a large archive: keep one copy in memory, not two
+            data = json.loads(raw) if raw.strip() else None
+        except UnicodeDecodeError as error:
+            raise CommandError(
+                f"不是 UTF-8 文本（第 {error.start} 字节）/ not UTF-8 text at byte {error.start}"
+            ) from None
+        except json.JSONDecodeError as error:
+            raise CommandError(f"不是有效的 JSON / not valid JSON: {error}") from None
+        except RecursionError:
+            raise CommandError("JSON 嵌套过深 / JSON nested too deeply") from None
+        del raw  # a large archive: keep one copy in memory, not two
+        try:
             event = import_archive(data, replace=replace, consume=True)
-        except ValueError as error:
-            if isinstance(error, json.JSONDecodeError):
-                raise CommandError(f"不是有效的 JSON / not valid JSON: {error}") from None
-            if isinstance(error, ArchiveError):
-                raise CommandError(str(error)) from None
-            raise
+        except ArchiveError as error:
+            raise CommandError(str(error)) from None
         self.stdout.write(f"imported {event.slug}: {event.rounds.count()} rounds")
