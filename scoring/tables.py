@@ -29,6 +29,9 @@ class StandingsTable(tables.Table):
         attrs = {"class": "standings", "id": "standings"}
         order_by = ("rank",)
         per_page = 100
+        # The page size comes from the view, bounded (`public._per_page`): django-tables2 would
+        # take any integer from ?per_page=, and a negative one ends in a server error.
+        per_page_field = "page_size_from_view"
 
 
 class IndividualStandingsTable(StandingsTable):

@@ -31,6 +31,15 @@ def event_detail(request, slug):
     return render(request, "scoring/event.html", {"event": event, "rounds": rounds, "rules": rules_in_force(event)})
 
 
+PAGE_SIZES = (25, 50, 100, 200, 500)
+
+
+def _per_page(request):
+    """`?per_page=` as one of the offered sizes; anything else (negative, huge, text) is the default."""
+    value = request.GET.get("per_page", "")
+    return int(value) if value in {str(size) for size in PAGE_SIZES} else 100
+
+
 def _after_round(request, published):
     value = request.GET.get("after")
     if not value:
@@ -53,7 +62,7 @@ def standings(request, slug):
     data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans"), query)
     table_class = IndividualStandingsTable if event.kind == "individual" else StandingsTable
     table = table_class(data)
-    RequestConfig(request, paginate={"per_page": 100}).configure(table)
+    RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
     provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
     return render(
         request,
