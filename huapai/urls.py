@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from scoring.converters import NameConverter, NumberConverter
+from scoring.converters import CodeConverter, NameConverter, NumberConverter
 
 register_converter(NumberConverter, "num")
 register_converter(NameConverter, "name")
+register_converter(CodeConverter, "code")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -32,3 +32,10 @@ class NameConverter:
 
     def to_url(self, value):
         return value
+
+
+class CodeConverter(NameConverter):
+    """An entrant's number as stored; it may even hold a `/` (stored before numbers were validated),
+    so it is the last part of the addresses that carry it."""
+
+    regex = "[^\x00-\x1f\x7f]{1,100}"
