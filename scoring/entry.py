@@ -5,6 +5,7 @@ conditional UPDATE, so two writers holding the same version cannot both
 win) and appends to `DealHistory`. Scores come from `scoring.deals`.
 """
 
+import re
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -27,6 +28,7 @@ class EntryError(Exception):
         return {"error": {"code": self.code, "message": self.message}}
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
 
 
@@ -140,6 +142,23 @@ def _check_round_unchanged(table):
         )
 
 
+REASON_LIMIT = 500
+
+
+def _checked_text(value, what):
+    """A reason as typed: text of at most REASON_LIMIT characters, without control characters
+    other than line breaks (PostgreSQL refuses NUL; nothing else belongs in a ruling)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > REASON_LIMIT or _CONTROL.search(value):
+        raise EntryError(
+            400,
+            "bad_reason",
+            f"{what}必须是不超过 {REASON_LIMIT} 个字的文字 / {what} must be text of at most {REASON_LIMIT} characters",
+        )
+    return value.strip()
+
+
 def _history(deal, *, table, action, user, before, reason="", ip=None):
     return DealHistory(
         event=table.round.event,
@@ -185,6 +204,8 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
     Reading it outside the transaction is safe: a create clashes on the unique
     board (428), and a change is conditional on the version (412).
     """
+    reason = _checked_text(reason, "理由 / reason: ")
+    adjusted_reason = _checked_text(deal_json.get("adjusted_reason"), "调整理由 / adjusted_reason: ")
     _check_may_write(user, table, reason)
     adjusted = deal_json.get("adjusted")
     if adjusted is not None and not is_organiser(user, table.round.event):
@@ -199,7 +220,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
             raise EntryError(412, "stale_version", "这一副还没有录入 / the deal does not exist yet")
         deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
         deal.adjusted = adjusted
-        deal.adjusted_reason = deal_json.get("adjusted_reason") or ""
+        deal.adjusted_reason = adjusted_reason
         apply_result(deal, scored)
         history = _history(
             deal, table=table, action=DealHistory.Action.CREATE, user=user, before=None, reason=reason, ip=ip
@@ -225,7 +246,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         raise stale(existing)
     before = snapshot(existing)
     existing.adjusted = adjusted
-    existing.adjusted_reason = deal_json.get("adjusted_reason") or ""
+    existing.adjusted_reason = adjusted_reason
     apply_result(existing, scored)
     existing.entered_by = user
     if table.round.is_published and is_organiser(user, table.round.event):

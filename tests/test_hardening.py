@@ -414,3 +414,17 @@ def test_score_deal_reports_every_line_of_a_hostile_stream(tmp_path):
         None,
     ]
     assert results[4]["scores"] == EXAMPLES["T1"]["expected"]["scores"]
+
+
+@pytest.mark.parametrize("field", ["reason", "adjusted_reason"])
+@pytest.mark.parametrize("value", ["a\x00b", "x" * 501, ["list"], 5])
+def test_a_reason_that_is_not_plain_text_is_refused_with_a_code(event, people, field, value):
+    body = dict(example_deal("T1"), **{field: value})
+    response = Client().put(
+        "/api/events/t-pairs/rounds/3/tables/1/boards/1",
+        body,
+        content_type="application/json",
+        **token_header(people["organiser"]),
+    )
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad_reason"
+    assert not Deal.objects.filter(table__round__number=3, table__number=1).exists()

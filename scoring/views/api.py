@@ -118,9 +118,7 @@ def deal_detail(request, lookup, board):
     if request.method != "PUT":
         return error(405, "method_not_allowed", "只支持 GET 和 PUT / use GET or PUT")
     body = _body(request)
-    reason = body.pop("reason", "") or ""
-    if not isinstance(reason, str):
-        raise EntryError(400, "bad_json", "reason 必须是文字 / reason must be a string")
+    reason = body.pop("reason", "")
     body.pop("ruleset", None)  # the event's rules and options apply
     body.pop("options", None)
     deal, created = deal_save(
