@@ -16,6 +16,7 @@ Run: .venv/bin/python bench/slow_clients.py [--slow 16 64 512] [--seconds 15]
 """
 
 import argparse
+import contextlib
 import os
 import platform
 import shutil
@@ -200,10 +201,8 @@ def main():
                 report("through nginx", count, measure(nginx_port, count, args.seconds))
     finally:
         for process in processes:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
         for process in processes:
             process.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
