@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import psycopg
+from psycopg.types.numeric import Int8BinaryDumper
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
 
@@ -87,6 +88,15 @@ def _fetchone(db, sql, params):
     db.ensure_connection()
     db.validate_thread_sharing()
     with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
+        # Every integer goes to the server as a plain int8. Django's field preparation wraps
+        # integers in psycopg's Int4/Int2 for their column, and psycopg's binary dumper packs
+        # those into 32 or 16 bits without a range check: 2^31 was stored as −2^31 (the
+        # forged score of issue 10). As int8 the server converts each value into its column
+        # and refuses one that does not fit.
+        cursor.adapters.register_dumper(int, Int8BinaryDumper)
+        params = [
+            int(value) if isinstance(value, int) and type(value) not in (int, bool) else value for value in params
+        ]
         cursor.execute(sql, params, prepare=True)
         return cursor.fetchone()
 

@@ -70,3 +70,28 @@ def test_insert_stores_what_save_would(people):
     assert stored.after == {"红心": ["HA"], "n": 1} and stored.before is None
     with pytest.raises(Exception, match="append-only"):
         history.save()  # an inserted row counts as saved: the model still refuses to update it
+
+
+@pytest.mark.parametrize("value", [2**31, -(2**31) - 1, 2**31 + 800, -3_000_000_000 + 800])
+def test_a_value_beyond_a_column_is_an_error_never_a_different_number(people, value):
+    """The hot path's insert, with the services' bounds bypassed: the database refuses the value
+    (or, on SQLite, stores it exactly); nothing ever comes back as another number."""
+    from django.db import DatabaseError, transaction
+
+    from scoring.hot_sql import create_with_history
+
+    table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
+    for warm_up in range(6):  # past psycopg's prepare threshold with ordinary values first
+        deal = Deal(table=table, board=warm_up + 1, sequence=warm_up + 1, captured={}, score_n=-50)
+        history = DealHistory(event=table.round.event, table=table, board=warm_up + 1, version=1, action="create")
+        with transaction.atomic():
+            create_with_history(deal, history, public=False, shard=table.pk)
+    deal = Deal(table=table, board=10, sequence=10, captured={}, score_n=value)
+    history = DealHistory(event=table.round.event, table=table, board=10, version=1, action="create")
+    try:
+        with transaction.atomic():
+            create_with_history(deal, history, public=False, shard=table.pk)
+    except DatabaseError:
+        assert not Deal.objects.filter(table=table, board=10).exists()
+    else:
+        assert Deal.objects.get(table=table, board=10).score_n == value
