@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import psycopg
-from psycopg.types.numeric import Int8BinaryDumper
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
+from psycopg.types.numeric import Int8BinaryDumper
 
 from scoring.models import ApiToken, Deal, DealHistory, Event, EventRole, Round, Table
 
