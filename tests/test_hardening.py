@@ -260,6 +260,25 @@ def test_a_bad_code_from_before_validation_still_renders_every_page(client, even
     for url in ("/", "/events/t-pairs/", "/events/t-pairs/standings/", "/events/t-pairs/rounds/1/"):
         assert client.get(url).status_code == 200, url
     assert client.get("/events/t-pairs/entrants/A/1/").status_code in (200, 404)
+    from urllib.parse import quote
+
+    type(event).objects.filter(pk=event.pk).update(slug="太原公开赛")  # accepted by imports once
+    assert client.get("/").status_code == 200
+    assert client.get(quote("/events/太原公开赛/standings/")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("/events/t-pairs/standings/?per_page=-5", 200),
+        ("/events/t-pairs/standings/?per_page=99999999999999999999", 200),
+        ("/events/t-pairs%00/", 404),
+        ("/events/t-pairs/rounds/99999999999/", 404),
+        ("/events/t-pairs/rounds/2147483648/boards/1/", 404),
+    ],
+)
+def test_odd_addresses_are_answered_without_a_server_error(client, event, url, status):
+    assert client.get(url).status_code == status
 
 
 # --- exports --------------------------------------------------------------------------------
