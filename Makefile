@@ -43,6 +43,7 @@ format: $(VENV)/.dev
 	$(BIN)/ruff check --fix .
 
 test: $(VENV)/.dev system-deps lint
+	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest
 	@if $(BIN)/python .ci/pg_answers.py "$${DATABASE_URL:-$(PG_URL)}"; then \
 		echo "== PostgreSQL: $${DATABASE_URL:-$(PG_URL)}"; \

@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.deals import write_jsonl  # noqa: E402
+from scoring.rules.samples import write_jsonl  # noqa: E402
 
 FLOOR = r"""
 import json, sys

@@ -121,7 +121,7 @@ def start_server(env, port, workers, threads, extra=()):
 
 
 def deal_body(rng):
-    from bench.deals import random_deal
+    from scoring.rules.samples import random_deal
 
     deal = random_deal(rng)
     del deal["ruleset"]

@@ -1,16 +1,27 @@
 """The SQL of the referee's hot path (entering a deal), each statement built once.
 
-A deal PUT needs the token's user, the event, the user's roles in it, the
-table with its round and the deal already there, then inserts the deal and
-its history row. Through the ORM that was seven statements, each spending
-~0.3 ms compiling SQL that never changes: under 50 referees at once that
-compiling was most of a PUT's time, and the inserts ran while holding
-SQLite's single write lock. Here the statements are written once from the
-models' metadata; rows become model instances through the converters the
-ORM itself applies, and inserts prepare values with the fields' own
-`pre_save`/`get_db_prep_save`, so callers keep ordinary model objects.
-Django has no cache of compiled queries; this is the small part of one that
-the hot path needs.
+Contract. Callers get and give ordinary model objects, exactly as the ORM would
+read and write them: a look-up returns instances built by `Model.from_db` after
+the ORM's own converters (a test compares every field with the ORM's), an
+insert prepares values with the fields' own `pre_save`/`get_db_prep_save` and
+sets the primary key. Nothing here decides anything: permissions, versions and
+scores are the callers' (`scoring.entry`, `scoring.views.api`). On PostgreSQL
+the statements are bound on the server and prepared once per connection, with
+every integer sent as int8 and range-checked by the server into its column.
+
+The load it serves. A deal PUT needs the token's user, the event, the user's
+roles, the table with its round and the deal already there, then inserts the
+deal and its history row. Through the ORM that was seven statements, each
+spending ~0.3 ms compiling SQL that never changes; with 50 referees sending
+back to back on 2 cores that compiling was most of a PUT (p95 534 ms SQLite,
+456 ms PostgreSQL). With these statements a PUT is two round trips and the
+p95 112 / 110 ms (docs/performance.md, bench/referee_load.py).
+
+Django internals. The few private or undocumented Django APIs this module
+relies on are all in the section "Django internals" below, and
+`WRITTEN_FOR_DJANGO` names the version they were checked against: a test fails
+loudly when Django's version moves, so that someone re-reads that section
+(tests/test_hot_sql.py).
 """
 
 from dataclasses import dataclass, field
@@ -23,6 +34,45 @@ from psycopg.types.numeric import Int8BinaryDumper
 
 from scoring.models import ApiToken, Deal, DealHistory, Event, EventRole, Round, Table
 
+# --- Django internals: everything below that Django does not document as public -------
+
+WRITTEN_FOR_DJANGO = (5, 2)
+
+
+def _concrete_fields(model):
+    return model._meta.concrete_fields
+
+
+def _field_converters(model_field, alias):
+    """The converters the ORM applies to a column read through `alias` (Query internals)."""
+    column = model_field.get_col(alias)
+    return column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+
+
+def _save_values(instance, fields, db):
+    """The values `Model.save()` would send for a new row (`pre_save` with add=True)."""
+    return [f.get_db_prep_save(f.pre_save(instance, True), db) for f in fields]
+
+
+def _mark_saved(instance, db):
+    instance._state.adding = False
+    instance._state.db = db.alias
+
+
+def _raw_cursor(db):
+    """A psycopg cursor on Django's own connection, inside Django's error wrapping."""
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    return db.wrap_database_errors, psycopg.Cursor(db.connection)
+
+
+def _skip_health_check(db):
+    """Tell Django this request's connection was checked (CONN_HEALTH_CHECKS)."""
+    db.health_check_done = True
+
+
+# --- the hot path ----------------------------------------------------------------------
+
 
 class RowReader:
     """Reads one model's columns out of a wider row, as `Model.from_db` would get them."""
@@ -30,7 +80,7 @@ class RowReader:
     def __init__(self, model, alias):
         self.model = model
         self.alias = alias
-        self.fields = model._meta.concrete_fields
+        self.fields = _concrete_fields(model)
         self.names = [model_field.attname for model_field in self.fields]
 
     def columns(self):
@@ -43,11 +93,7 @@ class RowReader:
 
     @cache  # noqa: B019 — one reader per model for the life of the process
     def converters(self):
-        found = []
-        for model_field in self.fields:
-            column = model_field.get_col(self.alias)
-            found.append((column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)))
-        return found
+        return [_field_converters(model_field, self.alias) for model_field in self.fields]
 
     def read(self, db, row, start=0):
         """The instance in `row[start:start + width]`, or None when its key is NULL (an outer join missed)."""
@@ -85,9 +131,8 @@ def _fetchone(db, sql, params):
         with db.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchone()
-    db.ensure_connection()
-    db.validate_thread_sharing()
-    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
+    errors, raw_cursor = _raw_cursor(db)
+    with errors, raw_cursor as cursor:
         # Every integer goes to the server as a plain int8. Django's field preparation wraps
         # integers in psycopg's Int4/Int2 for their column, and psycopg's binary dumper packs
         # those into 32 or 16 bits without a range check: 2^31 was stored as −2^31 (the
@@ -112,7 +157,7 @@ def _first_statement(db, sql, params):
     """
     if db.in_atomic_block:
         return _fetchone(db, sql, params)
-    db.health_check_done = True
+    _skip_health_check(db)
     try:
         return _fetchone(db, sql, params)
     except (OperationalError, InterfaceError):
@@ -198,7 +243,7 @@ def deal_at(table, board):
 
 @cache
 def _insert_plan(model):
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    fields = [f for f in _concrete_fields(model) if not f.primary_key]
     quote = connection.ops.quote_name
     sql = (
         f"INSERT INTO {_table(model)} ({', '.join(quote(f.column) for f in fields)}) "
@@ -211,10 +256,8 @@ def insert(instance):
     """INSERT a new instance as `instance.save()` would (no signals: the app sends none), setting its pk."""
     fields, sql = _insert_plan(type(instance))
     db = connections[DEFAULT_DB_ALIAS]
-    params = [f.get_db_prep_save(f.pre_save(instance, True), db) for f in fields]
-    instance.pk = _fetchone(db, sql, params)[0]
-    instance._state.adding = False
-    instance._state.db = db.alias
+    instance.pk = _fetchone(db, sql, _save_values(instance, fields, db))[0]
+    _mark_saved(instance, db)
     return instance
 
 
@@ -256,14 +299,13 @@ def create_with_history(deal, history, *, public, shard):
     deal_fields, _ = _insert_plan(Deal)
     history_fields, _ = _insert_plan(DealHistory)
     _, bump_params = event.version_bump(public=public, shard=shard)
-    params = [f.get_db_prep_save(f.pre_save(deal, True), db) for f in deal_fields]
+    params = _save_values(deal, deal_fields, db)
     params += bump_params
-    params += [f.get_db_prep_save(f.pre_save(history, True), db) for f in history_fields if f.attname != "deal_id"]
+    params += _save_values(history, [f for f in history_fields if f.attname != "deal_id"], db)
     # Outside a transaction the statement commits by itself; inside one it joins it.
     deal.pk, history.pk = _fetchone(db, _create_with_history_sql(), params)
     for instance in (deal, history):
-        instance._state.adding = False
-        instance._state.db = db.alias
+        _mark_saved(instance, db)
     history.deal = deal
 
 

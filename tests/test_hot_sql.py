@@ -95,3 +95,16 @@ def test_a_value_beyond_a_column_is_an_error_never_a_different_number(people, va
         assert not Deal.objects.filter(table=table, board=10).exists()
     else:
         assert Deal.objects.get(table=table, board=10).score_n == value
+
+
+def test_the_django_version_is_the_one_the_hot_path_was_checked_against():
+    """scoring/hot_sql.py leans on a few Django internals (its "Django internals" section).
+    When Django's version moves, re-read that section against the new version, run this
+    file's tests on both databases, then update WRITTEN_FOR_DJANGO."""
+    import django
+
+    from scoring.hot_sql import WRITTEN_FOR_DJANGO
+
+    assert django.VERSION[:2] == WRITTEN_FOR_DJANGO, (
+        f"Django {django.get_version()} is not {WRITTEN_FOR_DJANGO}: re-check scoring/hot_sql.py's Django internals"
+    )

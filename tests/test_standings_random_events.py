@@ -10,10 +10,10 @@ from collections import defaultdict
 
 import pytest
 
-from bench.deals import random_deal
 from scoring.archive import import_archive
 from scoring.results import standings_json
 from scoring.rules import SEATS, score_deal
+from scoring.rules.samples import random_deal
 
 pytestmark = pytest.mark.django_db
 CHAIN = ["match_points", "score_difference", "penalties"]

@@ -1,9 +1,11 @@
-"""Deterministic random valid deals for the benchmarks (no hypothesis: plain `random`)."""
+"""Deterministic random valid deals, one deck or two, for the benchmarks and the tests'
+whole-event oracles (plain `random` with a seed: the same deals on every machine)."""
 
 import json
 import random
 
-from scoring.rules import EXPOSABLE, POINT_CARDS, RULESETS, SEATS
+from .cards import EXPOSABLE, POINT_CARDS, SEATS
+from .rulesets import RULESETS
 
 
 def random_deal(rng, ruleset="huapai"):
