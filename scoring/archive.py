@@ -92,7 +92,7 @@ def import_archive(data, *, replace=False, consume=False):
             ],
             batch_size=BATCH,
         )
-        individual = info["kind"] == "individual"
+        individual = info["kind"] == Event.Kind.INDIVIDUAL
         members_by_entrant = {e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants}
         raw_rounds = data.get("rounds") or []
         for index in range(len(raw_rounds)):
@@ -202,7 +202,7 @@ def export_archive(event):
         for e in event.entrants.order_by("id")
     ]
     match_extra = event.extra.get("match", {})
-    length_key = "games" if event.match_mode == "games" else "boards"
+    length_key = "games" if event.match_mode == Event.MatchMode.GAMES else "boards"
     document = {
         "format": FORMAT,
         "event": {
@@ -222,9 +222,9 @@ def export_archive(event):
         },
         "players": players,
     }
-    if event.kind == "pairs":
+    if event.kind == Event.Kind.PAIRS:
         document["pairs"] = entrants
-    elif event.kind == "teams":
+    elif event.kind == Event.Kind.TEAMS:
         document["teams"] = entrants
     document["rounds"] = [_export_round(event, rnd) for rnd in event.rounds.order_by("number")]
     return document
@@ -262,7 +262,7 @@ def _export_round(event, rnd):
             matches.append({"bye": (match.bye or match.bye_player).code, **match.extra})
             continue
         tables = tables_by_match.get(match.id, [])
-        if event.kind == "teams":
+        if event.kind == Event.Kind.TEAMS:
             matches.append(
                 {
                     "home": match.home.code,
@@ -281,7 +281,7 @@ def _export_round(event, rnd):
                     **match.extra,
                 }
             )
-        elif event.kind == "pairs":
+        elif event.kind == Event.Kind.PAIRS:
             (table,) = tables
             matches.append(
                 {

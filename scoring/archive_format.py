@@ -10,12 +10,22 @@ from datetime import date
 
 from scoring.deals import score_stored
 from scoring.rules import SEATS, DealError, RuleSet, read_options, rules_for
-from scoring.rules.rulesets import GAME_THRESHOLDS, RULESETS
+from scoring.rules.rulesets import RULESETS
 from scoring.standings import Format, MatchResult, StandingsError, TableResult, match_games
+from scoring.vocabulary import (
+    ARCHIVE_TIEBREAKS,
+    DEFAULT_GAME_THRESHOLD,
+    DEFAULT_MATCH_POINTS,
+    DEFAULT_TIEBREAKS,
+    GAME_THRESHOLDS,
+    Kind,
+    MatchMode,
+    RoundStatus,
+)
 
 FORMAT = "huapai-event/1"
-KINDS = ("pairs", "teams", "individual")
-ROUND_STATUSES = ("scheduled", "in_play", "provisional", "official")
+KINDS = tuple(Kind)
+ROUND_STATUSES = tuple(RoundStatus)
 EVENT_KEYS = {"slug", "name", "ruleset", "game_threshold", "kind", "match", "match_points", "tiebreaks", "options"}
 EVENT_FIELDS = ("venue", "start_date", "end_date")  # optional keys the site stores as columns
 DEAL_KEYS = {
@@ -114,7 +124,7 @@ class ParsedEvent:
         return results
 
     def entrant_ids(self):
-        if self.event["kind"] == "individual":
+        if self.event["kind"] == Kind.INDIVIDUAL:
             return [p["id"] for p in self.players]
         return [e["id"] for e in self.entrants]
 
@@ -183,22 +193,22 @@ def _event(raw):
     _require(isinstance(options, dict), "event.options 必须是对象 / event.options must be an object")
     _, option_problems = read_options(options)
     _require(not option_problems, "event.options：" + "；".join(p.message for p in option_problems))
-    threshold = raw.get("game_threshold", 1000)
+    threshold = raw.get("game_threshold", DEFAULT_GAME_THRESHOLD)
     _require(
         type(threshold) is int and threshold in GAME_THRESHOLDS,
-        f"局分必须是 1000 或 800 / game_threshold must be one of {GAME_THRESHOLDS}",
+        f"局分必须是 {' 或 '.join(map(str, GAME_THRESHOLDS))} / game_threshold must be one of {GAME_THRESHOLDS}",
     )
-    kind = raw.get("kind", "pairs")
+    kind = raw.get("kind", Kind.PAIRS.value)
     _require(isinstance(kind, str) and kind in KINDS, f"未知赛事类型 {kind!r:.40} / unknown kind {kind!r:.40}")
     match = raw.get("match") or {"mode": "boards", "boards": 16}
     _require(isinstance(match, dict), "event.match 必须是对象 / event.match must be an object")
     mode = match.get("mode", "boards")
     _require(
-        isinstance(mode, str) and mode in ("boards", "games"),
+        isinstance(mode, str) and mode in tuple(MatchMode),
         f"未知赛制 {mode!r:.40} / unknown match mode {mode!r:.40}",
     )
-    _require(not (mode == "games" and kind != "pairs"), "局制只适用于双人赛 / games mode is for pairs only")
-    length = match.get("games" if mode == "games" else "boards", 2 if mode == "games" else 16)
+    _require(not (mode == MatchMode.GAMES and kind != Kind.PAIRS), "局制只适用于双人赛 / games mode is for pairs only")
+    length = match.get("games" if mode == MatchMode.GAMES else "boards", 2 if mode == MatchMode.GAMES else 16)
     _require(
         _number(length, 1000),
         "match 的副数或局数必须是 1–1000 的整数 / match length must be a whole number from 1 to 1000",
@@ -210,15 +220,15 @@ def _event(raw):
         and all(type(v) is int and -1000 <= v <= 1000 for v in given_points.values()),
         "match_points 必须是 win/draw/loss 的整数（±1000 以内）/ match_points: whole numbers for win, draw, loss",
     )
-    points = {"win": 2, "draw": 1, "loss": 0, **given_points}
+    points = {**DEFAULT_MATCH_POINTS, **given_points}
     for key in ("start_date", "end_date"):
         value = raw.get(key)
         _require(
             value is None or _is_date(value),
             f"event.{key} 必须是 YYYY-MM-DD / event.{key} must be YYYY-MM-DD",
         )
-    tiebreaks = raw.get("tiebreaks") or ["match_points", "score_difference", "head_to_head", "penalties"]
-    known = {"match_points", "score_difference", "total_score", "head_to_head", "penalties", "lot"}
+    tiebreaks = raw.get("tiebreaks") or list(DEFAULT_TIEBREAKS)
+    known = set(ARCHIVE_TIEBREAKS)
     _require(isinstance(tiebreaks, list), "tiebreaks 必须是列表 / tiebreaks must be a list")
     for criterion in tiebreaks:
         _require(_known(criterion, known), f"未知破同分标准 {criterion!r:.40} / unknown tie-break {criterion!r:.40}")
@@ -284,7 +294,7 @@ def parse_header(data, rules_for=None):
     player_ids = set()
     raw_players = data.get("players") or []
     _require(isinstance(raw_players, list), "“players” 必须是列表 / “players” must be a list")
-    player_pattern = ENTRANT_ID if event["kind"] == "individual" else PLAYER_ID
+    player_pattern = ENTRANT_ID if event["kind"] == Kind.INDIVIDUAL else PLAYER_ID
     for raw in raw_players:
         _require(
             isinstance(raw, dict) and isinstance(raw.get("id"), str),
@@ -318,8 +328,8 @@ def parse_header(data, rules_for=None):
     kind = event["kind"]
     entrants = []
     entrant_ids = set()
-    group = "pairs" if kind == "pairs" else "teams"
-    raw_entrants = (data.get(group) or []) if kind != "individual" else []
+    group = "pairs" if kind == Kind.PAIRS else "teams"
+    raw_entrants = (data.get(group) or []) if kind != Kind.INDIVIDUAL else []
     _require(isinstance(raw_entrants, list), f"“{group}” 必须是列表 / “{group}” must be a list")
     for raw in raw_entrants:
         _require(
@@ -339,7 +349,7 @@ def parse_header(data, rules_for=None):
         )
         for member in members:
             _require(_known(member, player_ids), f"{code} 的选手 {member} 不存在 / {code}: unknown player {member}")
-        if kind == "pairs":
+        if kind == Kind.PAIRS:
             _require(len(members) == 2, f"{code} 必须恰有两名选手 / pair {code} needs exactly two players")
         else:
             _require(len(members) >= 2, f"{code} 至少需要两名选手 / team {code} needs players")
@@ -403,7 +413,7 @@ def parse_round(raw_round, context):
         )
         if "bye" in raw_match:
             bye = raw_match["bye"]
-            known_ids = player_ids if kind == "individual" else entrant_ids
+            known_ids = player_ids if kind == Kind.INDIVIDUAL else entrant_ids
             _require(
                 _known(bye, known_ids),
                 f"第{number}轮：轮空的 {bye!r:.40} 不存在 / round {number}: unknown bye {bye!r:.40}",
@@ -411,12 +421,12 @@ def parse_round(raw_round, context):
             seat_once(bye, "轮空 bye")
             rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
             continue
-        if kind == "teams":
+        if kind == Kind.TEAMS:
             match = _team_match(raw_match, number, entrant_ids, members_of, tables_seen, seat_once)
         else:
             match = _table_match(raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once)
         for table in match.tables:
-            _deals(table, raw_match if kind != "teams" else None, number, rules, score_stored, event)
+            _deals(table, raw_match if kind != Kind.TEAMS else None, number, rules, score_stored, event)
         rnd.matches.append(match)
     if not rnd.status:
         played = [m for m in rnd.matches if m.bye is None]
@@ -448,7 +458,7 @@ def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_
     where = f"第{number}轮"
     table_number = _table_number(raw, where, tables_seen)
     where = f"第{number}轮 {table_number}号桌"
-    if kind == "pairs":
+    if kind == Kind.PAIRS:
         ns, ew = raw.get("ns"), raw.get("ew")
         for code in (ns, ew):
             _require(_known(code, entrant_ids), f"{where}：对 {code!r:.40} 不存在 / {where}: unknown pair {code!r:.40}")
@@ -561,7 +571,7 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
                 status=status,
             )
         )
-    if event["mode"] == "games" and table.deals:
+    if event["mode"] == MatchMode.GAMES and table.deals:
         sides = [(d.scored["sides"]["NS"], d.scored["sides"]["EW"]) for d in table.deals]
         try:
             match_games(sides, event["game_threshold"], event["length"])

@@ -13,6 +13,7 @@ from django.db import transaction
 from openpyxl import load_workbook
 
 from scoring.models import Entrant, Membership, Player
+from scoring.vocabulary import Kind
 
 HEADERS = {
     "编号": "id",
@@ -85,7 +86,7 @@ def entrants_import(event, handle):
     accepted = []
     for number, record in rows:
         code = record.get("id", "")
-        if event.kind == "individual":
+        if event.kind == Kind.INDIVIDUAL:
             names = [record.get("name") or record.get("name1", "")]
         else:
             names = [record[f"name{n}"] for n in range(1, 7) if record.get(f"name{n}")]
@@ -109,7 +110,7 @@ def entrants_import(event, handle):
             accepted.append((code, names, record))
     with transaction.atomic():
         for code, names, record in accepted:
-            if event.kind == "individual":
+            if event.kind == Kind.INDIVIDUAL:
                 Player.objects.create(
                     event=event,
                     code=code,

@@ -16,6 +16,7 @@ from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, T
 from scoring.permissions import is_organiser, may_enter
 from scoring.results import warm_public_standings
 from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, DealError, read_deal, score_valid_deal, split_games
+from scoring.vocabulary import MatchMode
 
 
 @dataclass
@@ -66,7 +67,7 @@ def check_board(event, table, board):
     """
     if table is None or board < 1:
         raise not_found("没有这一桌 / no such table" if table is None else "没有这一副 / no such board")
-    if event.match_mode == "boards":
+    if event.match_mode == MatchMode.BOARDS:
         if board > event.match_length:
             raise not_found(f"每场只有 {event.match_length} 副 / a match has boards 1–{event.match_length}")
         return table, board
@@ -510,7 +511,7 @@ def round_progress(rnd):
         Deal.objects.filter(table__round=rnd).order_by("sequence").values_list("table_id", "ns_score", "ew_score")
     ):
         sides.setdefault(table_id, []).append((ns, ew))
-    boards = range(1, event.match_length + 1) if event.match_mode == "boards" else None
+    boards = range(1, event.match_length + 1) if event.match_mode == MatchMode.BOARDS else None
     rows, todo = [], 0
     for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"):
         table_states = states.get(table.id, {})

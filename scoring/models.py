@@ -13,12 +13,10 @@ from django.core.validators import RegexValidator
 from django.db import connection, models
 from django.utils.translation import gettext_lazy as _
 
+from scoring import vocabulary
 from scoring.rules import RULESETS, read_options
-from scoring.rules.rulesets import GAME_THRESHOLDS
 
 RULESET_CHOICES = [(name, name) for name in RULESETS]
-DEFAULT_TIEBREAKS = ["match_points", "score_difference", "head_to_head", "penalties"]
-TIEBREAK_CHOICES = ["match_points", "score_difference", "total_score", "head_to_head", "penalties"]
 
 
 # shared/formats/event-archive.md: the characters of slugs and entrant numbers.
@@ -33,7 +31,7 @@ PLAYER_CODE_VALIDATOR = RegexValidator(
 
 
 def default_tiebreaks():
-    return list(DEFAULT_TIEBREAKS)
+    return list(vocabulary.DEFAULT_TIEBREAKS)
 
 
 def random_version_start():
@@ -42,13 +40,13 @@ def random_version_start():
 
 class Event(models.Model):
     class Kind(models.TextChoices):
-        PAIRS = "pairs", _("双人赛")
-        TEAMS = "teams", _("团体赛")
-        INDIVIDUAL = "individual", _("个人赛")
+        PAIRS = vocabulary.Kind.PAIRS.value, _("双人赛")
+        TEAMS = vocabulary.Kind.TEAMS.value, _("团体赛")
+        INDIVIDUAL = vocabulary.Kind.INDIVIDUAL.value, _("个人赛")
 
     class MatchMode(models.TextChoices):
-        BOARDS = "boards", _("计副制")
-        GAMES = "games", _("局制")
+        BOARDS = vocabulary.MatchMode.BOARDS.value, _("计副制")
+        GAMES = vocabulary.MatchMode.GAMES.value, _("局制")
 
     slug = models.SlugField(_("代号"), max_length=80, unique=True, validators=[SLUG_VALIDATOR])
     name = models.CharField(_("名称"), max_length=200)
@@ -57,7 +55,9 @@ class Event(models.Model):
     venue = models.CharField(_("地点"), max_length=200, blank=True)
     ruleset = models.CharField(_("规则"), max_length=20, choices=RULESET_CHOICES, default="huapai")
     game_threshold = models.PositiveIntegerField(
-        _("局分"), default=1000, choices=[(t, f"±{t}") for t in GAME_THRESHOLDS]
+        _("局分"),
+        default=vocabulary.DEFAULT_GAME_THRESHOLD,
+        choices=[(t, f"±{t}") for t in vocabulary.GAME_THRESHOLDS],
     )
     kind = models.CharField(_("类型"), max_length=12, choices=Kind.choices, default=Kind.PAIRS)
     match_mode = models.CharField(_("赛制"), max_length=8, choices=MatchMode.choices, default=MatchMode.BOARDS)
@@ -89,9 +89,18 @@ class Event(models.Model):
 
     def clean(self):
         super().clean()
+        errors = {}
         _, problems = read_options(self.options)
         if problems:
-            raise ValidationError({"options": [problem.message for problem in problems]})
+            errors["options"] = [problem.message for problem in problems]
+        chain = self.tiebreaks if isinstance(self.tiebreaks, list) else None
+        if chain is None or not chain or any(key not in vocabulary.TIEBREAK_LABELS for key in chain):
+            known = "、".join(vocabulary.TIEBREAK_LABELS)
+            errors["tiebreaks"] = [f"破同分顺序只能由这些标准组成：{known} / tie-breaks must be among: {known}"]
+        elif len(set(chain)) != len(chain):
+            errors["tiebreaks"] = ["破同分标准不能重复 / a tie-break appears twice"]
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def match_points(self):
@@ -214,14 +223,20 @@ class Membership(models.Model):
         return f"{self.entrant.code} #{self.position} {self.player.name}"
 
 
+class RoundQuerySet(models.QuerySet):
+    def published(self):
+        """Rounds the public sees: provisional or official."""
+        return self.filter(status__in=vocabulary.PUBLISHED_STATUSES)
+
+
 class Round(models.Model):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", _("未开始")
-        IN_PLAY = "in_play", _("进行中")
-        PROVISIONAL = "provisional", _("临时公布")
-        OFFICIAL = "official", _("正式成绩")
+        SCHEDULED = vocabulary.RoundStatus.SCHEDULED.value, _("未开始")
+        IN_PLAY = vocabulary.RoundStatus.IN_PLAY.value, _("进行中")
+        PROVISIONAL = vocabulary.RoundStatus.PROVISIONAL.value, _("临时公布")
+        OFFICIAL = vocabulary.RoundStatus.OFFICIAL.value, _("正式成绩")
 
-    PUBLISHED = (Status.PROVISIONAL, Status.OFFICIAL)
+    PUBLISHED = vocabulary.PUBLISHED_STATUSES
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField(_("轮次"))
@@ -230,6 +245,8 @@ class Round(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     official_at = models.DateTimeField(null=True, blank=True)
     extra = models.JSONField(default=dict, blank=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("轮")

@@ -7,6 +7,7 @@ from scoring.models import Deal, Entrant, Player, Round, Table
 from scoring.results import entrant_labels, event_format
 from scoring.rules import card_label, split_games
 from scoring.standings import table_points
+from scoring.vocabulary import Kind
 
 
 def _card_text(cards):
@@ -31,7 +32,7 @@ def deal_row(deal, game_numbers):
 
 def entrant_record(event, code):
     """None when the code is unknown; else the entrant and its published matches."""
-    individual = event.kind == "individual"
+    individual = event.kind == Kind.INDIVIDUAL
     if individual:
         subject = Player.objects.filter(event=event, code=code).first()
     else:
@@ -39,7 +40,7 @@ def entrant_record(event, code):
     if subject is None:
         return None
     tables = (
-        Table.objects.filter(round__event=event, round__status__in=Round.PUBLISHED)
+        Table.objects.filter(round__in=Round.objects.published().filter(event=event))
         .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
         .order_by("round__number", "number")
     )
@@ -67,7 +68,7 @@ def entrant_record(event, code):
         other = sum(ew if side == "NS" else ns for ns, ew in sides)
         # 场分 belong to a pairs table; a team's match spans two tables and individuals have none.
         own_points = None
-        if deals and event.kind == "pairs":
+        if deals and event.kind == Kind.PAIRS:
             ns_points, ew_points = table_points(fmt, sides, sum(ns for ns, _ in sides), sum(ew for _, ew in sides))
             own_points = ns_points if side == "NS" else ew_points
         opponent = table.ew_entrant if side == "NS" else table.ns_entrant
@@ -94,7 +95,7 @@ def entrant_record(event, code):
 
 def published_round(event, number):
     """The round if the public may see it, else None."""
-    return Round.objects.filter(event=event, number=number, status__in=Round.PUBLISHED).first()
+    return Round.objects.published().filter(event=event, number=number).first()
 
 
 def round_results(event, rnd):
@@ -119,7 +120,7 @@ def round_results(event, rnd):
         ns_total = sum(ns for ns, _ in table_sides)
         ew_total = sum(ew for _, ew in table_sides)
         games = split_games(table_sides, event.game_threshold)
-        if table_sides and event.kind == "pairs":
+        if table_sides and event.kind == Kind.PAIRS:
             ns_points, ew_points = table_points(fmt, table_sides, ns_total, ew_total)
         else:
             ns_points = ew_points = None  # a team match spans two tables; individuals have no 场分

@@ -7,6 +7,7 @@ from django.db.models import Count, Sum
 
 from scoring.models import Deal, Entrant, Match, Player, Round, Table
 from scoring.standings import Format, MatchResult, TableResult, compute_standings, explanation_text
+from scoring.vocabulary import Kind, MatchMode
 
 
 def event_format(event):
@@ -28,7 +29,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
     """
     rounds = Round.objects.filter(event=event)
     if published_only:
-        rounds = rounds.filter(status__in=Round.PUBLISHED)
+        rounds = rounds.published()
     if after_round is not None:
         rounds = rounds.filter(number__lte=after_round)
     round_numbers = dict(rounds.values_list("id", "number"))
@@ -49,7 +50,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
         )
     }
     sides_by_table = defaultdict(list)
-    if event.match_mode == "games":
+    if event.match_mode == MatchMode.GAMES:
         for table_id, ns, ew in deals.order_by("table_id", "sequence").values_list("table_id", "ns_score", "ew_score"):
             sides_by_table[table_id].append((ns, ew))
 
@@ -71,7 +72,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
         table = TableResult(
             ns=row["ns_entrant__code"],
             ew=row["ew_entrant__code"],
-            seats=seats if event.kind == "individual" else {},
+            seats=seats if event.kind == Kind.INDIVIDUAL else {},
         )
         if total:
             table.ns_total, table.ew_total = total["ns"], total["ew"]
@@ -92,7 +93,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
                 round=round_numbers[row["round_id"]],
                 home=row["home__code"],
                 away=row["away__code"],
-                bye=row["bye__code"] or (row["bye_player__code"] if event.kind != "individual" else None),
+                bye=row["bye__code"] or (row["bye_player__code"] if event.kind != Kind.INDIVIDUAL else None),
                 tables=tables_by_match.get(row["id"], []),
             )
         )
@@ -100,7 +101,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
 
 
 def entrant_codes(event):
-    if event.kind == "individual":
+    if event.kind == Kind.INDIVIDUAL:
         return list(Player.objects.filter(event=event).values_list("code", flat=True))
     return list(Entrant.objects.filter(event=event).values_list("code", flat=True))
 
@@ -137,7 +138,7 @@ def standings_json(event, *, published_only=False, after_round=None):
     rows = event_standings(event, published_only=published_only, after_round=after_round)
     rounds = Round.objects.filter(event=event)
     if published_only:
-        rounds = rounds.filter(status__in=Round.PUBLISHED)
+        rounds = rounds.published()
     if after_round is not None:
         rounds = rounds.filter(number__lte=after_round)
     return {
@@ -162,7 +163,7 @@ def _entrant_labels(event):
     from scoring.models import Membership
 
     players = {p.id: p for p in Player.objects.filter(event=event)}
-    if event.kind == "individual":
+    if event.kind == Kind.INDIVIDUAL:
         return {p.code: {"name": p.name, "club": p.club, "sort_key": p.sort_key} for p in players.values()}
     members = defaultdict(list)
     for entrant_id, player_id in (
@@ -225,6 +226,6 @@ def filter_rows(rows, query):
 def warm_public_standings(event):
     """Compute the public standings now (after publication or a correction), so the
     first visitor afterwards does not pay for summing every deal."""
-    published = list(Round.objects.filter(event=event, status__in=Round.PUBLISHED).values_list("number", flat=True))
+    published = list(Round.objects.published().filter(event=event).values_list("number", flat=True))
     standings_by_round(event, published_only=True, rounds=[None, *published])  # the page and standings.xlsx
     entrant_labels(event)

@@ -19,6 +19,7 @@ from scoring.pairing import (
 )
 from scoring.results import entrant_codes, event_format, event_match_results, warm_public_standings
 from scoring.standings import compute_standings
+from scoring.vocabulary import Kind, MatchMode
 
 METHODS = ("swiss", "roundrobin", "random")
 
@@ -60,7 +61,7 @@ def round_pair(event, method, *, user=None, seed=None):
     matches = event_match_results(event)
     rows = compute_standings(event_format(event), matches, entrant_codes(event))
     candidates = candidates_from_history(rows, matches)
-    if event.kind == "individual":
+    if event.kind == Kind.INDIVIDUAL:
         if method == "random":
             seed = seed if seed is not None else secrets.randbelow(2**31)
             import random
@@ -105,7 +106,7 @@ def members_by_entrant(event):
 def _create_tables(event, rnd, pairing):
     """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day)."""
     matches, tables = [], []
-    if event.kind == "individual":
+    if event.kind == Kind.INDIVIDUAL:
         players = {p.code: p for p in Player.objects.filter(event=event)}
         for number, seats in enumerate(pairing.tables, start=1):
             match = Match(round=rnd, number=number)
@@ -133,7 +134,7 @@ def _create_tables(event, rnd, pairing):
             match = Match(round=rnd, number=number, home=home, away=away)
             matches.append(match)
             home_players, away_players = members[home_code], members[away_code]
-            if event.kind == "teams":
+            if event.kind == Kind.TEAMS:
                 # Duplicate: home's first pair sits NS at one table, away's first pair at the other.
                 seatings = (
                     (home, home_players[:2], away, away_players[2:4] or away_players[:2]),
@@ -169,7 +170,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
         raise PairingError("只能在本轮开始前调整编排 / a pairing can only change before the round starts")
     event = rnd.event
-    if event.kind != "pairs":
+    if event.kind != Kind.PAIRS:
         raise PairingError("手工调换目前只支持双人赛 / swapping by hand is for pairs events")
     entrants = {
         e.code: e
@@ -231,7 +232,7 @@ def publication_checklist(rnd):
     for table in tables:
         table_states = states.get(table.id, {})
         deals = deals_by_table.get(table.id, [])
-        if event.match_mode == "boards":
+        if event.match_mode == MatchMode.BOARDS:
             missing = [b for b in range(1, event.match_length + 1) if b not in table_states]
             if missing:
                 blocking.append(f"{table.number}号桌缺少第 {_ranges(missing)} 副")
@@ -248,7 +249,7 @@ def publication_checklist(rnd):
         for deal in deals:
             if deal.adjusted is not None and not deal.adjusted_reason.strip():
                 warnings.append(f"{table.number}号桌第 {deal.board} 副调整分没有写理由")
-    if event.kind == "teams":
+    if event.kind == Kind.TEAMS:
         warnings.extend(holder_disagreements(rnd, deals_by_table))
     return {"blocking": blocking, "warnings": warnings}
 
@@ -360,7 +361,7 @@ def changes_since_publication(event):
     from scoring.models import DealHistory
 
     rows = []
-    published = {r.id: r for r in event.rounds.filter(status__in=Round.PUBLISHED)}
+    published = {r.id: r for r in event.rounds.published()}
     history = (
         DealHistory.objects.filter(table__round_id__in=published)
         .exclude(action__in=[DealHistory.Action.CONFIRM])

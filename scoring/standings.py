@@ -9,25 +9,27 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from scoring.rules import split_games
+from scoring.vocabulary import (
+    DEFAULT_GAME_THRESHOLD,
+    DEFAULT_MATCH_POINTS,
+    DEFAULT_TIEBREAKS,
+    INDIVIDUAL_LABELS,
+    TIEBREAK_LABELS,
+    Kind,
+    MatchMode,
+)
 
-CRITERIA_LABELS = {
-    "match_points": ("场分", "match points"),
-    "score_difference": ("得分差", "score difference"),
-    "total_score": ("总得分", "total score"),
-    "head_to_head": ("相互间场分", "head-to-head"),
-    "penalties": ("罚分", "penalties"),
-    "deals": ("副数", "deals played"),
-}
+CRITERIA_LABELS = {**TIEBREAK_LABELS, **INDIVIDUAL_LABELS}
 
 
 @dataclass
 class Format:
-    kind: str = "pairs"  # pairs | teams | individual
-    mode: str = "boards"  # boards | games
+    kind: str = Kind.PAIRS
+    mode: str = MatchMode.BOARDS
     length: int = 16  # boards per match, or 局 per match in games mode
-    threshold: int = 1000
-    points: dict = field(default_factory=lambda: {"win": 2, "draw": 1, "loss": 0})
-    tiebreaks: list = field(default_factory=lambda: ["match_points", "score_difference", "head_to_head", "penalties"])
+    threshold: int = DEFAULT_GAME_THRESHOLD
+    points: dict = field(default_factory=lambda: dict(DEFAULT_MATCH_POINTS))
+    tiebreaks: list = field(default_factory=lambda: list(DEFAULT_TIEBREAKS))
 
 
 @dataclass
@@ -91,8 +93,8 @@ class Row:
     head_to_head: int | None = None  # 场分 within the tied group, when it was used
     explanation: dict | None = None
 
-    def as_json(self, kind="pairs"):
-        if kind == "individual":
+    def as_json(self, kind=Kind.PAIRS):
+        if kind == Kind.INDIVIDUAL:
             return {"rank": self.rank, "id": self.id, "total_score": self.total_score, "deals": self.deals}
         return {
             "rank": self.rank,
@@ -132,7 +134,7 @@ def match_games(side_scores, threshold, games):
 
 def table_points(fmt, side_scores, ns_total, ew_total):
     """场分 (NS, EW) of one pairs table: per 局 in games mode, on the totals in boards mode."""
-    if fmt.mode == "games":
+    if fmt.mode == MatchMode.GAMES:
         ns_points = ew_points = 0
         for game in match_games(side_scores, fmt.threshold, fmt.length):
             ns_points += _outcome_points(fmt.points, game.ns, game.ew)
@@ -143,7 +145,7 @@ def table_points(fmt, side_scores, ns_total, ew_total):
 
 def score_match(fmt, match):
     """Per-side figures of one played match: {entrant: (points, own_total, other_total, penalties)}."""
-    if fmt.kind == "teams":
+    if fmt.kind == Kind.TEAMS:
         totals = {match.home: 0, match.away: 0}
         penalties = {match.home: 0, match.away: 0}
         for table in match.tables:
@@ -171,7 +173,7 @@ def compute_standings(fmt, matches, entrants=(), after_round=None):
     still appear (with zeros).
     """
     matches = [m for m in matches if after_round is None or m.round <= after_round]
-    if fmt.kind == "individual":
+    if fmt.kind == Kind.INDIVIDUAL:
         return _individual_standings(matches, entrants)
     rows = {entrant: Row(id=entrant) for entrant in entrants}
     meetings = defaultdict(int)  # (a, b) -> 场分 a won against b

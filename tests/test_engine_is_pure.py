@@ -23,6 +23,7 @@ PURE_MODULES = [
     "scoring.deals",
     "scoring.deal_text",
     "scoring.names",
+    "scoring.vocabulary",
 ]
 
 

@@ -38,3 +38,32 @@ def test_public_standings_leave_out_rounds_that_are_not_published():
     after_round_one = standings_json(event, after_round=1)["rows"]
     assert public == after_round_one
     assert public != officials  # round 2 changes the standings: leaving it out is visible
+
+
+def test_the_vocabulary_is_defined_once_and_the_models_take_it():
+    from scoring import vocabulary
+    from scoring.models import Event
+
+    assert list(Event.Kind.values) == [kind.value for kind in vocabulary.Kind]
+    assert list(Event.MatchMode.values) == [mode.value for mode in vocabulary.MatchMode]
+    assert list(Round.Status.values) == [status.value for status in vocabulary.RoundStatus]
+    assert set(Round.PUBLISHED) == {"provisional", "official"}
+
+
+@pytest.mark.parametrize("tiebreaks", [["match_points", "coin"], [], "match_points", ["penalties", "penalties"]])
+def test_an_event_refuses_an_unknown_or_repeated_tie_break(tiebreaks):
+    from django.core.exceptions import ValidationError
+
+    from scoring.models import Event
+
+    with pytest.raises(ValidationError) as caught:
+        Event(slug="x", name="x", tiebreaks=tiebreaks).clean()
+    assert "tiebreaks" in caught.value.message_dict
+
+
+@pytest.mark.django_db
+def test_published_rounds_are_one_queryset_method():
+    archive = four_pairs_two_rounds()
+    archive["rounds"][1]["status"] = "in_play"
+    event = import_archive(archive)
+    assert list(event.rounds.published().values_list("number", flat=True)) == [1]

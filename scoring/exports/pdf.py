@@ -21,9 +21,9 @@ from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, 
 from scoring.deals import event_rules
 from scoring.rulebook import rules_text
 from scoring.rules import SEATS
+from scoring.vocabulary import SEAT_NAMES, Kind, MatchMode
 
 FONT = "HuapaiCJK"
-SEAT_NAMES = {"N": "北", "E": "东", "S": "南", "W": "西"}
 
 
 @cache
@@ -98,7 +98,7 @@ def _footer(text):
 
 def write_standings(out, event, rows, *, subtitle):
     styles = _styles()
-    individual = event.kind == "individual"
+    individual = event.kind == Kind.INDIVIDUAL
     header = (
         ["名次", "编号", "选手", "单位"]
         + (["总得分", "副数"] if individual else ["场分", "得分差", "总得分", "罚分", "场次"])
@@ -226,7 +226,7 @@ def write_scoresheets(out, event, rnd, sheets):
     pdf = canvas.Canvas(out, pagesize=A4, pageCompression=1, initialFontName=FONT, initialFontSize=9)
     pdf.setTitle(f"{event.name} 第{rnd.number}轮 记分表")
     width, height = A4
-    boards = event.match_length if event.match_mode == "boards" else 24
+    boards = event.match_length if event.match_mode == MatchMode.BOARDS else 24
     columns = [
         ("副", 9),
         ("北 得分牌", 25),
@@ -295,7 +295,7 @@ def write_scoresheets(out, event, rnd, sheets):
         for board in range(1, boards + 1):
             y = grid_top - (board + 1) * row_height + 2.5 * mm
             pdf.drawCentredString(
-                (x_positions[0] + x_positions[1]) / 2, y, str(board) if event.match_mode == "boards" else ""
+                (x_positions[0] + x_positions[1]) / 2, y, str(board) if event.match_mode == MatchMode.BOARDS else ""
             )
         sign_y = bottom - 14 * mm
         pdf.setFont(FONT, 9)

@@ -2,14 +2,14 @@
 
 from itertools import groupby
 
-from scoring.models import Deal, Player, Round, Table
+from scoring.models import Deal, Player, Table
 from scoring.results import standings_by_round, standings_rows
 
 
 def visible_rounds(event, published_only):
     rounds = event.rounds.order_by("number")
     if published_only:
-        rounds = rounds.filter(status__in=Round.PUBLISHED)
+        rounds = rounds.published()
     return list(rounds)
 
 

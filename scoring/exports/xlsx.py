@@ -12,10 +12,10 @@ from openpyxl.utils import get_column_letter
 
 from scoring.deal_text import exposed_text, holders_text
 from scoring.rules import SEATS, card_label, split_games
+from scoring.vocabulary import SEAT_NAMES, Kind
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="1D2330")
-SEAT_NAMES = {"N": "北", "E": "东", "S": "南", "W": "西"}
 
 
 def display_width(text):
@@ -90,7 +90,7 @@ TEXT_KEYS = {"id", "name", "club", "explanation"}
 def write_standings(out, event, sheets):
     """`sheets`: [(sheet title, [standings row dicts])]; the first is the current standings."""
     wb = Workbook(write_only=True)
-    columns = INDIVIDUAL_COLUMNS if event.kind == "individual" else STANDINGS_COLUMNS
+    columns = INDIVIDUAL_COLUMNS if event.kind == Kind.INDIVIDUAL else STANDINGS_COLUMNS
     for title, rows in sheets:
         ws = wb.create_sheet(title=title[:31])
         widths = [

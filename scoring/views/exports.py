@@ -32,7 +32,7 @@ def _event_and_scope(request, slug):
 def _round(event, number, published_only):
     rounds = Round.objects.filter(event=event, number=number)
     if published_only:
-        rounds = rounds.filter(status__in=Round.PUBLISHED)
+        rounds = rounds.published()
     rnd = rounds.first()
     if rnd is None:
         raise Http404("round not published")

@@ -22,7 +22,7 @@ def home(request):
 
 
 def _published_rounds(event):
-    return list(event.rounds.filter(status__in=Round.PUBLISHED).order_by("number"))
+    return list(event.rounds.published().order_by("number"))
 
 
 def event_detail(request, slug):
@@ -60,7 +60,7 @@ def standings(request, slug):
     rows = event_standings(event, published_only=True, after_round=after) if published else []
     query = request.GET.get("q", "").strip()
     data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans"), query)
-    table_class = IndividualStandingsTable if event.kind == "individual" else StandingsTable
+    table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
     table = table_class(data)
     RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
     provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
@@ -103,7 +103,7 @@ def round_detail(request, slug, number):
     rnd = published_round(event, number)
     if rnd is None:
         raise Http404("round not published")
-    boards = range(1, event.match_length + 1) if event.match_mode == "boards" else None
+    boards = range(1, event.match_length + 1) if event.match_mode == Event.MatchMode.BOARDS else None
     return render(
         request, "scoring/round.html", {"event": event, "round": rnd, "boards": boards, **round_results(event, rnd)}
     )

@@ -158,7 +158,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "penalty_reasons": PENALTY_REASONS,
         "blind": event.double_entry and not organiser,
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
-        "next_board": board + 1 if event.match_mode == "games" or board < event.match_length else None,
+        "next_board": board + 1 if event.match_mode == Event.MatchMode.GAMES or board < event.match_length else None,
     }
 
 
@@ -213,7 +213,7 @@ def board_entry(request, event, number, table_number, board):
             request, event, table, board, current, request.POST, errors=[failure.message], conflict=conflict
         )
         return render(request, "referee/board.html", context, status=409 if conflict else 400)
-    if request.POST.get("next") and event.match_mode == "boards" and board < event.match_length:
+    if request.POST.get("next") and event.match_mode == Event.MatchMode.BOARDS and board < event.match_length:
         return redirect("referee-board", event.slug, number, table_number, board + 1)
     return redirect("referee-board", event.slug, number, table_number, board)
 
