@@ -6,24 +6,28 @@ win) and appends to `DealHistory`. Scores come from `scoring.deals`.
 """
 
 import re
-from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
 from scoring.deals import apply_result, event_rules, score_stored
 from scoring.hot_sql import create_with_history, deal_at, insert, round_status_for_write
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
-from scoring.permissions import is_organiser, may_enter
+from scoring.permissions import is_organiser, may_confirm, may_enter
 from scoring.results import warm_public_standings
 from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, DealError, read_deal, score_valid_deal, split_games
 from scoring.vocabulary import MatchMode
 
 
-@dataclass
 class EntryError(Exception):
-    status: int
-    code: str
-    message: str
+    """A refused entry, in domain terms: a stable code (referee-api.md and deal-json.md),
+    a message naming what is wrong, and the parameters it names. No HTTP here: the API
+    (`scoring.views.api.HTTP_STATUS`) and the pages map codes to responses, each in one place."""
+
+    def __init__(self, code, message, **params):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
 
     def as_json(self):
         return {"error": {"code": self.code, "message": self.message}}
@@ -34,20 +38,20 @@ UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
 
 
 def not_found(message="没有这一副 / no such board"):
-    return EntryError(404, "not_found", message)
+    return EntryError("not_found", message)
 
 
 def stale(deal):
     return EntryError(
-        412,
         "stale_version",
         f"这一副已被 {deal.entered_by or '他人'} 修改（现为第 {deal.version} 版），请重新载入后再改"
         f" / the deal changed meanwhile (now version {deal.version}); reload it",
+        version=deal.version,
     )
 
 
 def locate_board(event, round_number, table_number, board):
-    """The table and board addressed by a page, or `EntryError(404)` (see `check_board`)."""
+    """The table and board addressed by a page, or `EntryError("not_found")` (see `check_board`)."""
     table = (
         Table.objects.select_related("round")
         .filter(round__event=event, round__number=round_number, number=table_number)
@@ -60,7 +64,7 @@ def locate_board(event, round_number, table_number, board):
 
 
 def check_board(event, table, board):
-    """`(table, board)` if the board belongs to the table's match, else `EntryError(404)`.
+    """`(table, board)` if the board belongs to the table's match, else `EntryError("not_found")`.
 
     A board must belong to the match: 1…N in boards mode; in games mode a
     board already played or the next one, while the match is not over.
@@ -116,11 +120,10 @@ def _check_may_write(user, table, reason):
     event, rnd = table.round.event, table.round
     if not may_enter(user, event, rnd):
         if rnd.status == Round.Status.OFFICIAL:
-            raise EntryError(403, "round_official", "本轮成绩已正式公布，只有组织者可以更改 / the round is official")
-        raise EntryError(403, "forbidden", "你不是本赛事的裁判或组织者 / not a referee of this event")
+            raise EntryError("round_official", "本轮成绩已正式公布，只有组织者可以更改 / the round is official")
+        raise EntryError("forbidden", "你不是本赛事的裁判或组织者 / not a referee of this event")
     if rnd.is_published and not reason.strip():
         raise EntryError(
-            400,
             "reason_required",
             "已公布成绩的更改必须写明理由（会列入公开的更改记录）"
             " / a change to a published result needs a reason (it is listed publicly)",
@@ -136,7 +139,6 @@ def _check_round_unchanged(table):
     if now != seen:
         label = Round.Status(now).label if now in Round.Status.values else now
         raise EntryError(
-            409,
             "round_changed",
             f"本轮状态刚刚变为“{label}”，没有保存；请重新载入后再改 / the round became {now} meanwhile; "
             "nothing was saved, reload and try again",
@@ -153,7 +155,6 @@ def _checked_text(value, what):
         return ""
     if not isinstance(value, str) or len(value) > REASON_LIMIT or _CONTROL.search(value):
         raise EntryError(
-            400,
             "bad_reason",
             f"{what}必须是不超过 {REASON_LIMIT} 个字的文字 / {what} must be text of at most {REASON_LIMIT} characters",
         )
@@ -193,7 +194,7 @@ def _score(table, deal_json, adjusted=None):
     try:
         return score_stored(event_rules(table.round.event), deal_json, adjusted)
     except DealError as error:
-        raise EntryError(400, error.code, error.message) from None
+        raise EntryError(error.code, error.message) from None
 
 
 def deal_save(*, table, board, deal_json, user, expected_version=None, reason="", ip=None, existing=UNREAD):
@@ -210,7 +211,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
     _check_may_write(user, table, reason)
     adjusted = deal_json.get("adjusted")
     if adjusted is not None and not is_organiser(user, table.round.event):
-        raise EntryError(403, "forbidden", "只有裁判长（组织者）可以给调整分 / only organisers give adjusted scores")
+        raise EntryError("forbidden", "只有裁判长（组织者）可以给调整分 / only organisers give adjusted scores")
     scored = _score(table, deal_json, adjusted)
     # Everything but the writes happens before the transaction: on SQLite it
     # holds the one write lock, which every other referee is waiting for.
@@ -218,7 +219,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         existing = deal_at(table, board)
     if existing is None:
         if expected_version is not None:
-            raise EntryError(412, "stale_version", "这一副还没有录入 / the deal does not exist yet")
+            raise EntryError("stale_version", "这一副还没有录入 / the deal does not exist yet")
         deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
         deal.adjusted = adjusted
         deal.adjusted_reason = adjusted_reason
@@ -235,14 +236,13 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
             # Someone created it first: from here on it is an existing deal, which
             # needs If-Match, exactly as if this writer had arrived a moment later.
             raise EntryError(
-                428,
                 "version_required",
                 "这一副刚被别人录入，请重新载入后再改 / someone entered this deal meanwhile",
             ) from None
         _warm_after_commit(table)
         return deal, True
     if expected_version is None:
-        raise EntryError(428, "version_required", "修改已有的牌需要 If-Match 版本号 / If-Match is required")
+        raise EntryError("version_required", "修改已有的牌需要 If-Match 版本号 / If-Match is required")
     if existing.version != expected_version:
         raise stale(existing)
     before = snapshot(existing)
@@ -306,10 +306,9 @@ def deal_confirm(*, deal, user, expected_version, ip=None):
     table = deal.table
     _check_may_write(user, table, reason="confirm")
     if expected_version is None:
-        raise EntryError(428, "version_required", "确认需要 If-Match 版本号 / If-Match is required")
-    if deal.entered_by_id == user.id:
+        raise EntryError("version_required", "确认需要 If-Match 版本号 / If-Match is required")
+    if not may_confirm(user, deal):  # may_enter was checked above: the last editor is asking
         raise EntryError(
-            403,
             "self_confirmation",
             "录入或最后修改这一副的人不能确认它，请另一位裁判确认 / the last editor cannot confirm",
         )
@@ -330,11 +329,11 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
     table = deal.table
     _check_may_write(user, table, reason=ruling)
     if penalty > 0:
-        raise EntryError(400, "bad_penalty", "罚分必须是负数或 0 / a penalty is negative")
+        raise EntryError("bad_penalty", "罚分必须是负数或 0 / a penalty is negative")
     if seat and seat not in SEATS:
-        raise EntryError(400, "unknown_seat", f"座位 {seat} 无效 / unknown seat {seat}")
+        raise EntryError("unknown_seat", f"座位 {seat} 无效 / unknown seat {seat}")
     if penalty and not seat:
-        raise EntryError(400, "unknown_seat", "罚分需要指定座位 / a penalty needs a seat")
+        raise EntryError("unknown_seat", "罚分需要指定座位 / a penalty needs a seat")
     with transaction.atomic():
         _check_round_unchanged(table)
         if deal.version != expected_version:

@@ -41,3 +41,11 @@ def may_enter(user, event, rnd):
     if is_organiser(user, event):
         return True
     return EventRole.Role.REFEREE in roles(user, event) and rnd.status != Round.Status.OFFICIAL
+
+
+def may_confirm(user, deal):
+    """The second-referee rule, in one place for the API and the pages: a deal may be
+    confirmed by anyone who may enter it except the last person who entered or changed it."""
+    if deal.entered_by_id == user.id:
+        return False
+    return may_enter(user, deal.table.round.event, deal.table.round)

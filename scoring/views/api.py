@@ -27,8 +27,29 @@ MAX_BODY = 64 * 1024
 VERSION = re.compile(r"[0-9]{1,9}")
 
 
+# The one place where a domain error becomes an HTTP status (referee-api.md); any
+# other code is a client error about the request or the deal: 400.
+HTTP_STATUS = {
+    "unauthenticated": 401,
+    "forbidden": 403,
+    "csrf": 403,
+    "round_official": 403,
+    "self_confirmation": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "round_changed": 409,
+    "stale_version": 412,
+    "too_large": 413,
+    "version_required": 428,
+}
+
+
 def error(status, code, message):
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+def error_response(failure):
+    return JsonResponse(failure.as_json(), status=HTTP_STATUS.get(failure.code, 400))
 
 
 def _authenticate(request, board):
@@ -74,7 +95,7 @@ def board_endpoint(view):
             check_board(lookup.event, lookup.table, board)
             return view(request, lookup, board)
         except EntryError as failure:
-            return JsonResponse(failure.as_json(), status=failure.status)
+            return error_response(failure)
 
     return wrapper
 
@@ -85,21 +106,21 @@ def _expected_version(request):
         return None
     value = value.strip().removeprefix("W/").strip('"')
     if not VERSION.fullmatch(value):
-        raise EntryError(400, "bad_version", "If-Match 必须是版本号 / If-Match must be a version number")
+        raise EntryError("bad_version", "If-Match 必须是版本号 / If-Match must be a version number")
     return int(value)
 
 
 def _body(request):
     if len(request.body) > MAX_BODY:
-        raise EntryError(413, "too_large", "请求超过 64 KiB / request larger than 64 KiB")
+        raise EntryError("too_large", "请求超过 64 KiB / request larger than 64 KiB")
     try:
         data = json.loads(request.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as failure:
-        raise EntryError(400, "bad_json", f"不是有效的 JSON / not valid JSON: {failure}") from None
+        raise EntryError("bad_json", f"不是有效的 JSON / not valid JSON: {failure}") from None
     except RecursionError:
-        raise EntryError(400, "bad_json", "JSON 嵌套过深 / JSON nested too deeply") from None
+        raise EntryError("bad_json", "JSON 嵌套过深 / JSON nested too deeply") from None
     if not isinstance(data, dict):
-        raise EntryError(400, "bad_json", "请求体必须是 JSON 对象 / the body must be a JSON object")
+        raise EntryError("bad_json", "请求体必须是 JSON 对象 / the body must be a JSON object")
     return data
 
 

@@ -38,7 +38,7 @@ from scoring.forms import (
 )
 from scoring.models import Deal, Event, Irregularity, Round
 from scoring.pairing import PairingError
-from scoring.permissions import is_official, is_organiser, may_enter
+from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
 from scoring.rounds import (
     METHODS,
     PublicationError,
@@ -151,7 +151,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "conflict": conflict,
         "organiser": organiser,
         "may_enter": may_enter(request.user, event, table.round),
-        "may_confirm": deal is not None and deal.status == "draft" and deal.entered_by_id != request.user.id,
+        "may_confirm": deal is not None and deal.status == Deal.Status.DRAFT and may_confirm(request.user, deal),
         "history": history_rows(table, board),
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         "irregularity_kinds": Irregularity.Kind.choices,
@@ -208,7 +208,7 @@ def board_entry(request, event, number, table_number, board):
             messages.success(request, f"第 {board} 副已保存（第 {deal.version} 版，待另一名裁判确认）")
     except EntryError as failure:
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
-        conflict = current if failure.status == 412 else None
+        conflict = current if failure.code == "stale_version" else None
         context = _board_context(
             request, event, table, board, current, request.POST, errors=[failure.message], conflict=conflict
         )
