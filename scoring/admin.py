@@ -25,6 +25,7 @@ from scoring.models import (
     Table,
 )
 from scoring.results import warm_public_standings
+from scoring.versions import results_changed
 
 # For each model an organiser may pick in a form: the lookup from it to its event.
 EVENT_PATHS = {
@@ -108,7 +109,7 @@ class OrganiserScoped:
     def _public_changed(self, obj):
         event = event_of(obj, self.event_path)
         if event is not None:
-            event.results_changed(public=True)
+            results_changed(event, public=True)
             transaction.on_commit(lambda: warm_public_standings(event))
 
     def save_model(self, request, obj, form, change):
@@ -119,7 +120,7 @@ class OrganiserScoped:
         event = event_of(obj, self.event_path)
         super().delete_model(request, obj)
         if event is not None and event.pk:
-            event.results_changed(public=True)
+            results_changed(event, public=True)
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)

@@ -8,6 +8,7 @@ from django.utils import timezone
 from scoring.archive_format import FORMAT, ArchiveError, parse_header, parse_round
 from scoring.deals import apply_result
 from scoring.models import Deal, DealHistory, Entrant, Event, Match, Membership, Player, Round, Table
+from scoring.names import pinyin_sort_key
 
 BATCH = 2000
 
@@ -74,8 +75,6 @@ def import_archive(data, *, replace=False, consume=False):
         ]
         for player in players:
             if not player.sort_key:
-                from scoring.names import pinyin_sort_key
-
                 player.sort_key = pinyin_sort_key(player.name)
         Player.objects.bulk_create(players, batch_size=BATCH)
         player_by_code = {p.code: p for p in Player.objects.filter(event=event)}

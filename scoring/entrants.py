@@ -13,6 +13,7 @@ from django.db import transaction
 from openpyxl import load_workbook
 
 from scoring.models import Entrant, Membership, Player
+from scoring.versions import results_changed
 from scoring.vocabulary import Kind
 
 HEADERS = {
@@ -127,5 +128,5 @@ def entrants_import(event, handle):
                     Membership.objects.create(entrant=entrant, player=player, position=position)
             report.created.append(code)
         if accepted:
-            event.results_changed()
+            results_changed(event)
     return report

@@ -10,35 +10,17 @@ import re
 from django.db import IntegrityError, transaction
 
 from scoring.deals import apply_result, event_rules, score_stored
+from scoring.entry_reads import snapshot
+from scoring.errors import EntryError
 from scoring.hot_sql import create_with_history, deal_at, insert, round_status_for_write
-from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
+from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round
 from scoring.permissions import is_organiser, may_confirm, may_enter
 from scoring.results import warm_public_standings
-from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, DealError, read_deal, score_valid_deal, split_games
-from scoring.vocabulary import MatchMode
-
-
-class EntryError(Exception):
-    """A refused entry, in domain terms: a stable code (referee-api.md and deal-json.md),
-    a message naming what is wrong, and the parameters it names. No HTTP here: the API
-    (`scoring.views.api.HTTP_STATUS`) and the pages map codes to responses, each in one place."""
-
-    def __init__(self, code, message, **params):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
-
-    def as_json(self):
-        return {"error": {"code": self.code, "message": self.message}}
-
+from scoring.rules import SEATS, DealError
+from scoring.versions import results_changed
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
-
-
-def not_found(message="没有这一副 / no such board"):
-    return EntryError("not_found", message)
 
 
 def stale(deal):
@@ -48,72 +30,6 @@ def stale(deal):
         f" / the deal changed meanwhile (now version {deal.version}); reload it",
         version=deal.version,
     )
-
-
-def locate_board(event, round_number, table_number, board):
-    """The table and board addressed by a page, or `EntryError("not_found")` (see `check_board`)."""
-    table = (
-        Table.objects.select_related("round")
-        .filter(round__event=event, round__number=round_number, number=table_number)
-        .order_by()
-        .first()
-    )
-    if table is not None:
-        table.round.event = event  # already loaded by the caller
-    return check_board(event, table, board)
-
-
-def check_board(event, table, board):
-    """`(table, board)` if the board belongs to the table's match, else `EntryError("not_found")`.
-
-    A board must belong to the match: 1…N in boards mode; in games mode a
-    board already played or the next one, while the match is not over.
-    """
-    if table is None or board < 1:
-        raise not_found("没有这一桌 / no such table" if table is None else "没有这一副 / no such board")
-    if event.match_mode == MatchMode.BOARDS:
-        if board > event.match_length:
-            raise not_found(f"每场只有 {event.match_length} 副 / a match has boards 1–{event.match_length}")
-        return table, board
-    played = list(table.deals.order_by("sequence").values_list("board", "ns_score", "ew_score"))
-    if any(b == board for b, _, _ in played):
-        return table, board
-    next_board = max((b for b, _, _ in played), default=0) + 1
-    games = split_games([(ns, ew) for _, ns, ew in played], event.game_threshold)
-    over = len(games) >= event.match_length and games[-1].finished
-    if board != next_board or over:
-        raise not_found("这场比赛没有这一副（局制：只能录入下一副）/ not a board of this match")
-    return table, board
-
-
-def snapshot(deal):
-    """A deal as the API and the history show it."""
-    if deal is None:
-        return None
-    data = {
-        "captured": deal.captured,
-        "holders": deal.holders,
-        "exposed": deal.exposed,
-        "penalties": deal.penalties,
-        "status": deal.status,
-        "version": deal.version,
-        "scores": deal.scores,
-        "raw": deal.raw,
-        "sides": {"NS": deal.ns_score, "EW": deal.ew_score},
-    }
-    if deal.adjusted is not None:
-        data["adjusted"] = deal.adjusted
-        data["adjusted_reason"] = deal.adjusted_reason
-    return data
-
-
-def api_view(deal):
-    return {
-        "board": deal.board,
-        **snapshot(deal),
-        "entered_by": deal.entered_by.username if deal.entered_by else None,
-        "confirmed_by": deal.confirmed_by.username if deal.confirmed_by else None,
-    }
 
 
 def _check_may_write(user, table, reason):
@@ -185,7 +101,7 @@ def _warm_after_commit(table):
 
 def _record(deal, *, table, **history):
     """Append to the history and bump the results version (inside the writing transaction)."""
-    table.round.event.results_changed(public=table.round.is_published, shard=table.pk)
+    results_changed(table.round.event, public=table.round.is_published, shard=table.pk)
     _warm_after_commit(table)
     insert(_history(deal, table=table, **history))
 
@@ -368,21 +284,6 @@ def _start_round(rnd):
         rnd.status = Round.Status.IN_PLAY
 
 
-def history_rows(table, board):
-    return [
-        {
-            "version": row.version,
-            "user": row.user.username if row.user else None,
-            "at": row.at.isoformat(),
-            "action": row.action,
-            "before": row.before,
-            "after": row.after,
-            "reason": row.reason,
-        }
-        for row in DealHistory.objects.filter(table=table, board=board).select_related("user").order_by("at", "id")
-    ]
-
-
 # --- blind double entry ----------------------------------------------------------------
 
 
@@ -425,99 +326,3 @@ def blind_entry_submit(*, table, board, deal_json, user, ip=None):
         )
         _start_round(table.round)
         return "confirmed", deal
-
-
-def blind_differences(table, board):
-    """The cells where the blind entries of a board differ: [(what, {username: value})]."""
-    entries = list(BlindEntry.objects.filter(table=table, board=board).select_related("user"))
-    if len(entries) < 2:
-        return []
-    differences = []
-
-    def seats_of(payload, card):
-        # Every copy's taker: with two decks a card has two.
-        return ",".join(sorted(seat for seat, cards in payload["captured"].items() for c in cards if c == card)) or None
-
-    cells = [(f"captured {card}", lambda p, c=card: seats_of(p, c)) for card in POINT_CARDS]
-    cells += [(f"holder {card}", lambda p, c=card: p["holders"].get(c)) for card in EXPOSABLE]
-    cells += [(f"exposed {card}", lambda p, c=card: p["exposed"].get(c)) for card in EXPOSABLE]
-    cells += [(f"penalty {seat}", lambda p, s=seat: p["penalties"].get(s)) for seat in SEATS]
-    for label, read in cells:
-        values = {entry.user.username: read(entry.payload) for entry in entries}
-        if len(set(map(str, values.values()))) > 1:
-            differences.append((label, values))
-    return differences
-
-
-def table_board_states(rnd):
-    """{table id: {board: "missing" | "draft" | "confirmed" | "conflict"}} for a round's dashboard."""
-    states = {}
-    for table_id, board, status in Deal.objects.filter(table__round=rnd).values_list("table_id", "board", "status"):
-        states.setdefault(table_id, {})[board] = status
-    payloads = {}
-    for table_id, board, payload in BlindEntry.objects.filter(table__round=rnd).values_list(
-        "table_id", "board", "payload"
-    ):
-        payloads.setdefault((table_id, board), []).append(payload)
-    for (table_id, board), entries in payloads.items():
-        table_states = states.setdefault(table_id, {})
-        if board not in table_states and len(entries) > 1 and any(e != entries[0] for e in entries):
-            table_states[board] = "conflict"
-    return states
-
-
-def deal_preview(table, board, deal_json):
-    """What the entry page shows as the referee types: problems, or scores, and the 局 running totals.
-
-    The page's JavaScript only collects the form and draws this; every number
-    comes from the engine here.
-    """
-    event = table.round.event
-    rules = event_rules(event)
-    adjusted = deal_json.get("adjusted")
-    if adjusted is not None:
-        try:
-            result = score_stored(rules, deal_json, adjusted)
-            problems = []
-        except DealError as failure:
-            result, problems = None, [failure]
-    else:
-        deal, problems = read_deal(deal_json, rules=rules)
-        result = score_valid_deal(deal) if deal else None
-    sides = list(table.deals.exclude(board=board).order_by("sequence").values_list("sequence", "ns_score", "ew_score"))
-    if result:
-        sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
-        sides.sort()
-    games = split_games([(ns, ew) for _, ns, ew in sides], event.game_threshold)
-    return {
-        "problems": [{"code": p.code, "message": p.message} for p in problems],
-        "scores": result["scores"] if result else None,
-        "raw": result["raw"] if result else None,
-        "sides": result["sides"] if result else None,
-        "breakdown": {seat: [e["text"] for e in entries] for seat, entries in result["breakdown"].items()}
-        if result
-        else None,
-        "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
-    }
-
-
-def round_progress(rnd):
-    """The round dashboard: per table its board states and running 局, and how many boards are not confirmed."""
-    event = rnd.event
-    states = table_board_states(rnd)
-    sides = {}
-    for table_id, ns, ew in (
-        Deal.objects.filter(table__round=rnd).order_by("sequence").values_list("table_id", "ns_score", "ew_score")
-    ):
-        sides.setdefault(table_id, []).append((ns, ew))
-    boards = range(1, event.match_length + 1) if event.match_mode == MatchMode.BOARDS else None
-    rows, todo = [], 0
-    for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"):
-        table_states = states.get(table.id, {})
-        numbers = boards or range(1, max(table_states, default=0) + 2)  # games mode: played boards and the next
-        cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
-        todo += sum(cell["state"] != "confirmed" for cell in cells)
-        rows.append(
-            {"table": table, "cells": cells, "games": split_games(sides.get(table.id, []), event.game_threshold)}
-        )
-    return rows, todo

@@ -33,6 +33,7 @@ from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connec
 from psycopg.types.numeric import Int8BinaryDumper
 
 from scoring.models import ApiToken, Deal, DealHistory, Event, EventRole, Round, Table
+from scoring.versions import results_changed, version_bump
 
 # --- Django internals: everything below that Django does not document as public -------
 
@@ -267,7 +268,7 @@ def _create_with_history_sql():
     deal_fields, _ = _insert_plan(Deal)
     history_fields, _ = _insert_plan(DealHistory)
     quote = connection.ops.quote_name
-    bump_sql, _ = Event().version_bump()
+    bump_sql, _ = version_bump(Event())
     deal_pk = quote(Deal._meta.pk.column)
     history_values = ", ".join(f"(SELECT {deal_pk} FROM d)" if f.attname == "deal_id" else "%s" for f in history_fields)
     return (
@@ -293,12 +294,12 @@ def create_with_history(deal, history, *, public, shard):
         with transaction.atomic():
             insert(deal)
             history.deal = deal
-            event.results_changed(public=public, shard=shard)
+            results_changed(event, public=public, shard=shard)
             insert(history)
         return
     deal_fields, _ = _insert_plan(Deal)
     history_fields, _ = _insert_plan(DealHistory)
-    _, bump_params = event.version_bump(public=public, shard=shard)
+    _, bump_params = version_bump(event, public=public, shard=shard)
     params = _save_values(deal, deal_fields, db)
     params += bump_params
     params += _save_values(history, [f for f in history_fields if f.attname != "deal_id"], db)

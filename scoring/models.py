@@ -10,10 +10,11 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
-from django.db import connection, models
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from scoring import vocabulary
+from scoring.names import pinyin_sort_key
 from scoring.rules import RULESETS, read_options
 
 RULESET_CHOICES = [(name, name) for name in RULESETS]
@@ -106,44 +107,9 @@ class Event(models.Model):
     def match_points(self):
         return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}
 
-    def results_changed(self, *, public=True, shard=0):
-        """Invalidate cached standings: call inside the writing transaction.
-
-        The version is the base above plus a counter in one of `ResultsCounter.SHARDS`
-        rows; a deal write bumps the row of its table's shard. One row for the whole
-        event would be locked by every referee's transaction until it commits, and
-        on PostgreSQL that queued all writers of an event behind each other.
-        """
-        with connection.cursor() as cursor:
-            cursor.execute(*self.version_bump(public=public, shard=shard))
-
-    def version_bump(self, *, public=True, shard=0):
-        """`(sql, params)` of the statement `results_changed` runs."""
-        counter = connection.ops.quote_name(ResultsCounter._meta.db_table)
-        # An upsert (SQLite ≥ 3.24, PostgreSQL ≥ 9.5): the shard's row appears on first use.
-        return (
-            f"INSERT INTO {counter} (event_id, shard, results, public) VALUES (%s, %s, 1, %s) "
-            f"ON CONFLICT (event_id, shard) DO UPDATE SET results = {counter}.results + 1, "
-            f"public = {counter}.public + excluded.public",
-            [self.pk, shard % ResultsCounter.SHARDS, int(public)],
-        )
-
-    def current_version(self, *, public=False):
-        """The results version (or the public one): it grows with every committed write."""
-        base, column = ("public_version", "public") if public else ("results_version", "results")
-        counter = connection.ops.quote_name(ResultsCounter._meta.db_table)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT e.{base} + COALESCE((SELECT SUM(c.{column}) FROM {counter} c WHERE c.event_id = e.id), 0)"
-                f" FROM {connection.ops.quote_name(Event._meta.db_table)} e WHERE e.id = %s",
-                [self.pk],
-            )
-            row = cursor.fetchone()
-        return None if row is None else row[0]
-
 
 class ResultsCounter(models.Model):
-    """One shard of an event's results version (see `Event.results_changed`)."""
+    """One shard of an event's results version (see `scoring.versions`)."""
 
     SHARDS = 16
 
@@ -179,8 +145,6 @@ class Player(models.Model):
 
     def save(self, *args, **kwargs):
         if not self.sort_key:
-            from scoring.names import pinyin_sort_key
-
             self.sort_key = pinyin_sort_key(self.name)
         super().save(*args, **kwargs)
 

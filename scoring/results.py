@@ -5,8 +5,9 @@ from collections import defaultdict
 from django.core.cache import cache
 from django.db.models import Count, Sum
 
-from scoring.models import Deal, Entrant, Match, Player, Round, Table
+from scoring.models import Deal, Entrant, Match, Membership, Player, Round, Table
 from scoring.standings import Format, MatchResult, TableResult, compute_standings, explanation_text
+from scoring.versions import current_version
 from scoring.vocabulary import Kind, MatchMode
 
 
@@ -118,7 +119,7 @@ def standings_by_round(event, *, published_only=False, rounds=None):
     cached table is never stale; a 10,000-player event's standings then cost
     a cache look-up instead of summing 360,000 deals.
     """
-    version = event.current_version(public=published_only)
+    version = current_version(event, public=published_only)
     rounds = [None] if rounds is None else list(rounds)
     keys = {r: f"standings:{event.pk}:{version}:{int(published_only)}:{r}" for r in rounds}
     found = cache.get_many(list(keys.values()))
@@ -151,7 +152,7 @@ def standings_json(event, *, published_only=False, after_round=None):
 
 def entrant_labels(event):
     """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual), cached."""
-    key = f"labels:{event.pk}:{event.current_version()}"
+    key = f"labels:{event.pk}:{current_version(event)}"
     labels = cache.get(key)
     if labels is None:
         labels = _entrant_labels(event)
@@ -160,8 +161,6 @@ def entrant_labels(event):
 
 
 def _entrant_labels(event):
-    from scoring.models import Membership
-
     players = {p.id: p for p in Player.objects.filter(event=event)}
     if event.kind == Kind.INDIVIDUAL:
         return {p.code: {"name": p.name, "club": p.club, "sort_key": p.sort_key} for p in players.values()}

@@ -5,9 +5,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scoring.entry import blind_differences, blind_entry_submit, deal_save
+from scoring.entry import blind_entry_submit, deal_save
+from scoring.entry_reads import blind_differences
 from scoring.models import Deal, Event, Round, Table
-from scoring.rounds import PublicationError, publication_checklist, round_publish
+from scoring.publication import PublicationError, publication_checklist, round_publish
 from tests.referee_setup import example_deal
 
 pytestmark = pytest.mark.django_db

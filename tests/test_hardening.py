@@ -15,9 +15,10 @@ from openpyxl import Workbook, load_workbook
 from pypdf import PdfReader
 
 from scoring.archive import import_archive
-from scoring.entry import EntryError, deal_confirm, deal_save
+from scoring.entry import deal_confirm, deal_save
+from scoring.errors import EntryError
 from scoring.models import Deal, DealHistory, Entrant, LoginFailure, Match, Player, Round, Table
-from scoring.rounds import PublicationError, round_make_official, round_publish
+from scoring.publication import PublicationError, round_make_official, round_publish
 from tests.archives import EXAMPLES, four_pairs_two_rounds
 from tests.conftest import REPO
 from tests.referee_setup import PASSWORD, example_deal, token_header

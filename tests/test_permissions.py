@@ -143,7 +143,7 @@ def test_the_entry_page_refuses_a_post_without_csrf(people):
 
 
 def test_a_provisional_round_becomes_official_only_after_the_correction_period(client, people, event):
-    from scoring.rounds import PublicationError, round_make_official
+    from scoring.publication import PublicationError, round_make_official
 
     rnd = Round.objects.get(event=event, number=2)
     Round.objects.filter(pk=rnd.pk).update(status="provisional", published_at=timezone.now())

@@ -104,3 +104,26 @@ def tables_with_deals(event, *, published_only):
                 for row in group
             ],
         )
+
+
+def scoresheet_data(event, rnd, *, entry_url):
+    """One dict per table of the round: number, pairs, seat names and, for the QR code, the
+    address of the table's entry page (`entry_url(table number)`)."""
+    sheets = []
+    for table in (
+        Table.objects.filter(round=rnd)
+        .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        .order_by("number")
+    ):
+        sheets.append(
+            {
+                "table": table.number,
+                "ns": table.ns_entrant.code if table.ns_entrant else "",
+                "ew": table.ew_entrant.code if table.ew_entrant else "",
+                "seats": {
+                    seat: f"{player.name}（{player.code}）" for seat, player in table.seat_players().items() if player
+                },
+                "url": entry_url(table.number),
+            }
+        )
+    return sheets

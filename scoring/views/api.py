@@ -10,14 +10,9 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
 from scoring.client_address import client_ip
-from scoring.entry import (
-    EntryError,
-    api_view,
-    check_board,
-    deal_confirm,
-    deal_save,
-    history_rows,
-)
+from scoring.entry import deal_confirm, deal_save
+from scoring.entry_reads import api_view, check_board, history_rows
+from scoring.errors import EntryError
 from scoring.hot_sql import board_lookup
 from scoring.permissions import is_official, remember_roles
 

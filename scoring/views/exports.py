@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from scoring.exports import pdf, xlsx
-from scoring.exports.sources import player_names, standings_sheets, tables_with_deals
-from scoring.models import Event, Round, Table
+from scoring.exports.sources import player_names, scoresheet_data, standings_sheets, tables_with_deals
+from scoring.models import Event, Round
 from scoring.permissions import is_official
 from scoring.records import board_traveller, round_results
 
@@ -89,33 +89,16 @@ def travellers_pdf(request, slug, number):
     )
 
 
-def scoresheet_data(request, event, rnd):
-    """One dict per table: number, pairs, seat names and the entry page's address for the QR code."""
-    sheets = []
-    for table in (
-        Table.objects.filter(round=rnd)
-        .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west")
-        .order_by("number")
-    ):
-        path = reverse("referee-board", args=[event.slug, rnd.number, table.number, 1])
-        sheets.append(
-            {
-                "table": table.number,
-                "ns": table.ns_entrant.code if table.ns_entrant else "",
-                "ew": table.ew_entrant.code if table.ew_entrant else "",
-                "seats": {
-                    seat: f"{player.name}（{player.code}）" for seat, player in table.seat_players().items() if player
-                },
-                "url": request.build_absolute_uri(path),
-            }
-        )
-    return sheets
-
-
 def scoresheets_pdf(request, slug, number):
     event, published_only = _event_and_scope(request, slug)
     rnd = _round(event, number, published_only)
-    sheets = scoresheet_data(request, event, rnd)
+    sheets = scoresheet_data(
+        event,
+        rnd,
+        entry_url=lambda table: request.build_absolute_uri(
+            reverse("referee-board", args=[event.slug, rnd.number, table, 1])
+        ),
+    )
     return _file(
         lambda out: pdf.write_scoresheets(out, event, rnd, sheets),
         f"{event.slug}-round{number}-scoresheets.pdf",

@@ -8,6 +8,8 @@ from django_tables2 import RequestConfig
 
 from scoring.deals import event_rules
 from scoring.models import Event, Round
+from scoring.publication import changes_since_publication
+from scoring.records import board_traveller, entrant_record, published_round, round_results
 from scoring.results import event_standings, filter_rows, standings_rows
 from scoring.rulebook import rules_in_force
 from scoring.rules import SEATS
@@ -79,8 +81,6 @@ def standings(request, slug):
 
 
 def entrant(request, slug, code):
-    from scoring.records import entrant_record
-
     event = get_object_or_404(Event, slug=slug)
     record = entrant_record(event, code)
     if record is None:
@@ -90,15 +90,11 @@ def entrant(request, slug, code):
 
 def changes(request, slug):
     """Every change to published results since publication: board, before, after, why."""
-    from scoring.rounds import changes_since_publication
-
     event = get_object_or_404(Event, slug=slug)
     return render(request, "scoring/changes.html", {"event": event, "changes": changes_since_publication(event)})
 
 
 def round_detail(request, slug, number):
-    from scoring.records import published_round, round_results
-
     event = get_object_or_404(Event, slug=slug)
     rnd = published_round(event, number)
     if rnd is None:
@@ -110,8 +106,6 @@ def round_detail(request, slug, number):
 
 
 def board_detail(request, slug, number, board):
-    from scoring.records import board_traveller, published_round
-
     event = get_object_or_404(Event, slug=slug)
     rnd = published_round(event, number)
     if rnd is None:

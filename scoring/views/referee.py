@@ -14,19 +14,10 @@ from scoring.accounts import login_blocked, login_failed, login_succeeded
 from scoring.client_address import client_ip
 from scoring.deals import event_rules
 from scoring.entrants import SpreadsheetError, entrants_import
-from scoring.entry import (
-    EntryError,
-    blind_differences,
-    blind_entry_submit,
-    deal_confirm,
-    deal_preview,
-    deal_save,
-    history_rows,
-    irregularity_record,
-    locate_board,
-    round_progress,
-)
+from scoring.entry import blind_entry_submit, deal_confirm, deal_save, irregularity_record
 from scoring.entry_form import PENALTY_REASONS, card_rows, deal_from_form, exposable_rows, form_from_deal
+from scoring.entry_reads import blind_differences, deal_preview, history_rows, locate_board, round_progress
+from scoring.errors import EntryError
 from scoring.forms import (
     ConfirmForm,
     DealEntryForm,
@@ -39,15 +30,8 @@ from scoring.forms import (
 from scoring.models import Deal, Event, Irregularity, Round
 from scoring.pairing import PairingError
 from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
-from scoring.rounds import (
-    METHODS,
-    PublicationError,
-    publication_checklist,
-    round_make_official,
-    round_pair,
-    round_publish,
-    round_swap_entrants,
-)
+from scoring.publication import PublicationError, publication_checklist, round_make_official, round_publish
+from scoring.rounds import METHODS, round_pair, round_swap_entrants
 from scoring.rulebook import rules_text
 from scoring.rules import SEATS
 
