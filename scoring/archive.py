@@ -14,14 +14,15 @@ BATCH = 2000
 
 
 def import_archive(data, *, replace=False, consume=False):
-    """Check and write a whole archive in one transaction. Returns the `Event`.
+    """Check a whole archive, then write it in one transaction. Returns the `Event`.
 
-    Rounds are checked and written one at a time inside the transaction, so
-    an invalid deal in the last round rolls everything back: nothing is
-    written. With `consume`, each round's JSON is released once written (the
-    caller's `data` loses its rounds), which keeps a 360,000-deal import well
-    under 2 GB. An existing event with the same slug is refused unless
-    `replace` is set.
+    Every round is checked (and every deal scored) before the transaction
+    starts: on SQLite a write transaction holds the one write lock that every
+    referee waits for, so it holds it only while writing. An invalid deal in the
+    last round refuses the archive before anything is written. With `consume`,
+    each round's JSON is released once checked (the caller's `data` loses its
+    rounds), so the raw and the checked form of a round never both stay in
+    memory. An existing event with the same slug is refused unless `replace` is set.
     """
     if isinstance(data, (str, bytes)):
         try:
@@ -32,6 +33,12 @@ def import_archive(data, *, replace=False, consume=False):
             raise ArchiveError("JSON 嵌套过深 / JSON nested too deeply") from None
     parsed, context = parse_header(data)
     info = parsed.event
+    raw_rounds = data.get("rounds") or []
+    parsed_rounds = []
+    for index in range(len(raw_rounds)):
+        parsed_rounds.append(parse_round(raw_rounds[index], context))
+        if consume:
+            raw_rounds[index] = None
     with transaction.atomic():
         existing = Event.objects.filter(slug=info["slug"]).first()
         if existing and not replace:
@@ -93,12 +100,9 @@ def import_archive(data, *, replace=False, consume=False):
         )
         individual = info["kind"] == Event.Kind.INDIVIDUAL
         members_by_entrant = {e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants}
-        raw_rounds = data.get("rounds") or []
-        for index in range(len(raw_rounds)):
-            parsed_round = parse_round(raw_rounds[index], context)
-            if consume:
-                raw_rounds[index] = None
+        for index, parsed_round in enumerate(parsed_rounds):
             _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual)
+            parsed_rounds[index] = None  # written: let it go
     return event
 
 
