@@ -208,7 +208,7 @@ class MatchAdmin(OrganiserScoped, admin.ModelAdmin):
 
     list_display = ["round", "number", "home", "away", "bye"]
     list_filter = ["round__event"]
-    raw_id_fields = ["home", "away", "bye", "bye_player"]
+    raw_id_fields = ["home", "away", "bye"]
 
 
 @admin.register(EventRole)

@@ -85,15 +85,20 @@ def import_archive(data, *, replace=False, consume=False):
                 player.sort_key = pinyin_sort_key(player.name)
         Player.objects.bulk_create(players, batch_size=BATCH)
         player_by_code = {p.code: p for p in Player.objects.filter(event=event)}
+        # Every ranked unit is an entrant: in an individual event, an entrant of one player
+        # with the player's number (the archive itself keeps listing players only).
+        entrant_specs = parsed.entrants
+        if info["kind"] == Event.Kind.INDIVIDUAL:
+            entrant_specs = [{"id": p["id"], "name": "", "players": [p["id"]], "extra": {}} for p in parsed.players]
         Entrant.objects.bulk_create(
-            [Entrant(event=event, code=e["id"], name=e["name"], extra=e["extra"]) for e in parsed.entrants],
+            [Entrant(event=event, code=e["id"], name=e["name"], extra=e["extra"]) for e in entrant_specs],
             batch_size=BATCH,
         )
         entrant_by_code = {e.code: e for e in Entrant.objects.filter(event=event)}
         Membership.objects.bulk_create(
             [
                 Membership(entrant=entrant_by_code[e["id"]], player=player_by_code[code], position=position)
-                for e in parsed.entrants
+                for e in entrant_specs
                 for position, code in enumerate(e["players"], start=1)
             ],
             batch_size=BATCH,
@@ -120,10 +125,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
     for number, parsed_match in enumerate(parsed_round.matches, start=1):
         match = Match(round=rnd, number=number, extra=parsed_match.extra)
         if parsed_match.bye:
-            if individual:
-                match.bye_player = player_by_code[parsed_match.bye]
-            else:
-                match.bye = entrant_by_code[parsed_match.bye]
+            match.bye = entrant_by_code[parsed_match.bye]
         elif not individual:
             match.home = entrant_by_code[parsed_match.home]
             match.away = entrant_by_code[parsed_match.away]
@@ -260,9 +262,9 @@ def _export_round(event, rnd):
     ):
         tables_by_match.setdefault(table.match_id, []).append(table)
     matches = []
-    for match in rnd.matches.select_related("home", "away", "bye", "bye_player").order_by("number"):
-        if match.bye_id or match.bye_player_id:
-            matches.append({"bye": (match.bye or match.bye_player).code, **match.extra})
+    for match in rnd.matches.select_related("home", "away", "bye").order_by("number"):
+        if match.bye_id:
+            matches.append({"bye": match.bye.code, **match.extra})
             continue
         tables = tables_by_match.get(match.id, [])
         if event.kind == Event.Kind.TEAMS:

@@ -112,13 +112,16 @@ def entrants_import(event, handle):
     with transaction.atomic():
         for code, names, record in accepted:
             if event.kind == Kind.INDIVIDUAL:
-                Player.objects.create(
+                player = Player.objects.create(
                     event=event,
                     code=code,
                     name=names[0],
                     club=record.get("club", ""),
                     federation_id=record.get("federation_id", "")[:FEDERATION_LIMIT],
                 )
+                # Ranked as an entrant of one, with the player's number.
+                entrant = Entrant.objects.create(event=event, code=code)
+                Membership.objects.create(entrant=entrant, player=player, position=1)
             else:
                 entrant = Entrant.objects.create(event=event, code=code, name=record.get("team", ""))
                 for position, name in enumerate(names, start=1):

@@ -150,7 +150,9 @@ class Player(models.Model):
 
 
 class Entrant(models.Model):
-    """A pair or a team: what standings rank in pairs and teams events."""
+    """What standings rank, in every kind of event: a pair, a team, or (individual events)
+    an entrant of one player with that player's number. Seats are on tables (players);
+    results are keyed by entrant."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
     code = models.CharField(_("编号"), max_length=32, validators=[CODE_VALIDATOR])
@@ -235,7 +237,6 @@ class Match(models.Model):
     home = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     away = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     bye = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    bye_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -3,7 +3,7 @@
 from django.db.models import Q
 
 from scoring.deal_text import cards_text, exposure_word, per_copy
-from scoring.models import Deal, Entrant, Player, Round, Table
+from scoring.models import Deal, Entrant, Round, Table
 from scoring.results import entrant_labels, event_format
 from scoring.rules import card_label, split_games
 from scoring.standings import table_points
@@ -33,12 +33,11 @@ def deal_row(deal, game_numbers):
 def entrant_record(event, code):
     """None when the code is unknown; else the entrant and its published matches."""
     individual = event.kind == Kind.INDIVIDUAL
-    if individual:
-        subject = Player.objects.filter(event=event, code=code).first()
-    else:
-        subject = Entrant.objects.filter(event=event, code=code).prefetch_related("memberships__player").first()
-    if subject is None:
+    entrant = Entrant.objects.filter(event=event, code=code).prefetch_related("memberships__player").first()
+    if entrant is None:
         return None
+    # An individual's entrant has one member, who sits at a different seat each round.
+    subject = entrant.memberships.all()[0].player if individual else entrant
     tables = (
         Table.objects.filter(round__in=Round.objects.published().filter(event=event))
         .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
@@ -138,8 +137,7 @@ def round_results(event, rnd):
                 "games": games,
             }
         )
-    bye_matches = rnd.matches.filter(Q(bye__isnull=False) | Q(bye_player__isnull=False))
-    byes = [m.bye or m.bye_player for m in bye_matches.select_related("bye", "bye_player")]
+    byes = [m.bye for m in rnd.matches.filter(bye__isnull=False).select_related("bye")]
     return {"tables": rows, "byes": byes}
 
 

@@ -86,7 +86,7 @@ def event_match_results(event, *, published_only=False, after_round=None):
     results = []
     for row in (
         Match.objects.filter(round_id__in=round_numbers)
-        .values("id", "round_id", "home__code", "away__code", "bye__code", "bye_player__code")
+        .values("id", "round_id", "home__code", "away__code", "bye__code")
         .order_by("round__number", "number")
     ):
         results.append(
@@ -94,7 +94,8 @@ def event_match_results(event, *, published_only=False, after_round=None):
                 round=round_numbers[row["round_id"]],
                 home=row["home__code"],
                 away=row["away__code"],
-                bye=row["bye__code"] or (row["bye_player__code"] if event.kind != Kind.INDIVIDUAL else None),
+                # An individual's bye is listed, not scored (event-archive.md ranks individuals by deals).
+                bye=row["bye__code"] if event.kind != Kind.INDIVIDUAL else None,
                 tables=tables_by_match.get(row["id"], []),
             )
         )
@@ -102,8 +103,6 @@ def event_match_results(event, *, published_only=False, after_round=None):
 
 
 def entrant_codes(event):
-    if event.kind == Kind.INDIVIDUAL:
-        return list(Player.objects.filter(event=event).values_list("code", flat=True))
     return list(Entrant.objects.filter(event=event).values_list("code", flat=True))
 
 
@@ -162,8 +161,6 @@ def entrant_labels(event):
 
 def _entrant_labels(event):
     players = {p.id: p for p in Player.objects.filter(event=event)}
-    if event.kind == Kind.INDIVIDUAL:
-        return {p.code: {"name": p.name, "club": p.club, "sort_key": p.sort_key} for p in players.values()}
     members = defaultdict(list)
     for entrant_id, player_id in (
         Membership.objects.filter(entrant__event=event).order_by("position").values_list("entrant_id", "player_id")

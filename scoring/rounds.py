@@ -27,7 +27,7 @@ METHODS = ("swiss", "roundrobin", "random")
 def unfinished_rounds(event):
     """Numbers of rounds with a match that has no deals or an unconfirmed deal."""
     unplayed = (
-        Match.objects.filter(round__event=event, bye__isnull=True, bye_player__isnull=True)
+        Match.objects.filter(round__event=event, bye__isnull=True)
         .annotate(deal_count=Count("tables__deals"))
         .filter(deal_count=0)
         .values_list("round__number", flat=True)
@@ -123,6 +123,7 @@ def members_by_entrant(event):
 def _create_tables(event, rnd, pairing):
     """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day)."""
     matches, tables = [], []
+    entrants = {e.code: e for e in Entrant.objects.filter(event=event)}
     if event.kind == Kind.INDIVIDUAL:
         players = {p.code: p for p in Player.objects.filter(event=event)}
         for number, seats in enumerate(pairing.tables, start=1):
@@ -139,12 +140,7 @@ def _create_tables(event, rnd, pairing):
                     west=players[seats["W"]],
                 )
             )
-        byes = [
-            Match(round=rnd, number=n, bye_player=players[code])
-            for n, code in enumerate(pairing.byes, start=len(pairing.tables) + 1)
-        ]
     else:
-        entrants = {e.code: e for e in Entrant.objects.filter(event=event)}
         members = members_by_entrant(event)
         for number, (home_code, away_code) in enumerate(pairing.tables, start=1):
             home, away = entrants[home_code], entrants[away_code]
@@ -173,10 +169,10 @@ def _create_tables(event, rnd, pairing):
                         west=ew_players[1],
                     )
                 )
-        byes = [
-            Match(round=rnd, number=n, bye=entrants[code])
-            for n, code in enumerate(pairing.byes, start=len(pairing.tables) + 1)
-        ]
+    byes = [
+        Match(round=rnd, number=n, bye=entrants[code])
+        for n, code in enumerate(pairing.byes, start=len(pairing.tables) + 1)
+    ]
     Match.objects.bulk_create(matches + byes, batch_size=1000)
     Table.objects.bulk_create(tables, batch_size=1000)
 

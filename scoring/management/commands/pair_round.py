@@ -22,5 +22,5 @@ class Command(BaseCommand):
         except PairingError as error:
             raise CommandError(str(error)) from None
         tables = rnd.tables.count()
-        byes = rnd.matches.filter(bye__isnull=False).count() + rnd.matches.filter(bye_player__isnull=False).count()
+        byes = rnd.matches.filter(bye__isnull=False).count()
         self.stdout.write(f"round {rnd.number}: {tables} tables, {byes} byes ({method})")
