@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.referee_load import free_port  # noqa: E402
+from bench.referee_load import free_port, server_env  # noqa: E402
 
 SETUP = r"""
 import django
@@ -69,17 +69,8 @@ http {{
 
 
 def env_for(url, port):
-    return dict(
-        os.environ,
-        DATABASE_URL=url,
-        DEBUG="0",
-        SECRET_KEY="bench-" + "k" * 60,
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        TRUSTED_PROXIES="1",
-        BIND=f"127.0.0.1:{port}",
-        DJANGO_SETTINGS_MODULE="huapai.settings",
-    )
+    """The load benchmark's production environment, behind one trusted proxy, bound to `port`."""
+    return dict(server_env(url), TRUSTED_PROXIES="1", BIND=f"127.0.0.1:{port}")
 
 
 def wait_for(port, seconds=15):

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from scoring.rules import POINT_CARDS, RULESETS, SEATS, DealError, read_deal, rules_for, score_deal
 from tests.strategies import option_sets, valid_deals
+from tests.test_engine_properties import NEXT_SEAT, rotate
 
 HEARTS = [card for card in POINT_CARDS if card.startswith("H")]
-NEXT_SEAT = dict(zip(SEATS, SEATS[1:] + SEATS[:1], strict=True))
 
 
 def two_deck(captured, **rest):
@@ -141,17 +141,6 @@ def test_options_override_the_rule_set_as_data():
     }
     with pytest.raises(DealError):
         rules_for("huapai", {"scale": -1})
-
-
-def rotate(deal):
-    rotated = copy.deepcopy(deal)
-    rotated["captured"] = {NEXT_SEAT[seat]: cards for seat, cards in deal["captured"].items()}
-    rotated["holders"] = {
-        card: [NEXT_SEAT[s] for s in value] if isinstance(value, list) else NEXT_SEAT[value]
-        for card, value in deal.get("holders", {}).items()
-    }
-    rotated["penalties"] = {NEXT_SEAT[seat]: points for seat, points in deal.get("penalties", {}).items()}
-    return rotated
 
 
 @given(valid_deals(ruleset="online-2deck", options=option_sets))
