@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring import vocabulary
 from scoring.names import pinyin_sort_key
@@ -81,8 +82,8 @@ class Event(models.Model):
     public_version = models.BigIntegerField(default=random_version_start, editable=False)
 
     class Meta:
-        verbose_name = _("赛事")
-        verbose_name_plural = _("赛事")
+        verbose_name = pgettext_lazy("singular", "赛事")
+        verbose_name_plural = pgettext_lazy("plural", "赛事")
         ordering = ["-start_date", "name"]
 
     def __str__(self):
@@ -135,8 +136,8 @@ class Player(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        verbose_name = _("选手")
-        verbose_name_plural = _("选手")
+        verbose_name = pgettext_lazy("singular", "选手")
+        verbose_name_plural = pgettext_lazy("plural", "选手")
         ordering = ["sort_key", "code"]
         constraints = [models.UniqueConstraint(fields=["event", "code"], name="player_code_unique")]
 
@@ -161,8 +162,8 @@ class Entrant(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        verbose_name = _("参赛队/对")
-        verbose_name_plural = _("参赛队/对")
+        verbose_name = pgettext_lazy("singular", "参赛队/对")
+        verbose_name_plural = pgettext_lazy("plural", "参赛队/对")
         ordering = ["code"]
         constraints = [models.UniqueConstraint(fields=["event", "code"], name="entrant_code_unique")]
 
@@ -215,8 +216,8 @@ class Round(models.Model):
     objects = RoundQuerySet.as_manager()
 
     class Meta:
-        verbose_name = _("轮")
-        verbose_name_plural = _("轮")
+        verbose_name = pgettext_lazy("singular", "轮")
+        verbose_name_plural = pgettext_lazy("plural", "轮")
         ordering = ["event_id", "number"]
         constraints = [models.UniqueConstraint(fields=["event", "number"], name="round_number_unique")]
 
@@ -240,6 +241,8 @@ class Match(models.Model):
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = pgettext_lazy("singular", "比赛")
+        verbose_name_plural = pgettext_lazy("plural", "比赛")
         ordering = ["round_id", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="match_number_unique")]
 
@@ -259,8 +262,8 @@ class Table(models.Model):
     west = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
-        verbose_name = _("桌")
-        verbose_name_plural = _("桌")
+        verbose_name = pgettext_lazy("singular", "桌")
+        verbose_name_plural = pgettext_lazy("plural", "桌")
         ordering = ["round_id", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")]
 
@@ -311,8 +314,8 @@ class Deal(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name = _("副")
-        verbose_name_plural = _("副")
+        verbose_name = pgettext_lazy("singular", "副")
+        verbose_name_plural = pgettext_lazy("plural", "副")
         ordering = ["table_id", "sequence"]  # by id: no join to order
         constraints = [models.UniqueConstraint(fields=["table", "board"], name="deal_board_unique")]
 
@@ -356,6 +359,8 @@ class PairingLog(models.Model):
     detail = models.JSONField(default=dict)
 
     class Meta:
+        verbose_name = pgettext_lazy("singular", "编排记录")
+        verbose_name_plural = pgettext_lazy("plural", "编排记录")
         ordering = ["at", "id"]
 
     def __str__(self):
@@ -372,6 +377,8 @@ class EventRole(models.Model):
     role = models.CharField(max_length=12, choices=Role.choices)
 
     class Meta:
+        verbose_name = pgettext_lazy("singular", "赛事角色")
+        verbose_name_plural = pgettext_lazy("plural", "赛事角色")
         constraints = [models.UniqueConstraint(fields=["event", "user", "role"], name="event_role_unique")]
 
     def __str__(self):
@@ -430,8 +437,8 @@ class DealHistory(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
-        verbose_name = _("成绩记录")
-        verbose_name_plural = _("成绩记录")
+        verbose_name = pgettext_lazy("singular", "成绩记录")
+        verbose_name_plural = pgettext_lazy("plural", "成绩记录")
 
     def __str__(self):
         return f"{self.table} 第{self.board}副 v{self.version} {self.action}"
@@ -465,6 +472,8 @@ class Irregularity(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = pgettext_lazy("singular", "违例")
+        verbose_name_plural = pgettext_lazy("plural", "违例")
         ordering = ["at", "id"]
 
     def __str__(self):

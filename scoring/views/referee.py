@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.accounts import login_blocked, login_failed, login_succeeded
@@ -27,7 +28,7 @@ from scoring.forms import (
     SwapForm,
     form_errors,
 )
-from scoring.models import Deal, Event, Irregularity, Round
+from scoring.models import Deal, DealHistory, Event, Irregularity, Round
 from scoring.pairing import PairingError
 from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
 from scoring.publication import PublicationError, publication_checklist, round_make_official, round_publish
@@ -136,7 +137,9 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "organiser": organiser,
         "may_enter": may_enter(request.user, event, table.round),
         "may_confirm": deal is not None and deal.status == Deal.Status.DRAFT and may_confirm(request.user, deal),
-        "history": history_rows(table, board),
+        "history": [
+            dict(row, action_label=DealHistory.Action(row["action"]).label) for row in history_rows(table, board)
+        ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         "irregularity_kinds": Irregularity.Kind.choices,
         "penalty_reasons": PENALTY_REASONS,
@@ -174,13 +177,13 @@ def board_entry(request, event, number, table_number, board):
                 table=table, board=board, deal_json=deal_json, user=request.user, ip=client_ip(request)
             )
             text = {
-                "waiting": "已保存，等待另一名裁判独立录入",
-                "confirmed": "两名裁判录入一致，已确认",
-                "conflict": "两名裁判录入不一致，已提交裁判长",
+                "waiting": _("已保存，等待另一名裁判独立录入"),
+                "confirmed": _("两名裁判录入一致，已确认"),
+                "conflict": _("两名裁判录入不一致，已提交裁判长"),
             }[outcome]
             messages.success(request, text)
         else:
-            deal, _ = deal_save(
+            deal, _created = deal_save(
                 table=table,
                 board=board,
                 deal_json=deal_json,
@@ -189,7 +192,8 @@ def board_entry(request, event, number, table_number, board):
                 reason=form.cleaned_data["reason"],
                 ip=client_ip(request),
             )
-            messages.success(request, f"第 {board} 副已保存（第 {deal.version} 版，待另一名裁判确认）")
+            saved = _("第 %(board)s 副已保存（第 %(version)s 版，待另一名裁判确认）")
+            messages.success(request, saved % {"board": board, "version": deal.version})
     except EntryError as failure:
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         conflict = current if failure.code == "stale_version" else None
@@ -225,7 +229,7 @@ def board_confirm(request, event, number, table_number, board):
         return redirect("referee-board", event.slug, number, table_number, board)
     try:
         deal_confirm(deal=deal, user=request.user, expected_version=form.cleaned_data["version"], ip=client_ip(request))
-        messages.success(request, f"第 {board} 副已确认")
+        messages.success(request, _("第 %(board)s 副已确认") % {"board": board})
     except EntryError as failure:
         messages.error(request, failure.message)
     return redirect("referee-board", event.slug, number, table_number, board)
@@ -252,7 +256,7 @@ def board_irregularity(request, event, number, table_number, board):
             expected_version=data["version"],
             ip=client_ip(request),
         )
-        messages.success(request, "违例与裁决已记录")
+        messages.success(request, _("违例与裁决已记录"))
     except EntryError as failure:
         messages.error(request, failure.message)
     return redirect("referee-board", event.slug, number, table_number, board)
@@ -275,9 +279,13 @@ def round_publish_view(request, event, number):
     rnd = get_object_or_404(Round, event=event, number=number)
     try:
         round_publish(rnd, user=request.user)
-        messages.success(request, f"第 {number} 轮已临时公布，更正期 {event.correction_minutes} 分钟")
+        messages.success(
+            request,
+            _("第 %(round)s 轮已临时公布，更正期 %(minutes)s 分钟")
+            % {"round": number, "minutes": event.correction_minutes},
+        )
     except PublicationError as failure:
-        messages.error(request, f"不能公布：{failure}")
+        messages.error(request, _("不能公布：%(why)s") % {"why": failure})
     return redirect("referee-round", event.slug, number)
 
 
@@ -286,7 +294,7 @@ def round_official_view(request, event, number):
     rnd = get_object_or_404(Round, event=event, number=number)
     try:
         round_make_official(rnd, user=request.user)
-        messages.success(request, f"第 {number} 轮成绩已转为正式")
+        messages.success(request, _("第 %(round)s 轮成绩已转为正式") % {"round": number})
     except PublicationError as failure:
         messages.error(request, str(failure))
     return redirect("referee-round", event.slug, number)
@@ -301,7 +309,7 @@ def round_swap_view(request, event, number):
         return redirect("referee-round", event.slug, number)
     try:
         round_swap_entrants(rnd, form.cleaned_data["first"], form.cleaned_data["second"], user=request.user)
-        messages.success(request, "已调换并记录")
+        messages.success(request, _("已调换并记录"))
     except PairingError as failure:
         messages.error(request, str(failure))
     return redirect("referee-round", event.slug, number)
@@ -316,7 +324,7 @@ def round_pair_view(request, event):
     method = form.cleaned_data["method"]
     try:
         rnd = round_pair(event, method, user=request.user)
-        messages.success(request, f"第 {rnd.number} 轮已编排（{method}）")
+        messages.success(request, _("第 %(round)s 轮已编排（%(method)s）") % {"round": rnd.number, "method": method})
         return redirect("referee-round", event.slug, rnd.number)
     except PairingError as failure:
         messages.error(request, str(failure))
@@ -332,12 +340,14 @@ def entrants_import_view(request, event):
     if request.method == "POST":
         form = EntrantImportForm(request.POST, request.FILES)
         if not form.is_valid():
-            messages.error(request, "；".join(form_errors(form)) or "请选择一个 xlsx 文件")
+            messages.error(request, "；".join(form_errors(form)) or _("请选择一个 xlsx 文件"))
         else:
             try:
                 report = entrants_import(event, form.cleaned_data["file"])
             except SpreadsheetError as failure:
                 messages.error(request, str(failure))
             except Exception as failure:  # openpyxl raises many kinds for a broken or non-xlsx file
-                messages.error(request, f"无法读取这个文件（{type(failure).__name__}），请上传 .xlsx")
+                messages.error(
+                    request, _("无法读取这个文件（%(kind)s），请上传 .xlsx") % {"kind": type(failure).__name__}
+                )
     return render(request, "referee/entrants_import.html", {"event": event, "report": report})
