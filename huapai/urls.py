@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
+from django.views.i18n import JavaScriptCatalog
 
 from scoring.converters import CodeConverter, NameConverter, NumberConverter
 
@@ -10,6 +11,8 @@ register_converter(CodeConverter, "code")
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The entry page's texts, from the same .po files (domain djangojs).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/", include("scoring.urls_api")),
     path("", include("scoring.urls_referee")),
     path("", include("scoring.urls_public")),

@@ -4,11 +4,14 @@ from collections import defaultdict
 
 from django.core.cache import cache
 from django.db.models import Count, Sum
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.models import Deal, Entrant, Match, Membership, Player, Round, Table
-from scoring.standings import Format, MatchResult, TableResult, compute_standings, explanation_text
+from scoring.standings import CRITERIA_LABELS, Format, MatchResult, TableResult, compute_standings
 from scoring.versions import current_version
-from scoring.vocabulary import Kind, MatchMode
+from scoring.vocabulary import LABEL_CONTEXT, Kind, MatchMode
 
 
 def event_format(event):
@@ -180,8 +183,36 @@ def _entrant_labels(event):
     return labels
 
 
+def explanation_text(explanation):
+    """What separates a row from the one above, in the active language, e.g. “场分相同，得分差少 230”."""
+    if not explanation:
+        return ""
+    label = {key: pgettext(LABEL_CONTEXT, text) for key, text in CRITERIA_LABELS.items()}
+    criterion = explanation["criterion"]
+    if criterion is None:
+        return _("各项均相同，并列")
+    above, this = explanation["above"], explanation["this"]
+    if criterion == "head_to_head":
+        detail = _("%(label)s %(this)s:%(above)s") % {"label": label[criterion], "this": this, "above": above}
+    elif criterion == "penalties":
+        detail = _("罚分多 %(points)s") % {"points": above - this}
+    elif criterion == "deals":
+        detail = _("%(label)s多 %(count)s") % {"label": label[criterion], "count": this - above}
+    else:
+        detail = _("%(label)s少 %(points)s") % {"label": label[criterion], "points": above - this}
+    if not explanation["same"]:
+        return detail
+    same = pgettext("list separator", "、").join(label[c] for c in explanation["same"])
+    return _("%(same)s相同，%(detail)s") % {"same": same, "detail": detail}
+
+
 def standings_rows(event, rows, language):
     """Standings rows joined with names and the explanation sentence, as dicts for tables and exports."""
+    with translation.override(language):
+        return _standings_rows(event, rows)
+
+
+def _standings_rows(event, rows):
     labels = entrant_labels(event)
     result = []
     for row in rows:
@@ -194,7 +225,7 @@ def standings_rows(event, rows, language):
                 "name": label["name"],
                 "club": label["club"],
                 "sort_key": label["sort_key"],
-                "explanation": explanation_text(row.explanation, language),
+                "explanation": explanation_text(row.explanation),
             }
         )
     return result

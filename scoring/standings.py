@@ -288,29 +288,3 @@ def _explain_plain(above, row, chain):
             return {"same": same, "criterion": criterion, "above": theirs, "this": mine}
         same.append(criterion)
     return {"same": same, "criterion": None, "above": None, "this": None}
-
-
-def explanation_text(explanation, language="zh-hans"):
-    """A short sentence for the standings page, e.g. “场分相同，得分差少 230”."""
-    if not explanation:
-        return ""
-    english = language.startswith("en")
-    label = {key: labels[1 if english else 0] for key, labels in CRITERIA_LABELS.items()}
-    same = [label[c] for c in explanation["same"]]
-    criterion = explanation["criterion"]
-    if criterion is None:
-        return "equal on every criterion: tied" if english else "各项均相同，并列"
-    above, this = explanation["above"], explanation["this"]
-    if criterion == "head_to_head":
-        detail = f"{label[criterion]} {this}:{above}"
-    elif criterion == "penalties":
-        detail = f"{above - this} more penalty points" if english else f"罚分多 {above - this}"
-    elif criterion == "deals":
-        detail = f"{label[criterion]} {this} > {above}" if english else f"{label[criterion]}多 {this - above}"
-    elif english:
-        detail = f"{label[criterion]} {above - this} lower"
-    else:
-        detail = f"{label[criterion]}少 {above - this}"
-    if not same:
-        return detail
-    return (f"same {', '.join(same)}; " if english else f"{'、'.join(same)}相同，") + detail

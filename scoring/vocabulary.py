@@ -31,19 +31,29 @@ class RoundStatus(StrEnum):
 
 PUBLISHED_STATUSES = (RoundStatus.PROVISIONAL, RoundStatus.OFFICIAL)
 
-# Tie-break keys and their labels (简体中文, English), in the order an organiser picks from.
+
+LABEL_CONTEXT = "tie-break"
+
+
+def pgettext_noop(context, message):
+    """Marks a label for `makemessages` (scoring's makemessages extracts this name) without
+    importing Django: the Django layer shows it with `pgettext(LABEL_CONTEXT, label)`."""
+    return message
+
+
+# Tie-break keys and their labels, in the order an organiser picks from.
 TIEBREAK_LABELS = {
-    "match_points": ("场分", "match points"),
-    "score_difference": ("得分差", "score difference"),
-    "total_score": ("总得分", "total score"),
-    "head_to_head": ("相互间场分", "head-to-head"),
-    "penalties": ("罚分", "penalties"),
+    "match_points": pgettext_noop("tie-break", "场分"),
+    "score_difference": pgettext_noop("tie-break", "得分差"),
+    "total_score": pgettext_noop("tie-break", "总得分"),
+    "head_to_head": pgettext_noop("tie-break", "相互间场分"),
+    "penalties": pgettext_noop("tie-break", "罚分"),
 }
 # Recognised in archives; "lot" is drawn by the arbiter outside the system, so it ranks nothing.
 ARCHIVE_TIEBREAKS = (*TIEBREAK_LABELS, "lot")
 DEFAULT_TIEBREAKS = ("match_points", "score_difference", "head_to_head", "penalties")
 # Individual events rank by total score, then fewer deals (event-archive.md).
-INDIVIDUAL_LABELS = {"deals": ("副数", "deals played")}
+INDIVIDUAL_LABELS = {"deals": pgettext_noop("tie-break", "副数")}
 
 DEFAULT_GAME_THRESHOLD = GAME_THRESHOLDS[0]
 DEFAULT_MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}

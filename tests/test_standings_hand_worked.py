@@ -5,9 +5,11 @@ T14 NS +3200 / EW 0; T17 NS −3160 / EW −140.
 """
 
 import pytest
+from django.utils import translation
 
 from scoring.archive_format import parse_archive
-from scoring.standings import Row, compute_standings, explanation_text, rank_rows
+from scoring.results import explanation_text
+from scoring.standings import Row, compute_standings, rank_rows
 from tests.archives import deal, four_pairs_two_rounds, one_match, pairs_archive, players, sides, team_match
 
 
@@ -69,7 +71,8 @@ def test_boards_mode_ranks_by_match_points_then_score_difference():
     ]
     assert explanation_text(ranked[1].explanation) == "场分少 2"
     assert explanation_text(ranked[2].explanation) == "场分相同，得分差少 440"
-    assert explanation_text(ranked[2].explanation, "en") == "same match points; score difference 440 lower"
+    with translation.override("en"):
+        assert explanation_text(ranked[2].explanation) == "same match points; score difference 440 lower"
 
 
 def test_head_to_head_decides_when_it_comes_first_in_the_chain():

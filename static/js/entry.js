@@ -70,13 +70,14 @@
       Object.keys(data.breakdown).forEach(function (seat) {
         if (!data.breakdown[seat].length) return;
         var li = document.createElement("li");
-        li.textContent = seat + "：" + data.breakdown[seat].join("，");
+        li.textContent = interpolate(gettext("%(seat)s：%(parts)s"), { seat: seat, parts: data.breakdown[seat].join(gettext("，")) }, true);
         breakdown.appendChild(li);
       });
     }
     setText(document.getElementById("games"), (data.games || []).map(function (g) {
-      return "第" + g.number + "局 NS " + g.ns + " / EW " + g.ew + (g.finished ? "（结束）" : "");
-    }).join("；"));
+      var text = g.finished ? gettext("第%(number)s局 NS %(ns)s / EW %(ew)s（结束）") : gettext("第%(number)s局 NS %(ns)s / EW %(ew)s");
+      return interpolate(text, g, true);
+    }).join(gettext("；")));
   }
 
   function preview() {

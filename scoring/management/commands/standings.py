@@ -3,8 +3,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.models import Event
-from scoring.results import event_standings, standings_json
-from scoring.standings import explanation_text
+from scoring.results import event_standings, explanation_text, standings_json
 
 
 class Command(BaseCommand):
