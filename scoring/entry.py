@@ -287,12 +287,13 @@ def _start_round(rnd):
 # --- blind double entry ----------------------------------------------------------------
 
 
-def blind_entry_submit(*, table, board, deal_json, user, ip=None):
+def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
     """Store one referee's independent entry. Two identical entries by different
     referees make a confirmed deal; differing ones leave a conflict for the head referee.
     Returns `("waiting" | "confirmed" | "conflict", deal or None)`.
     """
-    _check_may_write(user, table, reason="")
+    reason = _checked_text(reason, "理由 / reason: ")
+    _check_may_write(user, table, reason)
     scored = _score(table, deal_json)
     canonical = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
     with transaction.atomic():

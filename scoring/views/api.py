@@ -75,7 +75,9 @@ def board_endpoint(view):
     @wraps(view)
     def wrapper(request, slug, round_number, table_number, board):
         length = request.META.get("CONTENT_LENGTH") or "0"
-        if not re.fullmatch(r"[0-9]{1,12}", length) or int(length) > MAX_BODY:
+        if not re.fullmatch(r"[0-9]{1,12}", length):
+            return error(400, "bad_request", "Content-Length 无效 / invalid Content-Length")
+        if int(length) > MAX_BODY:
             return error(413, "too_large", "请求超过 64 KiB / request larger than 64 KiB")
         where = {"slug": slug, "round_number": round_number, "table_number": table_number, "board": board}
         lookup, failure = _authenticate(request, where)

@@ -174,7 +174,12 @@ def board_entry(request, event, number, table_number, board):
     try:
         if event.double_entry and not is_organiser(request.user, event):
             outcome, deal = blind_entry_submit(
-                table=table, board=board, deal_json=deal_json, user=request.user, ip=client_ip(request)
+                table=table,
+                board=board,
+                deal_json=deal_json,
+                user=request.user,
+                reason=form.cleaned_data["reason"],
+                ip=client_ip(request),
             )
             text = {
                 "waiting": _("已保存，等待另一名裁判独立录入"),
