@@ -105,7 +105,12 @@ def _ranges(numbers):
 
 
 class PublicationError(ValueError):
-    pass
+    """Publication refused, in domain terms: a stable code and a message naming why."""
+
+    def __init__(self, message, *, code="publication_refused"):
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 @transaction.atomic
@@ -113,10 +118,10 @@ def round_publish(rnd, *, user):
     """In play → provisional (published). Refused while the checklist has blocking problems."""
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if rnd.status not in (Round.Status.SCHEDULED, Round.Status.IN_PLAY):
-        raise PublicationError("本轮已经公布 / the round is already published")
+        raise PublicationError("本轮已经公布 / the round is already published", code="already_published")
     blocking = publication_checklist(rnd)["blocking"]
     if blocking:
-        raise PublicationError("；".join(blocking))
+        raise PublicationError("；".join(blocking), code="checklist_blocking")
     rnd.status = Round.Status.PROVISIONAL
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
@@ -131,18 +136,22 @@ def round_make_official(rnd, *, user, now=None):
     """Provisional → official, once the correction period is over."""
     rnd = Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
     if rnd.status != Round.Status.PROVISIONAL:
-        raise PublicationError("只有临时公布的轮次可以转为正式成绩 / only a provisional round can become official")
+        raise PublicationError(
+            "只有临时公布的轮次可以转为正式成绩 / only a provisional round can become official", code="not_provisional"
+        )
     now = now or timezone.now()
     # A round published before publication times were kept has no period left to wait for.
     ends = rnd.published_at + timedelta(minutes=rnd.event.correction_minutes) if rnd.published_at else now
     if now < ends:
         left = int((ends - now).total_seconds() // 60) + 1
-        raise PublicationError(f"更正期还有约 {left} 分钟 / the correction period has about {left} minutes left")
+        raise PublicationError(
+            f"更正期还有约 {left} 分钟 / the correction period has about {left} minutes left", code="correction_period"
+        )
     # Checked again here, under the round's lock: a correction during the period returns
     # a deal to draft, and an official round certifies only confirmed results.
     unconfirmed = unconfirmed_boards(rnd)
     if unconfirmed:
-        raise PublicationError("不能转为正式成绩：" + "；".join(unconfirmed))
+        raise PublicationError("不能转为正式成绩：" + "；".join(unconfirmed), code="unconfirmed_deals")
     rnd.status = Round.Status.OFFICIAL
     rnd.official_at = now
     rnd.save(update_fields=["status", "official_at"])

@@ -67,3 +67,17 @@ def test_published_rounds_are_one_queryset_method():
     archive["rounds"][1]["status"] = "in_play"
     event = import_archive(archive)
     assert list(event.rounds.published().values_list("number", flat=True)) == [1]
+
+
+@pytest.mark.django_db
+def test_pairing_and_publication_refusals_carry_codes(people, event):
+    from scoring.pairing import PairingError
+    from scoring.publication import PublicationError, round_make_official
+    from scoring.rounds import round_pair
+
+    with pytest.raises(PairingError) as pairing:
+        round_pair(event, "swiss")  # round 3 is scheduled, not played
+    assert pairing.value.code == "round_unfinished"
+    with pytest.raises(PublicationError) as publication:
+        round_make_official(Round.objects.get(event=event, number=3), user=people["organiser"])
+    assert publication.value.code == "not_provisional"
