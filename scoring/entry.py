@@ -64,7 +64,7 @@ def _check_round_unchanged(table):
 REASON_LIMIT = 500
 
 
-def _checked_text(value, what):
+def _checked_text(value, field, label):
     """A reason as typed: text of at most REASON_LIMIT characters, without control characters
     other than line breaks (PostgreSQL refuses NUL; nothing else belongs in a ruling)."""
     if value is None:
@@ -72,7 +72,8 @@ def _checked_text(value, what):
     if not isinstance(value, str) or len(value) > REASON_LIMIT or _CONTROL.search(value):
         raise EntryError(
             "bad_reason",
-            f"{what}必须是不超过 {REASON_LIMIT} 个字的文字 / {what} must be text of at most {REASON_LIMIT} characters",
+            f"{label}必须是不超过 {REASON_LIMIT} 个字的文字"
+            f" / {field} must be text of at most {REASON_LIMIT} characters",
         )
     return value.strip()
 
@@ -122,8 +123,8 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
     Reading it outside the transaction is safe: a create clashes on the unique
     board (428), and a change is conditional on the version (412).
     """
-    reason = _checked_text(reason, "理由 / reason: ")
-    adjusted_reason = _checked_text(deal_json.get("adjusted_reason"), "调整理由 / adjusted_reason: ")
+    reason = _checked_text(reason, "reason", "理由")
+    adjusted_reason = _checked_text(deal_json.get("adjusted_reason"), "adjusted_reason", "调整理由")
     _check_may_write(user, table, reason)
     adjusted = deal_json.get("adjusted")
     if adjusted is not None and not is_organiser(user, table.round.event):
@@ -292,7 +293,7 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
     referees make a confirmed deal; differing ones leave a conflict for the head referee.
     Returns `("waiting" | "confirmed" | "conflict", deal or None)`.
     """
-    reason = _checked_text(reason, "理由 / reason: ")
+    reason = _checked_text(reason, "reason", "理由")
     _check_may_write(user, table, reason)
     scored = _score(table, deal_json)
     canonical = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
