@@ -1,6 +1,6 @@
 """Sorting Chinese names by pinyin (pypinyin), with the surnames it misreads."""
 
-from pypinyin import Style, lazy_pinyin
+from functools import cache
 
 # As surnames these characters take a special reading; pypinyin reads the
 # common word. An organiser can still correct any key by hand.
@@ -35,11 +35,22 @@ SURNAME_READINGS = {
 }
 
 
+@cache
+def _pinyin():
+    """pypinyin, imported on first use: loading its dictionaries takes ~175 ms and ~50 MB,
+    which every `manage.py` command (score_deal's 100,000 deals included) would pay
+    at start-up although only saving a name needs them."""
+    from pypinyin import Style, lazy_pinyin
+
+    return lambda text: lazy_pinyin(text, style=Style.NORMAL)
+
+
 def pinyin_sort_key(name):
     """`单伟` → `shan wei`: lower-case pinyin without tones, surname reading fixed."""
+    lazy_pinyin = _pinyin()
     name = (name or "").strip()
     for surname in sorted(SURNAME_READINGS, key=len, reverse=True):
         if name.startswith(surname):
-            rest = lazy_pinyin(name[len(surname) :], style=Style.NORMAL)
+            rest = lazy_pinyin(name[len(surname) :])
             return " ".join([SURNAME_READINGS[surname], *rest]).lower()
-    return " ".join(lazy_pinyin(name, style=Style.NORMAL)).lower()
+    return " ".join(lazy_pinyin(name)).lower()
