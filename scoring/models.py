@@ -497,6 +497,10 @@ class Appeal(models.Model):
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     decided_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = pgettext_lazy("singular", "申诉")
+        verbose_name_plural = pgettext_lazy("plural", "申诉")
+
     def __str__(self):
         return f"{self.event} 申诉 {self.filed_by}"
 
