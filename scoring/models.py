@@ -96,8 +96,8 @@ class Event(models.Model):
         if problems:
             errors["options"] = [problem.message for problem in problems]
         chain = self.tiebreaks if isinstance(self.tiebreaks, list) else None
-        if chain is None or not chain or any(key not in vocabulary.TIEBREAK_LABELS for key in chain):
-            known = "、".join(vocabulary.TIEBREAK_LABELS)
+        if chain is None or not chain or any(key not in vocabulary.ARCHIVE_TIEBREAKS for key in chain):
+            known = "、".join(vocabulary.ARCHIVE_TIEBREAKS)
             errors["tiebreaks"] = [f"破同分顺序只能由这些标准组成：{known} / tie-breaks must be among: {known}"]
         elif len(set(chain)) != len(chain):
             errors["tiebreaks"] = ["破同分标准不能重复 / a tie-break appears twice"]
