@@ -37,7 +37,10 @@ def entrant_record(event, code):
     if entrant is None:
         return None
     # An individual's entrant has one member, who sits at a different seat each round.
-    subject = entrant.memberships.all()[0].player if individual else entrant
+    members = [membership.player for membership in entrant.memberships.all()]
+    if individual and not members:
+        return None  # an entrant made by hand without its player: nothing to show
+    subject = members[0] if individual else entrant
     tables = (
         Table.objects.filter(round__in=Round.objects.published().filter(event=event))
         .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
