@@ -78,20 +78,9 @@ def score_stored(rules, deal_json, adjusted=None):
 
 
 def _penalties_only(rules, deal_json):
-    """Penalties of an adjusted deal without captures, validated like any deal's penalties."""
-    probe = {"captured": {seat: [] for seat in SEATS}, "penalties": deal_json.get("penalties")}
-    _, problems = read_deal(probe, rules=rules)
-    bad = [p for p in problems if p.code in {"bad_penalty", "unknown_seat", "bad_deal"}]
-    if bad:
-        raise bad[0]
-    # The probe has no cards, so it is never a valid deal; but with no penalty
-    # problem every entry is a seat and an integer in range.
-    penalties = {}
-    for seat, points in (deal_json.get("penalties") or {}).items():
-        if points:
-            seat = seat.strip().upper()
-            penalties[seat] = penalties.get(seat, 0) + points
-    return {seat: penalties[seat] for seat in SEATS if seat in penalties}
+    """Penalties of an adjusted deal without captures, read by the engine like any deal's:
+    with no cards at all (`captured` empty) only the penalties can be wrong."""
+    return _read(rules, {"captured": {}, "penalties": deal_json.get("penalties")}).as_json()["penalties"]
 
 
 def apply_result(stored, scored):

@@ -10,10 +10,6 @@ from scoring.standings import table_points
 from scoring.vocabulary import Kind
 
 
-def _card_text(cards):
-    return cards_text(cards)
-
-
 def deal_row(deal, game_numbers):
     return {
         "board": deal.board,
@@ -24,7 +20,7 @@ def deal_row(deal, game_numbers):
         "adjusted": deal.adjusted is not None,
         "adjusted_reason": deal.adjusted_reason,
         "game": game_numbers.get(deal.id),
-        "captured": {seat: _card_text(cards) for seat, cards in deal.captured.items()},
+        "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
         "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
         "status": deal.status,
     }
@@ -174,7 +170,7 @@ def board_traveller(event, rnd, board):
         rows.append(
             {
                 "table": deal.table,
-                "captured": {seat: _card_text(cards) for seat, cards in deal.captured.items()},
+                "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
                 "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in deal.holders.items()},
                 "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
                 "penalties": deal.penalties,

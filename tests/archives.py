@@ -126,3 +126,17 @@ def team_match(table_one_deals, table_two_deals, *, slug="t-teams", status=None,
         ],
         "rounds": [rnd],
     }
+
+
+def individual_archive(count=4, bye=None):
+    """Players p01–p0N; round 1 seats p01–p04 at table 1 (example T1), `bye` sits out."""
+    seats = {"N": "p01", "E": "p02", "S": "p03", "W": "p04"}
+    matches = [{"table": 1, "seats": seats, "deals": [deal("T1", 1)]}]
+    if bye:
+        matches.append({"bye": bye})
+    return {
+        "format": "huapai-event/1",
+        "event": {"slug": "t-ind", "name": "个人", "kind": "individual"},
+        "players": players(count),
+        "rounds": [{"number": 1, "matches": matches}],
+    }

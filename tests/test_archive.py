@@ -160,3 +160,17 @@ def test_adjusted_scores_replace_the_computed_ones_and_penalties_still_count():
     # A (NS) −100 against B (EW) −50 in round 1: B wins by 50.
     assert rows["B"]["penalties"] == -50
     assert rows["A"]["score_difference"] == -50 + 110
+
+
+def test_an_adjusted_deal_may_have_no_cards_but_its_penalties_are_checked():
+    archive = four_pairs_two_rounds()
+    deal = archive["rounds"][0]["matches"][0]["deals"][0]
+    for key in ("captured", "holders", "exposed"):
+        deal.pop(key, None)
+    deal.update(adjusted={"N": 30, "E": 0, "S": 0, "W": -30}, adjusted_reason="未打完", penalties={"s": -20})
+    import_archive(archive)
+    stored = Deal.objects.get(table__round__number=1, table__number=1)
+    assert stored.scores == {"N": 30, "E": 0, "S": -20, "W": -30} and stored.penalties == {"S": -20}
+    deal["penalties"] = {"S": 20}
+    with pytest.raises(ArchiveError, match="bad_penalty"):
+        import_archive(dict(archive, event={**archive["event"], "slug": "t-pairs-2"}))

@@ -8,19 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.archive_format import ArchiveError, parse_header, parse_round
-from tests.archives import deal, four_pairs_two_rounds, pairs_archive, players, team_match
+from tests.archives import deal, four_pairs_two_rounds, individual_archive, pairs_archive, team_match
 from tests.test_engine_hostile_input import json_values
-
-
-def individual_archive():
-    people = players(4)
-    seats = {"N": "p01", "E": "p02", "S": "p03", "W": "p04"}
-    return {
-        "format": "huapai-event/1",
-        "event": {"slug": "t-ind", "name": "个人", "kind": "individual"},
-        "players": people,
-        "rounds": [{"number": 1, "matches": [{"table": 1, "seats": seats, "deals": [deal("T1", 1)]}]}],
-    }
 
 
 def games_archive():

@@ -22,6 +22,7 @@ from scoring.publication import PublicationError, round_make_official, round_pub
 from tests.archives import EXAMPLES, four_pairs_two_rounds
 from tests.conftest import REPO
 from tests.referee_setup import PASSWORD, example_deal, token_header
+from tests.workbooks import sheet_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -104,40 +105,33 @@ def publish_round_three(event, people):
     return round_publish(Round.objects.get(event=event, number=3), user=people["organiser"])
 
 
-def test_a_correction_to_a_published_round_needs_a_reason_and_is_listed_publicly(event, people, client):
-    publish_round_three(event, people)
-    deal = Deal.objects.get(table=table_one(event), board=1)
-    with pytest.raises(EntryError) as caught:
-        deal_save(
-            table=table_one(event),
-            board=1,
-            deal_json=example_deal("T2"),
-            user=people["referee1"],
-            expected_version=deal.version,
-        )
-    assert caught.value.code == "reason_required"
-    deal_save(
-        table=table_one(event),
+def correct_board_one(event, people, deal, *, reason, **extra):
+    """Referee 1 changes round 3, table 1, board 1 to example T2."""
+    return deal_save(
+        table=extra.pop("table", table_one(event)),
         board=1,
         deal_json=example_deal("T2"),
         user=people["referee1"],
         expected_version=deal.version,
-        reason="记分表抄错",
+        reason=reason,
+        **extra,
     )
+
+
+def test_a_correction_to_a_published_round_needs_a_reason_and_is_listed_publicly(event, people, client):
+    publish_round_three(event, people)
+    deal = Deal.objects.get(table=table_one(event), board=1)
+    with pytest.raises(EntryError) as caught:
+        correct_board_one(event, people, deal, reason="")
+    assert caught.value.code == "reason_required"
+    correct_board_one(event, people, deal, reason="记分表抄错")
     assert "记分表抄错" in client.get("/events/t-pairs/changes/").content.decode()
 
 
 def test_make_official_refuses_a_round_whose_correction_is_not_confirmed(event, people):
     rnd = publish_round_three(event, people)
     deal = Deal.objects.get(table=table_one(event), board=1)
-    deal_save(
-        table=table_one(event),
-        board=1,
-        deal_json=example_deal("T2"),
-        user=people["referee1"],
-        expected_version=deal.version,
-        reason="更正",
-    )
+    correct_board_one(event, people, deal, reason="更正")
     with pytest.raises(PublicationError) as caught:
         round_make_official(rnd, user=people["organiser"])
     assert "1号桌第 1 副未确认" in str(caught.value)
@@ -153,15 +147,7 @@ def test_a_referee_write_that_loses_the_race_to_make_official_is_refused(event, 
     assert table.round.status == "provisional"
     round_make_official(rnd, user=people["organiser"])  # meanwhile
     with pytest.raises(EntryError) as caught:
-        deal_save(
-            table=table,
-            board=1,
-            deal_json=example_deal("T2"),
-            user=people["referee1"],
-            expected_version=deal.version,
-            reason="更正",
-            existing=deal,
-        )
+        correct_board_one(event, people, deal, reason="更正", table=table, existing=deal)
     assert caught.value.code == "round_changed"
     from scoring.views.api import HTTP_STATUS
 
@@ -313,9 +299,7 @@ def test_pdfs_print_markup_in_names_as_text(client, hostile_names):
 def test_workbooks_keep_hostile_names_as_text_in_the_right_columns(client, hostile_names):
     response = client.get("/events/hostile/results.xlsx")
     assert response.status_code == 200
-    ws = load_workbook(io.BytesIO(b"".join(response.streaming_content)))["每副成绩"]
-    header = [cell.value for cell in ws[1]]
-    rows = [dict(zip(header, [c.value for c in row], strict=True)) for row in ws.iter_rows(min_row=2)]
+    rows = sheet_rows(response, "每副成绩")
     assert len(rows) == 4
     names = {row[column] for row in rows for column in ("北(N)", "东(E)", "南(S)", "西(W)")}
     assert "=1+2" in names and "控制字符" in names

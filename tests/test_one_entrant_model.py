@@ -6,25 +6,13 @@ from scoring.archive import export_archive, import_archive
 from scoring.models import Entrant, Match, Player
 from scoring.results import standings_json
 from scoring.rounds import round_pair
-from tests.archives import deal, players
+from tests.archives import individual_archive
 
 pytestmark = pytest.mark.django_db
 
 
 def individual_with_a_bye():
-    people = players(5)
-    seats = {"N": "p01", "E": "p02", "S": "p03", "W": "p04"}
-    return {
-        "format": "huapai-event/1",
-        "event": {"slug": "t-ind", "name": "个人", "kind": "individual"},
-        "players": people,
-        "rounds": [
-            {
-                "number": 1,
-                "matches": [{"table": 1, "seats": seats, "deals": [deal("T1", 1)]}, {"bye": "p05"}],
-            }
-        ],
-    }
+    return individual_archive(count=5, bye="p05")
 
 
 def test_an_individual_event_ranks_one_player_entrants_with_the_players_numbers():

@@ -4,10 +4,8 @@ Every expected figure is read from shared/rules/examples.json (worked by hand), 
 """
 
 import copy
-import io
 
 import pytest
-from openpyxl import load_workbook
 
 from scoring.archive import export_archive, import_archive
 from scoring.archive_format import ArchiveError
@@ -15,6 +13,7 @@ from scoring.models import Deal
 from scoring.results import standings_json
 from tests.archives import EXAMPLES, deal, pairs_archive
 from tests.referee_setup import board_url, make_user, token_header
+from tests.workbooks import sheet_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -154,9 +153,7 @@ def test_results_xlsx_reports_raw_and_final_scores_of_two_deck_deals(client):
     import_archive(two_deck_archive())
     response = client.get("/events/t-2deck/results.xlsx")
     assert response.status_code == 200
-    ws = load_workbook(io.BytesIO(b"".join(response.streaming_content)))["每副成绩"]
-    header = [cell.value for cell in ws[1]]
-    rows = [dict(zip(header, [c.value for c in row], strict=True)) for row in ws.iter_rows(min_row=2)]
+    rows = sheet_rows(response, "每副成绩")
     assert len(rows) == 6
     for row in rows:
         names = TWO_DECK_TABLES[row["桌"]][2]
