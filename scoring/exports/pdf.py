@@ -171,7 +171,7 @@ def write_round_results(out, event, rnd, results):
 def write_travellers(out, event, rnd, boards):
     """`boards`: [(board number, traveller rows)] — one section per board."""
     styles = _styles()
-    normalised = event_rules(event).normalisation != "none"
+    normalised = event_rules(event).normalises
     story = [
         _text(f"{event.name} · 第{rnd.number}轮 牌例对照", styles["title"]),
         _text(rules_text(event), styles["small"]),
@@ -245,7 +245,7 @@ def write_scoresheets(out, event, rnd, sheets):
         ("EW累计", 13),
     ]
     rules = event_rules(event)
-    normalised = rules.normalisation != "none"
+    normalised = rules.normalises
     rules_line = rules_text(event)
     if rules.decks == 2:
         columns[1:5] = [(f"{label}（两副）", w) for label, w in columns[1:5]]

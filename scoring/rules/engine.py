@@ -196,7 +196,7 @@ def normalise(raw, rules):
     Each normalised score is rounded to a whole number before the scale, as the
     source's worked example does (−293 × 12 = −3516, not −3520).
     """
-    if rules.normalisation == "none":
+    if not rules.normalises:
         return dict(raw)
     scale = rules.normalisation_scale
     if rules.normalisation == "zero_sum":

@@ -44,6 +44,11 @@ class RuleSet:
         return replace(self, **options)
 
     @property
+    def normalises(self):
+        """Scores differ from raw scores (before penalties): pages then show both."""
+        return self.normalisation != "none"
+
+    @property
     def point_card_copies(self):
         return 16 * self.decks
 

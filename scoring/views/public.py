@@ -114,5 +114,5 @@ def board_detail(request, slug, number, board):
     if not rows:
         raise Http404("no such board")
     context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": SEATS}
-    context["normalised"] = event_rules(event).normalisation != "none"
+    context["normalised"] = event_rules(event).normalises
     return render(request, "scoring/board.html", context)
