@@ -9,8 +9,21 @@ from scoring.archive_format import FORMAT, ArchiveError, parse_header, parse_rou
 from scoring.deals import apply_result
 from scoring.models import Deal, DealHistory, Entrant, Event, Match, Membership, Player, Round, Table
 from scoring.names import pinyin_sort_key
+from scoring.rules.errors import _
 
 BATCH = 2000
+
+
+def read_archive_json(raw):
+    """The JSON of an archive file (bytes or text), or `ArchiveError` saying why it is not JSON."""
+    try:
+        return json.loads(raw) if raw.strip() else None
+    except UnicodeDecodeError as error:
+        raise ArchiveError(_("不是 UTF-8 文本（第 {byte} 字节）"), byte=error.start) from None
+    except ValueError as error:
+        raise ArchiveError(_("不是有效的 JSON：{detail}"), detail=str(error)[:200]) from None
+    except RecursionError:
+        raise ArchiveError(_("JSON 嵌套过深")) from None
 
 
 def import_archive(data, *, replace=False, consume=False):
@@ -25,12 +38,7 @@ def import_archive(data, *, replace=False, consume=False):
     memory. An existing event with the same slug is refused unless `replace` is set.
     """
     if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except ValueError as error:
-            raise ArchiveError(f"不是有效的 JSON / not valid JSON: {error}") from None
-        except RecursionError:
-            raise ArchiveError("JSON 嵌套过深 / JSON nested too deeply") from None
+        data = read_archive_json(data)
     parsed, context = parse_header(data)
     info = parsed.event
     raw_rounds = data.get("rounds") or []
@@ -42,14 +50,18 @@ def import_archive(data, *, replace=False, consume=False):
     with transaction.atomic():
         existing = Event.objects.filter(slug=info["slug"]).first()
         if existing and not replace:
-            raise ArchiveError(f"赛事 {info['slug']} 已存在 / event {info['slug']} exists already")
+            raise ArchiveError(_("赛事 {slug} 已存在"), code="event_exists", slug=info["slug"])
         if existing:
             entered_here = DealHistory.objects.filter(event=existing).count()
             if entered_here:
                 raise ArchiveError(
-                    f"赛事 {existing.slug} 已有 {entered_here} 条成绩修改记录（在本站录入），记录不能删除，"
-                    f"不能整体替换；请用新的代号导入 / event {existing.slug} has {entered_here} history entries "
-                    "made on this site, which are never deleted: import it under a new slug"
+                    _(
+                        "赛事 {slug} 已有 {count} 条成绩修改记录（在本站录入），记录不能删除，"
+                        "不能整体替换；请用新的代号导入"
+                    ),
+                    code="has_history",
+                    slug=existing.slug,
+                    count=entered_here,
                 )
             _delete_event(existing)
         event = Event.objects.create(
@@ -154,7 +166,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
         )
     Table.objects.bulk_create(tables, batch_size=BATCH)
     deals = []
-    for table, (_, parsed_table) in zip(tables, table_specs, strict=True):
+    for table, (_match, parsed_table) in zip(tables, table_specs, strict=True):
         for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
             stored = Deal(
                 table=table,

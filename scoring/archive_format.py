@@ -10,6 +10,7 @@ from datetime import date
 
 from scoring.deals import score_stored
 from scoring.rules import SEATS, DealError, RuleSet, read_options, rules_for
+from scoring.rules.errors import Refusal, Text, _
 from scoring.rules.rulesets import RULESETS
 from scoring.standings import Format, MatchResult, StandingsError, TableResult, match_games
 from scoring.vocabulary import (
@@ -41,8 +42,11 @@ DEAL_KEYS = {
 }
 
 
-class ArchiveError(ValueError):
-    pass
+class ArchiveError(Refusal):
+    """An archive refused as a whole; the message names the round, table, board and card."""
+
+    def __init__(self, template, code="bad_archive", **params):
+        super().__init__(code, template, **params)
 
 
 @dataclass(slots=True)
@@ -135,9 +139,17 @@ ENTRANT_ID = re.compile(r"[A-Za-z0-9_-]{1,20}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # players of pairs and teams are not entrants
 
 
-def _require(condition, message):
+def _require(condition, template, **params):
     if not condition:
-        raise ArchiveError(message)
+        raise ArchiveError(template, **params)
+
+
+def _round(number):
+    return Text(_("第{round}轮"), round=number)
+
+
+def _table(round_number, table_number):
+    return Text(_("第{round}轮 {table}号桌"), round=round_number, table=table_number)
 
 
 def _without_nul(value, where):
@@ -146,10 +158,10 @@ def _without_nul(value, where):
     while stack:
         item, path = stack.pop()
         if isinstance(item, str):
-            _require("\x00" not in item, f"{path}：文字中有 NUL 字符 / {path}: text contains a NUL character")
+            _require("\x00" not in item, _("{path}：文字中有 NUL 字符"), path=path)
         elif isinstance(item, dict):
             for key, child in item.items():
-                _require("\x00" not in key, f"{path}：键名中有 NUL 字符 / {path}: a key contains a NUL character")
+                _require("\x00" not in key, _("{path}：键名中有 NUL 字符"), path=path)
                 stack.append((child, f"{path}.{key}"))
         elif isinstance(item, list):
             stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
@@ -163,7 +175,9 @@ def _known(value, ids):
 def _text(value, limit, what):
     _require(
         value is None or (isinstance(value, str) and len(value) <= limit and "\x00" not in value),
-        f"{what} 必须是不超过 {limit} 个字符的文字 / {what} must be text of at most {limit} characters",
+        _("{what} 必须是不超过 {limit} 个字符的文字"),
+        what=what,
+        limit=limit,
     )
     return (value or "").strip()
 
@@ -178,60 +192,64 @@ def _extra(obj, known):
 
 
 def _event(raw):
-    _require(isinstance(raw, dict), "“event” 必须是对象 / “event” must be an object")
+    _require(isinstance(raw, dict), _("“event” 必须是对象"))
     slug = raw.get("slug")
-    _require(isinstance(slug, str) and slug.strip(), "event.slug 缺失 / event.slug is required")
+    _require(isinstance(slug, str) and slug.strip(), _("event.slug 缺失"))
     _require(
         SLUG.fullmatch(slug.strip()) is not None,
-        f"event.slug {slug!r:.60} 只能含小写字母、数字和 -（1–50 个）/ event.slug: 1–50 of a-z, 0-9 and -",
+        _("event.slug {slug!r:.60} 只能含小写字母、数字和 -（1–50 个）"),
+        slug=slug,
     )
     ruleset = raw.get("ruleset", "huapai")
-    _require(
-        type(ruleset) is str and ruleset in RULESETS, f"未知规则 {ruleset!r:.40} / unknown rule set {ruleset!r:.40}"
-    )
+    _require(type(ruleset) is str and ruleset in RULESETS, _("未知规则 {name!r:.40}"), name=ruleset)
     options = raw.get("options") or {}
-    _require(isinstance(options, dict), "event.options 必须是对象 / event.options must be an object")
-    _, option_problems = read_options(options)
-    _require(not option_problems, "event.options：" + "；".join(p.message for p in option_problems))
+    _require(isinstance(options, dict), _("event.options 必须是对象"))
+    option_problems = read_options(options)[1]
+    if option_problems:
+        first = option_problems[0]
+        raise ArchiveError(_("event.options：{problem}"), code=first.code, problem=Text(first.template, **first.params))
     threshold = raw.get("game_threshold", DEFAULT_GAME_THRESHOLD)
     _require(
         type(threshold) is int and threshold in GAME_THRESHOLDS,
-        f"局分必须是 {' 或 '.join(map(str, GAME_THRESHOLDS))} / game_threshold must be one of {GAME_THRESHOLDS}",
+        _("局分必须是 {known}"),
+        known=" / ".join(map(str, GAME_THRESHOLDS)),
     )
     kind = raw.get("kind", Kind.PAIRS.value)
-    _require(isinstance(kind, str) and kind in KINDS, f"未知赛事类型 {kind!r:.40} / unknown kind {kind!r:.40}")
+    _require(isinstance(kind, str) and kind in KINDS, _("未知赛事类型 {kind!r:.40}"), kind=kind)
     match = raw.get("match") or {"mode": "boards", "boards": 16}
-    _require(isinstance(match, dict), "event.match 必须是对象 / event.match must be an object")
+    _require(isinstance(match, dict), _("event.match 必须是对象"))
     mode = match.get("mode", "boards")
     _require(
         isinstance(mode, str) and mode in tuple(MatchMode),
-        f"未知赛制 {mode!r:.40} / unknown match mode {mode!r:.40}",
+        _("未知赛制 {mode!r:.40}"),
+        mode=mode,
     )
-    _require(not (mode == MatchMode.GAMES and kind != Kind.PAIRS), "局制只适用于双人赛 / games mode is for pairs only")
+    _require(not (mode == MatchMode.GAMES and kind != Kind.PAIRS), _("局制只适用于双人赛"))
     length = match.get("games" if mode == MatchMode.GAMES else "boards", 2 if mode == MatchMode.GAMES else 16)
     _require(
         _number(length, 1000),
-        "match 的副数或局数必须是 1–1000 的整数 / match length must be a whole number from 1 to 1000",
+        _("match 的副数或局数必须是 1–1000 的整数"),
     )
     given_points = raw.get("match_points") or {}
     _require(
         isinstance(given_points, dict)
         and set(given_points) <= {"win", "draw", "loss"}
         and all(type(v) is int and -1000 <= v <= 1000 for v in given_points.values()),
-        "match_points 必须是 win/draw/loss 的整数（±1000 以内）/ match_points: whole numbers for win, draw, loss",
+        _("match_points 必须是 win/draw/loss 的整数（±1000 以内）"),
     )
     points = {**DEFAULT_MATCH_POINTS, **given_points}
     for key in ("start_date", "end_date"):
         value = raw.get(key)
         _require(
             value is None or _is_date(value),
-            f"event.{key} 必须是 YYYY-MM-DD / event.{key} must be YYYY-MM-DD",
+            _("event.{key} 必须是 YYYY-MM-DD"),
+            key=key,
         )
     tiebreaks = raw.get("tiebreaks") or list(DEFAULT_TIEBREAKS)
     known = set(ARCHIVE_TIEBREAKS)
-    _require(isinstance(tiebreaks, list), "tiebreaks 必须是列表 / tiebreaks must be a list")
+    _require(isinstance(tiebreaks, list), _("tiebreaks 必须是列表"))
     for criterion in tiebreaks:
-        _require(_known(criterion, known), f"未知破同分标准 {criterion!r:.40} / unknown tie-break {criterion!r:.40}")
+        _require(_known(criterion, known), _("未知破同分标准 {name!r:.40}"), name=criterion)
     name = _text(raw.get("name"), 200, "event.name")
     for key in ("venue",):
         _text(raw.get(key), 200, f"event.{key}")
@@ -283,36 +301,38 @@ def parse_header(data, rules_for=None):
     `parse_round(raw_round, context)` then checks one round at a time, so a
     large import can write and forget each round in turn.
     """
-    _require(isinstance(data, dict), "存档必须是 JSON 对象 / the archive must be a JSON object")
+    _require(isinstance(data, dict), _("存档必须是 JSON 对象"))
     _without_nul({key: value for key, value in data.items() if key != "rounds"}, "archive")
-    _require(isinstance(data.get("rounds") or [], list), "“rounds” 必须是列表 / “rounds” must be a list")
-    _require(data.get("format") == FORMAT, f"format 必须是 {FORMAT!r} / “format” must be {FORMAT!r}")
+    _require(isinstance(data.get("rounds") or [], list), _("“{key}” 必须是列表"), key="rounds")
+    _require(data.get("format") == FORMAT, _("format 必须是 {format!r}"), format=FORMAT)
     event = _event(data.get("event"))
     rules = (rules_for or _rules_for)(event)
 
     players = []
     player_ids = set()
     raw_players = data.get("players") or []
-    _require(isinstance(raw_players, list), "“players” 必须是列表 / “players” must be a list")
+    _require(isinstance(raw_players, list), _("“{key}” 必须是列表"), key="players")
     player_pattern = ENTRANT_ID if event["kind"] == Kind.INDIVIDUAL else PLAYER_ID
     for raw in raw_players:
         _require(
             isinstance(raw, dict) and isinstance(raw.get("id"), str),
-            f"选手缺少 id：{raw!r:.60} / a player needs an id",
+            _("选手缺少 id：{raw!r:.60}"),
+            raw=raw,
         )
         _require(
             player_pattern.fullmatch(raw["id"]) is not None,
-            f"选手编号 {raw['id']!r:.40} 只能含字母、数字、- 和 _ / player id {raw['id']!r:.40}: "
-            "letters, digits, - and _ only",
+            _("选手编号 {id!r:.40} 只能含字母、数字、- 和 _"),
+            id=raw["id"],
         )
-        _require(raw["id"] not in player_ids, f"选手编号重复：{raw['id']} / duplicate player id {raw['id']}")
+        _require(raw["id"] not in player_ids, _("选手编号重复：{id}"), id=raw["id"])
         _require(
             isinstance(raw.get("name"), str) and raw["name"].strip(),
-            f"选手 {raw['id']} 缺少姓名 / player {raw['id']} has no name",
+            _("选手 {id} 缺少姓名"),
+            id=raw["id"],
         )
-        _text(raw["name"], 100, f"选手 {raw['id']} 的姓名 / name of {raw['id']}")
+        _text(raw["name"], 100, Text(_("选手 {id} 的姓名"), id=raw["id"]))
         for key, limit in (("club", 100), ("federation_id", 40), ("sort_key", 200)):
-            _text(raw.get(key), limit, f"选手 {raw['id']} 的 {key} / {key} of {raw['id']}")
+            _text(raw.get(key), limit, Text(_("选手 {id} 的 {key}"), id=raw["id"], key=key))
         player_ids.add(raw["id"])
         players.append(
             {
@@ -330,35 +350,38 @@ def parse_header(data, rules_for=None):
     entrant_ids = set()
     group = "pairs" if kind == Kind.PAIRS else "teams"
     raw_entrants = (data.get(group) or []) if kind != Kind.INDIVIDUAL else []
-    _require(isinstance(raw_entrants, list), f"“{group}” 必须是列表 / “{group}” must be a list")
+    _require(isinstance(raw_entrants, list), _("“{key}” 必须是列表"), key=group)
     for raw in raw_entrants:
         _require(
             isinstance(raw, dict) and isinstance(raw.get("id"), str),
-            f"{group} 缺少 id / an entry of {group} needs an id",
+            _("{group} 缺少 id"),
+            group=group,
         )
         code = raw["id"]
         _require(
             ENTRANT_ID.fullmatch(code) is not None,
-            f"编号 {code!r:.40} 只能含字母、数字、- 和 _（1–20 个）/ id {code!r:.40}: 1–20 letters, digits, - or _",
+            _("编号 {id!r:.40} 只能含字母、数字、- 和 _（1–20 个）"),
+            id=code,
         )
-        _require(code not in entrant_ids, f"编号重复：{code} / duplicate id {code}")
+        _require(code not in entrant_ids, _("编号重复：{id}"), id=code)
         members = raw.get("players") or []
         _require(
             isinstance(members, list) and all(isinstance(m, str) for m in members),
-            f"{code} 的 players 必须是选手编号的列表 / {code}: players must be a list of ids",
+            _("{id} 的 players 必须是选手编号的列表"),
+            id=code,
         )
         for member in members:
-            _require(_known(member, player_ids), f"{code} 的选手 {member} 不存在 / {code}: unknown player {member}")
+            _require(_known(member, player_ids), _("{id} 的选手 {player} 不存在"), id=code, player=member)
         if kind == Kind.PAIRS:
-            _require(len(members) == 2, f"{code} 必须恰有两名选手 / pair {code} needs exactly two players")
+            _require(len(members) == 2, _("{id} 必须恰有两名选手"), id=code)
         else:
-            _require(len(members) >= 2, f"{code} 至少需要两名选手 / team {code} needs players")
-        _require(len(set(members)) == len(members), f"{code} 的选手重复 / {code} lists a player twice")
+            _require(len(members) >= 2, _("{id} 至少需要两名选手"), id=code)
+        _require(len(set(members)) == len(members), _("{id} 的选手重复"), id=code)
         entrant_ids.add(code)
         entrants.append(
             {
                 "id": code,
-                "name": _text(raw.get("name"), 200, f"{code} 的名称 / name of {code}"),
+                "name": _text(raw.get("name"), 200, Text(_("{id} 的名称"), id=code)),
                 "players": list(members),
                 "extra": _extra(raw, {"id", "name", "players"}),
             }
@@ -376,49 +399,56 @@ def parse_round(raw_round, context):
     members_of, numbers = context.members_of, context.round_numbers
     _require(
         isinstance(raw_round, dict) and _number(raw_round.get("number")),
-        "每轮需要正整数 number / every round needs a positive number",
+        _("每轮需要正整数 number"),
     )
     number = raw_round["number"]
-    _without_nul(raw_round, f"第{number}轮 / round {number}")
-    _require(number not in numbers, f"第{number}轮重复 / round {number} appears twice")
+    _without_nul(raw_round, f"rounds[number={number}]")
+    _require(number not in numbers, _("第{round}轮重复"), round=number)
     numbers.add(number)
     status = raw_round.get("status")
     _require(
         status is None or (isinstance(status, str) and status in ROUND_STATUSES),
-        f"第{number}轮状态 {status!r:.40} 无效 / round {number}: unknown status",
+        _("第{round}轮状态 {status!r:.40} 无效"),
+        round=number,
+        status=status,
     )
     draw = raw_round.get("draw")
     _require(
         draw is None or draw in ("released", "hidden"),
-        f"第{number}轮 draw 必须是 released 或 hidden / round {number}: draw must be released or hidden",
+        _("第{round}轮 draw 必须是 released 或 hidden"),
+        round=number,
     )
     raw_matches = raw_round.get("matches") or []
-    _require(
-        isinstance(raw_matches, list), f"第{number}轮：matches 必须是列表 / round {number}: matches must be a list"
-    )
+    _require(isinstance(raw_matches, list), _("{where}：matches 必须是列表"), where=_round(number))
     rnd = ParsedRound(number=number, status=status or "", extra=_extra(raw_round, {"number", "status", "matches"}))
     tables_seen, entrants_seen = set(), set()
 
     def seat_once(entrant, where, rnd_number=number, seen=entrants_seen):
         _require(
             entrant not in seen,
-            f"第{rnd_number}轮：{entrant} 出现两次（{where}）/ round {rnd_number}: {entrant} plays twice",
+            _("第{round}轮：{id} 出现两次（{where}）"),
+            round=rnd_number,
+            id=entrant,
+            where=where,
         )
         seen.add(entrant)
 
     for raw_match in raw_matches:
         _require(
             isinstance(raw_match, dict),
-            f"第{number}轮：比赛必须是对象 / round {number}: a match must be an object",
+            _("{where}：比赛必须是对象"),
+            where=_round(number),
         )
         if "bye" in raw_match:
             bye = raw_match["bye"]
             known_ids = player_ids if kind == Kind.INDIVIDUAL else entrant_ids
             _require(
                 _known(bye, known_ids),
-                f"第{number}轮：轮空的 {bye!r:.40} 不存在 / round {number}: unknown bye {bye!r:.40}",
+                _("{where}：轮空的 {id!r:.40} 不存在"),
+                where=_round(number),
+                id=bye,
             )
-            seat_once(bye, "轮空 bye")
+            seat_once(bye, Text(_("轮空")))
             rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
             continue
         if kind == Kind.TEAMS:
@@ -448,65 +478,74 @@ def _rules_for(event) -> RuleSet:
 
 def _table_number(raw, where, tables_seen):
     number = raw.get("table")
-    _require(_number(number), f"{where}：需要正整数桌号 / {where}: needs a table number")
-    _require(number not in tables_seen, f"{where}：{number}号桌重复 / {where}: table {number} appears twice")
+    _require(_number(number), _("{where}：需要正整数桌号"), where=where)
+    _require(number not in tables_seen, _("{where}：{table}号桌重复"), where=where, table=number)
     tables_seen.add(number)
     return number
 
 
 def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once):
-    where = f"第{number}轮"
-    table_number = _table_number(raw, where, tables_seen)
-    where = f"第{number}轮 {table_number}号桌"
+    table_number = _table_number(raw, _round(number), tables_seen)
+    where = _table(number, table_number)
+    at_table = Text(_("{table}号桌"), table=table_number)
     if kind == Kind.PAIRS:
         ns, ew = raw.get("ns"), raw.get("ew")
         for code in (ns, ew):
-            _require(_known(code, entrant_ids), f"{where}：对 {code!r:.40} 不存在 / {where}: unknown pair {code!r:.40}")
-        _require(ns != ew, f"{where}：同一对不能对阵自己 / {where}: a pair cannot meet itself")
+            _require(_known(code, entrant_ids), _("{where}：对 {id!r:.40} 不存在"), where=where, id=code)
+        _require(ns != ew, _("{where}：同一对不能对阵自己"), where=where)
         shared = members_of[ns] & members_of[ew]
         _require(
             not shared,
-            f"{where}：选手 {', '.join(sorted(shared))} 同时坐在两方 / {where}: player in two seats",
+            _("{where}：选手 {players} 同时坐在两方"),
+            where=where,
+            players=", ".join(sorted(shared)),
         )
-        seat_once(ns, f"{table_number}号桌")
-        seat_once(ew, f"{table_number}号桌")
+        seat_once(ns, at_table)
+        seat_once(ew, at_table)
         table = ParsedTable(number=table_number, ns=ns, ew=ew, seats={})
         return ParsedMatch(home=ns, away=ew, tables=[table], extra=_extra(raw, {"table", "ns", "ew", "deals"}))
     seats = raw.get("seats")
     _require(
         isinstance(seats, dict) and set(seats) == set(SEATS),
-        f"{where}：seats 需要 N E S W / {where}: seats needs N, E, S and W",
+        _("{where}：seats 需要 N E S W"),
+        where=where,
     )
     for seat, player in seats.items():
         _require(
             _known(player, player_ids),
-            f"{where}：{seat} 座选手 {player!r:.40} 不存在 / {where}: unknown player {player!r:.40} at {seat}",
+            _("{where}：{seat} 座选手 {player!r:.40} 不存在"),
+            where=where,
+            seat=seat,
+            player=player,
         )
-        seat_once(player, f"{table_number}号桌 {seat}")
-    _require(len(set(seats.values())) == 4, f"{where}：同一选手坐了两个座位 / {where}: a player in two seats")
+        seat_once(player, f"{at_table} {seat}")
+    _require(len(set(seats.values())) == 4, _("{where}：同一选手坐了两个座位"), where=where)
     table = ParsedTable(number=table_number, ns=None, ew=None, seats=dict(seats))
     return ParsedMatch(tables=[table], extra=_extra(raw, {"table", "seats", "deals"}))
 
 
 def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
-    where = f"第{number}轮"
+    where = _round(number)
     home, away = raw.get("home"), raw.get("away")
     for code in (home, away):
-        _require(_known(code, entrant_ids), f"{where}：队 {code!r:.40} 不存在 / {where}: unknown team {code!r:.40}")
-    _require(home != away, f"{where}：{home} 不能对阵自己 / {where}: a team cannot meet itself")
+        _require(_known(code, entrant_ids), _("{where}：队 {id!r:.40} 不存在"), where=where, id=code)
+    _require(home != away, _("{where}：{id} 不能对阵自己"), where=where, id=home)
     seat_once(home, f"{home}–{away}")
     seat_once(away, f"{home}–{away}")
     match = ParsedMatch(home=home, away=away, extra=_extra(raw, {"home", "away", "tables"}))
     raw_tables = raw.get("tables") or []
-    _require(isinstance(raw_tables, list), f"{where}：tables 必须是列表 / {where}: tables must be a list")
+    _require(isinstance(raw_tables, list), _("{where}：tables 必须是列表"), where=where)
     for raw_table in raw_tables:
-        _require(isinstance(raw_table, dict), f"{where}：每桌必须是对象 / {where}: a table must be an object")
+        _require(isinstance(raw_table, dict), _("{where}：每桌必须是对象"), where=where)
         table_number = _table_number(raw_table, where, tables_seen)
-        here = f"{where} {table_number}号桌"
+        here = _table(number, table_number)
         ns_team, ew_team = raw_table.get("ns_team"), raw_table.get("ew_team")
         _require(
             isinstance(ns_team, str) and isinstance(ew_team, str) and {ns_team, ew_team} == {home, away},
-            f"{here}：ns_team/ew_team 必须是 {home} 和 {away} / {here}: ns_team and ew_team must be the match's teams",
+            _("{where}：ns_team/ew_team 必须是 {home} 和 {away}"),
+            where=here,
+            home=home,
+            away=away,
         )
         ns_players, ew_players = raw_table.get("ns") or [], raw_table.get("ew") or []
         _require(
@@ -515,23 +554,30 @@ def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
             and len(ns_players) == 2
             and len(ew_players) == 2
             and all(isinstance(p, str) for p in ns_players + ew_players),
-            f"{here}：ns 和 ew 各需两名选手 / {here}: ns and ew need two players each",
+            _("{where}：ns 和 ew 各需两名选手"),
+            where=here,
         )
         for player in ns_players:
             _require(
                 player in members_of[ns_team],
-                f"{here}：{player} 不是 {ns_team} 的队员 / {here}: {player} is not in {ns_team}",
+                _("{where}：{player} 不是 {team} 的队员"),
+                where=here,
+                player=player,
+                team=ns_team,
             )
         for player in ew_players:
             _require(
                 player in members_of[ew_team],
-                f"{here}：{player} 不是 {ew_team} 的队员 / {here}: {player} is not in {ew_team}",
+                _("{where}：{player} 不是 {team} 的队员"),
+                where=here,
+                player=player,
+                team=ew_team,
             )
         seats = {"N": ns_players[0], "S": ns_players[1], "E": ew_players[0], "W": ew_players[1]}
-        _require(len(set(seats.values())) == 4, f"{here}：同一选手坐了两个座位 / {here}: a player in two seats")
+        _require(len(set(seats.values())) == 4, _("{where}：同一选手坐了两个座位"), where=here)
         table = ParsedTable(number=table_number, ns=ns_team, ew=ew_team, seats=seats, raw=raw_table)
         match.tables.append(table)
-    _require(len(match.tables) == 2, f"{where} {home}–{away}：团体赛每场两桌 / a team match has two tables")
+    _require(len(match.tables) == 2, _("{where} {home}–{away}：团体赛每场两桌"), where=where, home=home, away=away)
     return match
 
 
@@ -539,27 +585,27 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
     raw_deals = (raw_match if raw_match is not None else table.raw).get("deals") or []
     _require(
         isinstance(raw_deals, list),
-        f"第{round_number}轮 {table.number}号桌：deals 必须是列表 / round {round_number} table {table.number}: "
-        "deals must be a list",
+        _("{where}：deals 必须是列表"),
+        where=_table(round_number, table.number),
     )
     boards = set()
     for raw in raw_deals:
         board = raw.get("board") if isinstance(raw, dict) else None
-        where = f"第{round_number}轮 {table.number}号桌 第{board}副"
-        _require(
-            _number(board),
-            f"第{round_number}轮 {table.number}号桌：每副需要正整数 board / every deal needs a board number",
-        )
-        _require(board not in boards, f"{where}：同一桌重复 / {where}: board played twice at this table")
+        _require(_number(board), _("{where}：每副需要正整数 board"), where=_table(round_number, table.number))
+        where = Text(_("第{round}轮 {table}号桌 第{board}副"), round=round_number, table=table.number, board=board)
+        _require(board not in boards, _("{where}：同一桌重复"), where=where)
         boards.add(board)
         adjusted = raw.get("adjusted")
         try:
             scored = score_stored(rules, raw, adjusted)
         except DealError as error:
-            raise ArchiveError(f"{where}：{error.message} [{error.code}]") from None
+            problem = Text(error.template, **error.params)
+            raise ArchiveError(
+                _("{where}：{problem} [{deal_code}]"), where=where, problem=problem, deal_code=error.code
+            ) from None
         status = raw.get("status", "confirmed")
-        _require(status in ("draft", "confirmed"), f"{where}：status 无效 / {where}: unknown deal status")
-        _text(raw.get("adjusted_reason"), 500, f"{where} adjusted_reason")
+        _require(status in ("draft", "confirmed"), _("{where}：status 无效"), where=where)
+        _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
         del scored["breakdown"]  # 360,000 deals: keep only what is stored
         table.deals.append(
             ParsedDeal(
@@ -578,6 +624,9 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
         except StandingsError as error:
             board = table.deals[error.deal_index].board
             raise ArchiveError(
-                f"第{round_number}轮 {table.number}号桌 第{board}副：在第{event['length']}局结束之后"
-                f" / round {round_number} table {table.number} board {board}: deal after the last game"
+                _("第{round}轮 {table}号桌 第{board}副：在第{games}局结束之后"),
+                round=round_number,
+                table=table.number,
+                board=board,
+                games=event["length"],
             ) from None

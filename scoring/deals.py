@@ -2,6 +2,7 @@
 site asks the engine for a deal's score."""
 
 from scoring.rules import SEATS, DealError, RuleSet, read_deal, rules_for, score_valid_deal
+from scoring.rules.errors import _
 
 # An arbiter's adjusted score (调整分) per seat lies within these bounds (docs/security.md).
 ADJUSTED_LIMIT = 1_000_000
@@ -14,7 +15,7 @@ def event_rules(event) -> RuleSet:
 
 def _adjusted_scores(adjusted):
     if not isinstance(adjusted, dict) or set(adjusted) != set(SEATS):
-        raise DealError("bad_adjusted", "调整分必须给出四个座位的整数 / adjusted needs an integer for N, E, S and W")
+        raise DealError("bad_adjusted", _("调整分必须给出四个座位的整数"))
     for seat in SEATS:
         value = adjusted[seat]
         if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
@@ -47,7 +48,7 @@ def score_stored(rules, deal_json, adjusted=None):
     the deal's raw score; penalties are still added. Raises `DealError`.
     """
     if not isinstance(deal_json, dict):
-        raise DealError("bad_deal", "牌局必须是 JSON 对象 / a deal must be a JSON object")
+        raise DealError("bad_deal", _("牌局必须是 JSON 对象"))
     if adjusted is None:
         deal = _read(rules, deal_json)
         return {**deal.as_json(), **score_valid_deal(deal, rules)}

@@ -13,6 +13,7 @@ from django.db import transaction
 from openpyxl import load_workbook
 
 from scoring.models import Entrant, Membership, Player
+from scoring.rules.errors import Refusal, Text, _
 from scoring.versions import results_changed
 from scoring.vocabulary import Kind
 
@@ -43,14 +44,17 @@ NAME_LIMIT, CLUB_LIMIT, FEDERATION_LIMIT = 100, 100, 40
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-class SpreadsheetError(ValueError):
+class SpreadsheetError(Refusal):
     """The file as a whole cannot be read; nothing was written."""
+
+    def __init__(self, template, code="bad_spreadsheet", **params):
+        super().__init__(code, template, **params)
 
 
 @dataclass
 class ImportReport:
     created: list = field(default_factory=list)  # entrant or player codes
-    rejected: list = field(default_factory=list)  # (row number, reason)
+    rejected: list = field(default_factory=list)  # (row number, reason as a `Text`)
 
 
 def _text(value):
@@ -71,7 +75,7 @@ def read_rows(handle):
     result = []
     for number, values in enumerate(rows, start=2):
         if number > MAX_ROWS + 1:
-            raise SpreadsheetError(f"超过 {MAX_ROWS} 行，请分批导入 / more than {MAX_ROWS} rows: import in parts")
+            raise SpreadsheetError(_("超过 {rows} 行，请分批导入"), rows=MAX_ROWS)
         record = {f: _text(v) for f, v in zip(fields, values, strict=False) if f}
         if any(record.values()):
             result.append((number, record))
@@ -93,19 +97,15 @@ def entrants_import(event, handle):
             names = [record[f"name{n}"] for n in range(1, 7) if record.get(f"name{n}")]
         needed = {"pairs": (2, 2), "teams": (2, 6), "individual": (1, 1)}[event.kind]
         if not code:
-            report.rejected.append((number, "缺少编号 / no id"))
+            report.rejected.append((number, Text(_("缺少编号"))))
         elif not CODE.fullmatch(code):
-            report.rejected.append(
-                (number, f"编号 {code[:20]} 只能含字母、数字、- 和 _（1–20 个）/ id: 1–20 letters, digits, - or _")
-            )
+            report.rejected.append((number, Text(_("编号 {id!r:.40} 只能含字母、数字、- 和 _（1–20 个）"), id=code)))
         elif any(len(name) > NAME_LIMIT for name in names) or len(record.get("club", "")) > CLUB_LIMIT:
-            report.rejected.append((number, f"姓名或单位超过 {NAME_LIMIT} 个字 / name or club too long"))
+            report.rejected.append((number, Text(_("姓名或单位超过 {limit} 个字"), limit=NAME_LIMIT)))
         elif code in taken:
-            report.rejected.append((number, f"编号 {code} 已存在 / id {code} exists"))
+            report.rejected.append((number, Text(_("编号重复：{id}"), id=code)))
         elif not needed[0] <= len([n for n in names if n]) <= needed[1]:
-            report.rejected.append(
-                (number, f"需要 {needed[0]}–{needed[1]} 个姓名 / needs {needed[0]}–{needed[1]} names")
-            )
+            report.rejected.append((number, Text(_("需要 {least}–{most} 个姓名"), least=needed[0], most=needed[1])))
         else:
             taken.add(code)
             accepted.append((code, names, record))

@@ -17,17 +17,20 @@ from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round
 from scoring.permissions import is_organiser, may_confirm, may_enter
 from scoring.results import warm_public_standings
 from scoring.rules import SEATS, DealError
+from scoring.rules.errors import Text, _
 from scoring.versions import results_changed
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Stored as the history's reason in Chinese; pages show it through gettext (history_reason).
+BLIND_AGREEMENT = _("两名裁判独立录入一致")
 UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
 
 
 def stale(deal):
     return EntryError(
         "stale_version",
-        f"这一副已被 {deal.entered_by or '他人'} 修改（现为第 {deal.version} 版），请重新载入后再改"
-        f" / the deal changed meanwhile (now version {deal.version}); reload it",
+        _("这一副已被 {who} 修改（现为第 {version} 版），请重新载入后再改"),
+        who=str(deal.entered_by) if deal.entered_by else Text(_("他人")),
         version=deal.version,
     )
 
@@ -36,13 +39,12 @@ def _check_may_write(user, table, reason):
     event, rnd = table.round.event, table.round
     if not may_enter(user, event, rnd):
         if rnd.status == Round.Status.OFFICIAL:
-            raise EntryError("round_official", "本轮成绩已正式公布，只有组织者可以更改 / the round is official")
-        raise EntryError("forbidden", "你不是本赛事的裁判或组织者 / not a referee of this event")
+            raise EntryError("round_official", _("本轮成绩已正式公布，只有组织者可以更改"))
+        raise EntryError("forbidden", _("你不是本赛事的裁判或组织者"))
     if rnd.is_published and not reason.strip():
         raise EntryError(
             "reason_required",
-            "已公布成绩的更改必须写明理由（会列入公开的更改记录）"
-            " / a change to a published result needs a reason (it is listed publicly)",
+            _("已公布成绩的更改必须写明理由（会列入公开的更改记录）"),
         )
 
 
@@ -53,18 +55,18 @@ def _check_round_unchanged(table):
     seen = table.round.status
     now = round_status_for_write(table.round_id)
     if now != seen:
-        label = Round.Status(now).label if now in Round.Status.values else now
         raise EntryError(
             "round_changed",
-            f"本轮状态刚刚变为“{label}”，没有保存；请重新载入后再改 / the round became {now} meanwhile; "
-            "nothing was saved, reload and try again",
+            _("本轮状态刚刚变为“{status}”，没有保存；请重新载入后再改"),
+            status=Round.Status(now).label if now in Round.Status.values else now,
         )
 
 
 REASON_LIMIT = 500
+REASON = Text(_("理由"))
 
 
-def _checked_text(value, field, label):
+def _checked_text(value, label):
     """A reason as typed: text of at most REASON_LIMIT characters, without control characters
     other than line breaks (PostgreSQL refuses NUL; nothing else belongs in a ruling)."""
     if value is None:
@@ -72,8 +74,9 @@ def _checked_text(value, field, label):
     if not isinstance(value, str) or len(value) > REASON_LIMIT or _CONTROL.search(value):
         raise EntryError(
             "bad_reason",
-            f"{label}必须是不超过 {REASON_LIMIT} 个字的文字"
-            f" / {field} must be text of at most {REASON_LIMIT} characters",
+            _("{what}必须是不超过 {limit} 个字的文字"),
+            what=label,
+            limit=REASON_LIMIT,
         )
     return value.strip()
 
@@ -111,7 +114,7 @@ def _score(table, deal_json, adjusted=None):
     try:
         return score_stored(event_rules(table.round.event), deal_json, adjusted)
     except DealError as error:
-        raise EntryError(error.code, error.message) from None
+        raise EntryError(error.code, error.template, **error.params) from None
 
 
 def deal_save(*, table, board, deal_json, user, expected_version=None, reason="", ip=None, existing=UNREAD):
@@ -123,12 +126,12 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
     Reading it outside the transaction is safe: a create clashes on the unique
     board (428), and a change is conditional on the version (412).
     """
-    reason = _checked_text(reason, "reason", "理由")
-    adjusted_reason = _checked_text(deal_json.get("adjusted_reason"), "adjusted_reason", "调整理由")
+    reason = _checked_text(reason, REASON)
+    adjusted_reason = _checked_text(deal_json.get("adjusted_reason"), Text(_("调整理由")))
     _check_may_write(user, table, reason)
     adjusted = deal_json.get("adjusted")
     if adjusted is not None and not is_organiser(user, table.round.event):
-        raise EntryError("forbidden", "只有裁判长（组织者）可以给调整分 / only organisers give adjusted scores")
+        raise EntryError("forbidden", _("只有裁判长（组织者）可以给调整分"))
     scored = _score(table, deal_json, adjusted)
     # Everything but the writes happens before the transaction: on SQLite it
     # holds the one write lock, which every other referee is waiting for.
@@ -136,7 +139,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         existing = deal_at(table, board)
     if existing is None:
         if expected_version is not None:
-            raise EntryError("stale_version", "这一副还没有录入 / the deal does not exist yet")
+            raise EntryError("stale_version", _("这一副还没有录入"))
         deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
         deal.adjusted = adjusted
         deal.adjusted_reason = adjusted_reason
@@ -154,12 +157,12 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
             # needs If-Match, exactly as if this writer had arrived a moment later.
             raise EntryError(
                 "version_required",
-                "这一副刚被别人录入，请重新载入后再改 / someone entered this deal meanwhile",
+                _("这一副刚被别人录入，请重新载入后再改"),
             ) from None
         _warm_after_commit(table)
         return deal, True
     if expected_version is None:
-        raise EntryError("version_required", "修改已有的牌需要 If-Match 版本号 / If-Match is required")
+        raise EntryError("version_required", _("修改已有的牌需要 If-Match 版本号"))
     if existing.version != expected_version:
         raise stale(existing)
     before = snapshot(existing)
@@ -223,11 +226,11 @@ def deal_confirm(*, deal, user, expected_version, ip=None):
     table = deal.table
     _check_may_write(user, table, reason="confirm")
     if expected_version is None:
-        raise EntryError("version_required", "确认需要 If-Match 版本号 / If-Match is required")
+        raise EntryError("version_required", _("确认需要 If-Match 版本号"))
     if not may_confirm(user, deal):  # may_enter was checked above: the last editor is asking
         raise EntryError(
             "self_confirmation",
-            "录入或最后修改这一副的人不能确认它，请另一位裁判确认 / the last editor cannot confirm",
+            _("录入或最后修改这一副的人不能确认它，请另一位裁判确认"),
         )
     with transaction.atomic():
         _check_round_unchanged(table)
@@ -246,11 +249,11 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
     table = deal.table
     _check_may_write(user, table, reason=ruling)
     if penalty > 0:
-        raise EntryError("bad_penalty", "罚分必须是负数或 0 / a penalty is negative")
+        raise EntryError("bad_penalty", _("罚分必须是负数或 0"))
     if seat and seat not in SEATS:
-        raise EntryError("unknown_seat", f"座位 {seat} 无效 / unknown seat {seat}")
+        raise EntryError("unknown_seat", _("座位 {seat!r:.40} 无效"), seat=seat)
     if penalty and not seat:
-        raise EntryError("unknown_seat", "罚分需要指定座位 / a penalty needs a seat")
+        raise EntryError("unknown_seat", _("罚分需要指定座位"))
     with transaction.atomic():
         _check_round_unchanged(table)
         if deal.version != expected_version:
@@ -293,7 +296,7 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
     referees make a confirmed deal; differing ones leave a conflict for the head referee.
     Returns `("waiting" | "confirmed" | "conflict", deal or None)`.
     """
-    reason = _checked_text(reason, "reason", "理由")
+    reason = _checked_text(reason, REASON)
     _check_may_write(user, table, reason)
     scored = _score(table, deal_json)
     canonical = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
@@ -323,7 +326,7 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
             action=DealHistory.Action.BLIND,
             user=second.user,
             before=None,
-            reason="两名裁判独立录入一致 / two identical blind entries",
+            reason=BLIND_AGREEMENT,
             ip=ip,
         )
         _start_round(table.round)

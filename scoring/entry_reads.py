@@ -5,13 +5,17 @@ Writes are in `scoring.entry`; nothing here changes the database."""
 
 from scoring.deals import event_rules, score_stored
 from scoring.errors import EntryError
+from scoring.messages import message_text
 from scoring.models import BlindEntry, Deal, DealHistory, Table
 from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, DealError, read_deal, score_valid_deal, split_games
+from scoring.rules.errors import _
 from scoring.vocabulary import MatchMode
 
+NO_SUCH_BOARD = _("没有这一副")
 
-def not_found(message="没有这一副 / no such board"):
-    return EntryError("not_found", message)
+
+def not_found(template=NO_SUCH_BOARD, **params):
+    return EntryError("not_found", template, **params)
 
 
 def locate_board(event, round_number, table_number, board):
@@ -34,19 +38,19 @@ def check_board(event, table, board):
     board already played or the next one, while the match is not over.
     """
     if table is None or board < 1:
-        raise not_found("没有这一桌 / no such table" if table is None else "没有这一副 / no such board")
+        raise not_found(_("没有这一桌")) if table is None else not_found()
     if event.match_mode == MatchMode.BOARDS:
         if board > event.match_length:
-            raise not_found(f"每场只有 {event.match_length} 副 / a match has boards 1–{event.match_length}")
+            raise not_found(_("每场只有 {boards} 副"), boards=event.match_length)
         return table, board
     played = list(table.deals.order_by("sequence").values_list("board", "ns_score", "ew_score"))
-    if any(b == board for b, _, _ in played):
+    if any(b == board for b, *_scores in played):
         return table, board
-    next_board = max((b for b, _, _ in played), default=0) + 1
-    games = split_games([(ns, ew) for _, ns, ew in played], event.game_threshold)
+    next_board = max((b for b, *_scores in played), default=0) + 1
+    games = split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
     over = len(games) >= event.match_length and games[-1].finished
     if board != next_board or over:
-        raise not_found("这场比赛没有这一副（局制：只能录入下一副）/ not a board of this match")
+        raise not_found(_("这场比赛没有这一副（局制：只能录入下一副）"))
     return table, board
 
 
@@ -156,9 +160,9 @@ def deal_preview(table, board, deal_json):
     if result:
         sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
         sides.sort()
-    games = split_games([(ns, ew) for _, ns, ew in sides], event.game_threshold)
+    games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
     return {
-        "problems": [{"code": p.code, "message": p.message} for p in problems],
+        "problems": [{"code": p.code, "message": message_text(p)} for p in problems],
         "scores": result["scores"] if result else None,
         "raw": result["raw"] if result else None,
         "sides": result["sides"] if result else None,

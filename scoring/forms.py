@@ -8,6 +8,7 @@ engine names every problem with them.
 
 from django import forms
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext
 
 from scoring.deals import ADJUSTED_LIMIT
 from scoring.models import Irregularity
@@ -82,8 +83,7 @@ class EntrantImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(
-                f"文件超过 {MAX_UPLOAD_BYTES // 1024 // 1024} MB / the file is larger than "
-                f"{MAX_UPLOAD_BYTES // 1024 // 1024} MB"
+                gettext("文件超过 %(megabytes)s MB") % {"megabytes": MAX_UPLOAD_BYTES // 1024 // 1024}
             )
         return upload
 

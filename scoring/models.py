@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring import vocabulary
+from scoring.messages import message_text
 from scoring.names import pinyin_sort_key
 from scoring.rules import RULESETS, read_options
 
@@ -92,15 +93,15 @@ class Event(models.Model):
     def clean(self):
         super().clean()
         errors = {}
-        _, problems = read_options(self.options)
+        problems = read_options(self.options)[1]
         if problems:
-            errors["options"] = [problem.message for problem in problems]
+            errors["options"] = [message_text(problem) for problem in problems]
         chain = self.tiebreaks if isinstance(self.tiebreaks, list) else None
         if chain is None or not chain or any(key not in vocabulary.ARCHIVE_TIEBREAKS for key in chain):
-            known = "、".join(vocabulary.ARCHIVE_TIEBREAKS)
-            errors["tiebreaks"] = [f"破同分顺序只能由这些标准组成：{known} / tie-breaks must be among: {known}"]
+            known = ", ".join(vocabulary.ARCHIVE_TIEBREAKS)
+            errors["tiebreaks"] = [_("破同分顺序只能由这些标准组成：%(known)s") % {"known": known}]
         elif len(set(chain)) != len(chain):
-            errors["tiebreaks"] = ["破同分标准不能重复 / a tie-break appears twice"]
+            errors["tiebreaks"] = [_("破同分标准不能重复")]
         if errors:
             raise ValidationError(errors)
 

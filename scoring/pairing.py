@@ -16,6 +16,8 @@ into the partnerships that repeat least.
 import random
 from dataclasses import dataclass, field
 
+from scoring.rules.errors import Refusal, _
+
 SEARCH_BUDGET = 200_000  # backtracking steps before falling back to allowing rematches
 
 
@@ -41,13 +43,11 @@ class Pairing:
     note: str = ""
 
 
-class PairingError(ValueError):
+class PairingError(Refusal):
     """A pairing refused, in domain terms: a stable code and a message naming why."""
 
-    def __init__(self, message, *, code="pairing_refused"):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, template, code="pairing_refused", **params):
+        super().__init__(code, template, **params)
 
 
 # --- round robin -------------------------------------------------------------
@@ -66,7 +66,7 @@ def berger_round(ids, round_index):
         players.append(None)
     n = len(players)
     if n < 2:
-        raise PairingError("至少需要两个参赛者 / at least two entrants are needed", code="too_few_entrants")
+        raise PairingError(_("至少需要两个参赛者"), code="too_few_entrants")
     r = round_index % (n - 1)
     base = (r * (n // 2)) % (n - 1)
     fixed = players[n - 1]
@@ -175,7 +175,7 @@ def pair_swiss(candidates):
     """`candidates` in standings order (best first)."""
     order = list(candidates)
     if len(order) < 2:
-        raise PairingError("至少需要两个参赛者 / at least two entrants are needed", code="too_few_entrants")
+        raise PairingError(_("至少需要两个参赛者"), code="too_few_entrants")
     if len(order) % 2:
         bye, tables, rematches = _choose_bye(order, _pair_in_order)
         return Pairing(tables=tables, byes=[bye.id], rematches=rematches)
@@ -215,7 +215,7 @@ def pair_individual(candidates):
         byes = eligible[:out]
         order = [c for c in order if c not in byes]
     if not order:
-        raise PairingError("至少需要四名选手 / at least four players are needed", code="too_few_entrants")
+        raise PairingError(_("至少需要四名选手"), code="too_few_entrants")
     tables = []
     for start in range(0, len(order), 4):
         (north, south), (east, west) = _best_split(order[start : start + 4])

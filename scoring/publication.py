@@ -10,6 +10,7 @@ from scoring.entry_reads import table_board_states
 from scoring.models import Deal, DealHistory, PairingLog, Round
 from scoring.results import warm_public_standings
 from scoring.rules import card_label, split_games
+from scoring.rules.errors import Refusal, Text, _, listed
 from scoring.versions import results_changed
 from scoring.vocabulary import Kind, MatchMode
 
@@ -17,7 +18,8 @@ from scoring.vocabulary import Kind, MatchMode
 def publication_checklist(rnd):
     """What stands between a round and publication: blocking problems and warnings.
 
-    Returns `{"blocking": [...], "warnings": [...]}` of sentences naming table and board.
+    Returns `{"blocking": [...], "warnings": [...]}` of `Text` sentences naming table and board
+    (rendered in the page's language by `scoring.messages.text`).
     """
 
     event = rnd.event
@@ -33,20 +35,30 @@ def publication_checklist(rnd):
         if event.match_mode == MatchMode.BOARDS:
             missing = [b for b in range(1, event.match_length + 1) if b not in table_states]
             if missing:
-                blocking.append(f"{table.number}号桌缺少第 {_ranges(missing)} 副")
+                blocking.append(Text(_("{table}号桌缺少第 {boards} 副"), table=table.number, boards=_ranges(missing)))
         else:
             games = split_games([(d.ns_score, d.ew_score) for d in deals], event.game_threshold)
             if len(games) < event.match_length or (games and not games[-1].finished):
-                warnings.append(f"{table.number}号桌：{event.match_length} 局未打完（{len(games)} 局，最后一局未结束）")
+                warnings.append(
+                    Text(
+                        _("{table}号桌：{games} 局未打完（{played} 局，最后一局未结束）"),
+                        table=table.number,
+                        games=event.match_length,
+                        played=len(games),
+                    )
+                )
         drafts = sorted(b for b, state in table_states.items() if state == "draft")
         if drafts:
-            blocking.append(f"{table.number}号桌第 {_ranges(drafts)} 副未确认")
+            blocking.append(Text(_("{table}号桌第 {boards} 副未确认"), table=table.number, boards=_ranges(drafts)))
         conflicts = sorted(b for b, state in table_states.items() if state == "conflict")
         if conflicts:
-            blocking.append(f"{table.number}号桌第 {_ranges(conflicts)} 副两名裁判录入不一致")
+            blocking.append(
+                Text(_("{table}号桌第 {boards} 副两名裁判录入不一致"), table=table.number, boards=_ranges(conflicts))
+            )
         for deal in deals:
             if deal.adjusted is not None and not deal.adjusted_reason.strip():
-                warnings.append(f"{table.number}号桌第 {deal.board} 副调整分没有写理由")
+                reason_missing = _("{table}号桌第 {board} 副调整分没有写理由")
+                warnings.append(Text(reason_missing, table=table.number, board=deal.board))
     if event.kind == Kind.TEAMS:
         warnings.extend(holder_disagreements(rnd, deals_by_table))
     return {"blocking": blocking, "warnings": warnings}
@@ -60,7 +72,7 @@ def unconfirmed_boards(rnd):
     for table_id, table_states in sorted(table_board_states(rnd).items(), key=lambda item: numbers[item[0]]):
         waiting = sorted(board for board, state in table_states.items() if state in ("draft", "conflict"))
         if waiting:
-            found.append(f"{numbers[table_id]}号桌第 {_ranges(waiting)} 副未确认 / not confirmed")
+            found.append(Text(_("{table}号桌第 {boards} 副未确认"), table=numbers[table_id], boards=_ranges(waiting)))
     return found
 
 
@@ -82,14 +94,24 @@ def holder_disagreements(rnd, deals_by_table=None):
             for card in set(first.holders) & set(second.holders):
                 if first.holders[card] != second.holders[card]:
                     found.append(
-                        f"{tables[0].number}/{tables[1].number}号桌第 {board} 副：{card_label(card)} 的持牌人不一致"
-                        f"（{first.holders[card]} / {second.holders[card]}）"
+                        Text(
+                            _(
+                                "{first_table}/{second_table}号桌第 {board} 副：{card} 的持牌人不一致"
+                                "（{first} / {second}）"
+                            ),
+                            first_table=tables[0].number,
+                            second_table=tables[1].number,
+                            board=board,
+                            card=card_label(card),
+                            first=first.holders[card],
+                            second=second.holders[card],
+                        )
                     )
     return found
 
 
 def _ranges(numbers):
-    """[1, 2, 3, 5] → "1–3、5"."""
+    """[1, 2, 3, 5] → "1–3、5" (", " in English)."""
     parts, start, previous = [], None, None
     for n in numbers:
         if start is None:
@@ -101,16 +123,14 @@ def _ranges(numbers):
             start = previous = n
     if start is not None:
         parts.append(f"{start}–{previous}" if previous != start else str(start))
-    return "、".join(parts)
+    return listed(parts)
 
 
-class PublicationError(ValueError):
+class PublicationError(Refusal):
     """Publication refused, in domain terms: a stable code and a message naming why."""
 
-    def __init__(self, message, *, code="publication_refused"):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, template, code="publication_refused", **params):
+        super().__init__(code, template, **params)
 
 
 @transaction.atomic
@@ -118,10 +138,15 @@ def round_publish(rnd, *, user):
     """In play → provisional (published). Refused while the checklist has blocking problems."""
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if rnd.status not in (Round.Status.SCHEDULED, Round.Status.IN_PLAY):
-        raise PublicationError("本轮已经公布 / the round is already published", code="already_published")
+        raise PublicationError(_("本轮已经公布"), code="already_published")
     blocking = publication_checklist(rnd)["blocking"]
     if blocking:
-        raise PublicationError("；".join(blocking), code="checklist_blocking")
+        raise PublicationError(
+            _("还有 {count} 个问题阻止公布，例如：{first}"),
+            code="checklist_blocking",
+            count=len(blocking),
+            first=blocking[0],
+        )
     rnd.status = Round.Status.PROVISIONAL
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
@@ -136,22 +161,23 @@ def round_make_official(rnd, *, user, now=None):
     """Provisional → official, once the correction period is over."""
     rnd = Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
     if rnd.status != Round.Status.PROVISIONAL:
-        raise PublicationError(
-            "只有临时公布的轮次可以转为正式成绩 / only a provisional round can become official", code="not_provisional"
-        )
+        raise PublicationError(_("只有临时公布的轮次可以转为正式成绩"), code="not_provisional")
     now = now or timezone.now()
     # A round published before publication times were kept has no period left to wait for.
     ends = rnd.published_at + timedelta(minutes=rnd.event.correction_minutes) if rnd.published_at else now
     if now < ends:
         left = int((ends - now).total_seconds() // 60) + 1
-        raise PublicationError(
-            f"更正期还有约 {left} 分钟 / the correction period has about {left} minutes left", code="correction_period"
-        )
+        raise PublicationError(_("更正期还有约 {minutes} 分钟"), code="correction_period", minutes=left)
     # Checked again here, under the round's lock: a correction during the period returns
     # a deal to draft, and an official round certifies only confirmed results.
     unconfirmed = unconfirmed_boards(rnd)
     if unconfirmed:
-        raise PublicationError("不能转为正式成绩：" + "；".join(unconfirmed), code="unconfirmed_deals")
+        raise PublicationError(
+            _("不能转为正式成绩：{first}（共 {count} 处）"),
+            code="unconfirmed_deals",
+            first=unconfirmed[0],
+            count=len(unconfirmed),
+        )
     rnd.status = Round.Status.OFFICIAL
     rnd.official_at = now
     rnd.save(update_fields=["status", "official_at"])

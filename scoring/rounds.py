@@ -17,6 +17,7 @@ from scoring.pairing import (
     pair_swiss,
 )
 from scoring.results import entrant_codes, event_format, event_match_results
+from scoring.rules.errors import _, listed
 from scoring.standings import compute_standings
 from scoring.versions import current_version, results_changed
 from scoring.vocabulary import Kind
@@ -55,7 +56,7 @@ def round_pair(event, method, *, user=None, seed=None):
     with transaction.atomic():
         if current_version(event) != version or _next_number(event) != number:
             raise PairingError(
-                "编排期间成绩或轮次有变动，请重新编排 / results or rounds changed while pairing: pair again",
+                _("编排期间成绩或轮次有变动，请重新编排"),
                 code="changed_meanwhile",
             )
         rnd = Round.objects.create(event=event, number=number, status=Round.Status.SCHEDULED)
@@ -82,15 +83,14 @@ def _next_number(event):
 def _plan(event, method, seed):
     """The next round's number and pairing, from the standings so far (reads only)."""
     if method not in METHODS:
-        raise PairingError(f"未知编排方式 {method!r} / unknown method {method!r}", code="unknown_method")
+        raise PairingError(_("未知编排方式 {method!r:.40}"), code="unknown_method", method=method)
     if method != "roundrobin":
         unfinished = unfinished_rounds(event)
         if unfinished:
-            numbers = "、".join(str(n) for n in unfinished)
             raise PairingError(
-                f"第{numbers}轮还有未完成或未确认的比赛，不能编排下一轮"
-                f" / round {numbers} still has unplayed or unconfirmed matches",
+                _("第{rounds}轮还有未完成或未确认的比赛，不能编排下一轮"),
                 code="round_unfinished",
+                rounds=listed(unfinished),
             )
     number = _next_number(event)
     matches = event_match_results(event)
@@ -101,9 +101,7 @@ def _plan(event, method, seed):
             seed = seed if seed is not None else secrets.randbelow(2**31)
             random.Random(seed).shuffle(candidates)
         elif method == "roundrobin":
-            raise PairingError(
-                "个人赛不能用循环赛编排 / individual events cannot be paired round robin", code="unknown_method"
-            )
+            raise PairingError(_("个人赛不能用循环赛编排"), code="unknown_method")
         pairing = pair_individual(candidates)
     elif method == "roundrobin":
         pairing = pair_roundrobin(candidates, number - 1)
@@ -185,12 +183,10 @@ def _create_tables(event, rnd, pairing):
 def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     """Swap two entrants (pairs: their places at tables) before the round starts; logged."""
     if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
-        raise PairingError(
-            "只能在本轮开始前调整编排 / a pairing can only change before the round starts", code="round_started"
-        )
+        raise PairingError(_("只能在本轮开始前调整编排"), code="round_started")
     event = rnd.event
     if event.kind != Kind.PAIRS:
-        raise PairingError("手工调换目前只支持双人赛 / swapping by hand is for pairs events", code="not_pairs")
+        raise PairingError(_("手工调换目前只支持双人赛"), code="not_pairs")
     entrants = {
         e.code: e
         for e in Entrant.objects.filter(event=event, code__in=[first_code, second_code]).prefetch_related(
@@ -198,7 +194,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
         )
     }
     if len(entrants) != 2:
-        raise PairingError("找不到要调换的参赛对 / unknown entrant", code="unknown_entrant")
+        raise PairingError(_("找不到要调换的参赛对"), code="unknown_entrant")
     places = {}
     for table in Table.objects.select_for_update().filter(round=rnd):
         for side in ("ns", "ew"):
@@ -208,7 +204,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     for match in Match.objects.filter(round=rnd, bye__code__in=entrants):
         places[match.bye.code] = (match, "bye")
     if len(places) != 2:
-        raise PairingError("两个参赛对都必须在本轮中 / both entrants must be in this round", code="not_in_round")
+        raise PairingError(_("两个参赛对都必须在本轮中"), code="not_in_round")
     (a, (place_a, side_a)), (b, (place_b, side_b)) = places.items()
     _seat_entrant(place_a, side_a, entrants[b])
     _seat_entrant(place_b, side_b, entrants[a])

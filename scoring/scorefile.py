@@ -10,6 +10,7 @@ line that is not UTF-8 is one `bad_json` line, not an exception that ends the st
 import orjson
 
 from scoring.rules import DealError, score_deal
+from scoring.rules.errors import _
 
 BAD_JSON = "bad_json"
 
@@ -30,7 +31,7 @@ def _result(value):
 
 
 def _bad_json(message):
-    return DealError(BAD_JSON, f"不是有效的 JSON：{message} / not valid JSON: {message}").as_json()
+    return DealError(BAD_JSON, _("不是有效的 JSON：{detail}"), detail=message).as_json()
 
 
 def score_stream(lines, write):
@@ -50,7 +51,7 @@ def score_stream(lines, write):
             if len(head) == 2:
                 break
     if not head:
-        write(dumps(_bad_json("输入为空 / empty input")))
+        write(dumps(_bad_json("empty input")))
         return 2
     first_is_object = _loads_object(head[0]) is not None
     second_is_object = len(head) > 1 and _loads_object(head[1]) is not None

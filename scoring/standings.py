@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from scoring.rules import split_games
+from scoring.rules.errors import Refusal, _
 from scoring.vocabulary import (
     DEFAULT_GAME_THRESHOLD,
     DEFAULT_MATCH_POINTS,
@@ -107,9 +108,9 @@ class Row:
         }
 
 
-class StandingsError(ValueError):
-    def __init__(self, message, deal_index=None):
-        super().__init__(message)
+class StandingsError(Refusal):
+    def __init__(self, template, deal_index=None, **params):
+        super().__init__("after_last_game", template, **params)
         self.deal_index = deal_index  # the first deal after the match's last 局, when that is the fault
 
 
@@ -126,9 +127,7 @@ def match_games(side_scores, threshold, games):
     split = split_games(side_scores, threshold)
     if len(split) > games:
         extra = split[games].deals[0]
-        raise StandingsError(
-            f"第{extra + 1}个牌局在第{games}局结束之后 / deal {extra + 1} comes after the last game", deal_index=extra
-        )
+        raise StandingsError(_("第{deal}个牌局在第{games}局结束之后"), deal_index=extra, deal=extra + 1, games=games)
     return split
 
 

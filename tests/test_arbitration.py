@@ -39,7 +39,7 @@ def test_differing_blind_entries_show_the_differing_cells(event, people):
     outcome, deal = blind_entry_submit(table=table, board=1, deal_json=other, user=people["referee2"])
     assert outcome == "conflict" and deal is None
     assert blind_differences(table, 1) == [("captured H7", {"referee1": "N", "referee2": "E"})]
-    assert "1号桌第 1 副两名裁判录入不一致" in publication_checklist(table.round)["blocking"]
+    assert "1号桌第 1 副两名裁判录入不一致" in map(str, publication_checklist(table.round)["blocking"])
 
 
 def test_the_checklist_names_missing_and_unconfirmed_boards(event, people):
@@ -48,9 +48,9 @@ def test_the_checklist_names_missing_and_unconfirmed_boards(event, people):
     table = table_one(event)
     deal_save(table=table, board=2, deal_json=example_deal("T1"), user=people["referee1"])
     checklist = publication_checklist(table.round)
-    assert "1号桌缺少第 1、3 副" in checklist["blocking"]
-    assert "1号桌第 2 副未确认" in checklist["blocking"]
-    assert "2号桌缺少第 1–3 副" in checklist["blocking"]
+    assert "1号桌缺少第 1、3 副" in map(str, checklist["blocking"])
+    assert "1号桌第 2 副未确认" in map(str, checklist["blocking"])
+    assert "2号桌缺少第 1–3 副" in map(str, checklist["blocking"])
     with pytest.raises(PublicationError):
         round_publish(table.round, user=people["organiser"])
     assert Round.objects.get(pk=table.round.pk).status == "in_play"
@@ -65,7 +65,7 @@ def test_team_matches_flag_holders_that_differ_between_the_two_tables(people):
     archive = team_match([t1], [t2], slug="teams", status="in_play")
     event = import_archive(archive)
     warnings = publication_checklist(event.rounds.get())["warnings"]
-    assert warnings == ["1/2号桌第 1 副：♠Q 的持牌人不一致（N / E）"]
+    assert list(map(str, warnings)) == ["1/2号桌第 1 副：♠Q 的持牌人不一致（N / E）"]
 
 
 def test_changes_after_publication_are_listed_publicly_with_before_after_and_why(client, event, people):

@@ -84,7 +84,7 @@ BAD_ARCHIVES = [
     (
         "invalid deal",
         lambda a: a["rounds"][1]["matches"][1]["deals"][0]["captured"]["N"].append("SQ"),
-        "第2轮 2号桌 第1副：♠Q 记了两次",
+        "第2轮 2号桌 第1副：♠Q 记了 2 次",
     ),
     (
         "missing card",
@@ -131,7 +131,7 @@ def test_a_deal_after_the_last_game_is_refused():
 def test_the_import_command_refuses_a_bad_file_with_the_message(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad(BAD_ARCHIVES[1][1]), ensure_ascii=False), encoding="utf-8")
-    with pytest.raises(CommandError, match="♠Q 记了两次"):
+    with pytest.raises(CommandError, match="♠Q 记了 2 次"):
         call_command("import_event", str(path))
     assert not Event.objects.exists()
 

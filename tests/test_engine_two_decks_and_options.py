@@ -26,7 +26,7 @@ def test_a_card_three_times_is_a_duplicate_naming_the_card():
     captured["E"] = ["SQ"]
     _, problems = read_deal(two_deck(captured))
     assert [p.code for p in problems] == ["duplicate_card"]
-    assert "♠Q" in problems[0].message and "三次" in problems[0].message
+    assert "♠Q" in problems[0].message and "记了 3 次" in problems[0].message
 
 
 def test_a_card_once_is_missing_naming_the_card():

@@ -152,7 +152,7 @@ def test_entrant_import_reports_rejected_rows(client, people, event):
     report = response.context["report"]
     assert report.created == ["B01"]
     assert [row for row, _ in report.rejected] == [3, 4, 5]
-    assert "已存在" in report.rejected[0][1]
+    assert "编号重复" in str(report.rejected[0][1])
     assert [p.name for p in Player.objects.filter(event=event, code__startswith="B01")] == ["王五", "赵六"]
     client.force_login(make_user("ref9", "referee", event))
     assert client.post("/referee/t-pairs/entrants/import/", {"file": handle}).status_code == 403

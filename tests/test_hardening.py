@@ -191,7 +191,7 @@ def test_an_event_with_history_is_not_replaced_by_an_import(event, people, capsy
             call_command("import_event", str(path), "--replace")
     finally:
         path.unlink()
-    assert "history" in str(caught.value) and DealHistory.objects.count() == 1
+    assert "成绩修改记录" in str(caught.value) and DealHistory.objects.count() == 1
 
 
 @pytest.mark.parametrize(

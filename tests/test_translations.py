@@ -1,5 +1,6 @@
 """The .po files are the one source of translations: complete, not fuzzy, and compiled."""
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -37,3 +38,20 @@ def test_english_names_a_single_event_in_the_singular():
 
     with translation.override("en"):
         assert (str(Event._meta.verbose_name), str(Event._meta.verbose_name_plural)) == ("Event", "Events")
+
+
+PLACEHOLDER = re.compile(r"\{(\w+)[^{}]*\}|%\((\w+)\)s")
+
+
+@pytest.mark.parametrize("po", CATALOGUES, ids=[str(p.relative_to(REPO)) for p in CATALOGUES])
+def test_every_translation_keeps_the_placeholders_of_its_message(po):
+    """A domain message is filled in after translation (`scoring.messages.text`): a placeholder
+    lost or misspelt in the .po would raise or drop the card, seat or table it names."""
+    import polib
+
+    wrong = [
+        entry.msgid
+        for entry in polib.pofile(str(po))
+        if entry.msgstr and sorted(PLACEHOLDER.findall(entry.msgid)) != sorted(PLACEHOLDER.findall(entry.msgstr))
+    ]
+    assert wrong == []

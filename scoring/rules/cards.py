@@ -1,9 +1,11 @@
 """Card codes: parsing every accepted spelling, the point cards and their base values."""
 
+from .errors import _
+
 SEATS = ("N", "E", "S", "W")
 SIDES = {"NS": ("N", "S"), "EW": ("E", "W")}
 SIDE_OF_SEAT = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
-SEAT_NAMES = {"N": "北", "E": "东", "S": "南", "W": "西"}
+SEAT_NAMES = {"N": _("北"), "E": _("东"), "S": _("南"), "W": _("西")}
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")

@@ -17,7 +17,7 @@ from .cards import (
     card_label,
     parse_card,
 )
-from .errors import DealError
+from .errors import DealError, Text, _, listed
 from .rulesets import DEFAULT_RULESET, RULESETS, RuleSet, read_options
 
 EXPOSURES = {"shown": "明", "first": "首明"}
@@ -69,7 +69,8 @@ class ValidDeal:
 
 
 def _seat_label(seat):
-    return f"{SEAT_NAMES[seat]}({seat})"
+    """A seat named in a message: 北(N), or North(N) in English."""
+    return Text(_("{name}({seat})"), name=Text(SEAT_NAMES[seat]), seat=seat)
 
 
 def _mapping(raw, key, problems):
@@ -77,7 +78,7 @@ def _mapping(raw, key, problems):
     if value is None:
         return {}
     if not isinstance(value, dict):
-        problems.append(DealError("bad_deal", f"“{key}” 必须是对象 / “{key}” must be an object"))
+        problems.append(DealError("bad_deal", _("“{key}” 必须是对象"), key=key))
         return {}
     return value
 
@@ -90,24 +91,21 @@ def _seat(value, problems, where):
         seat = value.strip().upper()
         if seat in SEAT_SET:
             return seat
-    problems.append(
-        DealError("unknown_seat", f"{where}：座位 {value!r:.40} 无效 / {where}: unknown seat {value!r:.40}")
-    )
+    problems.append(DealError("unknown_seat", _("{where}：座位 {value!r:.40} 无效"), where=where, value=value))
     return None
 
 
 def _exposable(code, problems, where):
     card = parse_card(code)
     if card is None:
-        problems.append(
-            DealError("unknown_card", f"{where}：牌 {code!r:.40} 无效 / {where}: unknown card {code!r:.40}")
-        )
+        problems.append(DealError("unknown_card", _("{where}：牌 {value!r:.40} 无效"), where=where, value=code))
         return None
     if card not in EXPOSABLE_SET:
         problems.append(
             DealError(
                 "not_exposable",
-                f"{card_label(card)} 不能亮牌，只有 ♠Q ♦J ♣10 ♥A 可以 / {card} is not exposable (only SQ DJ C10 HA)",
+                _("{card} 不能亮牌，只有 ♠Q ♦J ♣10 ♥A 可以"),
+                card=card_label(card),
             )
         )
         return None
@@ -121,8 +119,10 @@ def _copies(value, card, decks, problems, where):
             problems.append(
                 DealError(
                     "bad_deal",
-                    f"{where} {card_label(card)}：最多 {decks} 张 / {where} {card}: at most {decks} "
-                    f"cop{'y' if decks == 1 else 'ies'}",
+                    _("{where} {card}：最多 {decks} 张"),
+                    where=where,
+                    card=card_label(card),
+                    decks=decks,
                 )
             )
             return None
@@ -138,7 +138,9 @@ def _rules(raw, default_ruleset, problems):
         problems.append(
             DealError(
                 "unknown_ruleset",
-                f"未知规则 {name!r:.40}（可用：{'、'.join(RULESETS)}）/ unknown rule set {name!r:.40}",
+                _("未知规则 {name!r:.40}（可用：{known}）"),
+                name=name,
+                known=listed(list(RULESETS)),
             )
         )
         return RULESETS[DEFAULT_RULESET]
@@ -154,7 +156,7 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     `rules` (the event's) overrides the deal's own `ruleset` and `options`.
     """
     if not isinstance(raw, dict):
-        return None, [DealError("bad_deal", "牌局必须是 JSON 对象 / a deal must be a JSON object")]
+        return None, [DealError("bad_deal", _("牌局必须是 JSON 对象"))]
     problems = []
     if rules is None:
         rules = _rules(raw, default_ruleset, problems)
@@ -166,20 +168,18 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     more_takers = {}  # card -> [seat, …] for further copies (two decks, or a duplicate)
     seats_given = set()
     if not isinstance(captured_raw, dict):
-        problems.append(DealError("bad_deal", "缺少“captured”（四个座位的得分牌）/ “captured” is required"))
+        problems.append(DealError("bad_deal", _("缺少“captured”（四个座位的得分牌）")))
         captured_raw = {}
     for seat_code, cards in captured_raw.items():
         seat = _seat(seat_code, problems, "captured")
         if seat is None:
             continue
         if seat in seats_given:
-            problems.append(DealError("bad_deal", f"座位 {_seat_label(seat)} 出现两次 / seat {seat} given twice"))
+            problems.append(DealError("bad_deal", _("座位 {seat} 出现两次"), seat=_seat_label(seat)))
             continue
         seats_given.add(seat)
         if not isinstance(cards, list):
-            problems.append(
-                DealError("bad_deal", f"{_seat_label(seat)} 的得分牌必须是列表 / captured {seat} must be a list")
-            )
+            problems.append(DealError("bad_deal", _("{seat} 的得分牌必须是列表"), seat=_seat_label(seat)))
             continue
         seat_cards = captured[seat]
         for code in cards:
@@ -191,7 +191,9 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
                 problems.append(
                     DealError(
                         "unknown_card",
-                        f"{_seat_label(seat)}：牌 {code!r:.40} 无效 / {seat}: unknown card {code!r:.40}",
+                        _("{where}：牌 {value!r:.40} 无效"),
+                        where=_seat_label(seat),
+                        value=code,
                     )
                 )
             elif card in POINT_CARD_SET:
@@ -205,9 +207,7 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     if captured_raw and len(seats_given) < len(SEATS) and isinstance(raw.get("captured"), dict):
         for seat in SEATS:
             if seat not in seats_given:
-                problems.append(
-                    DealError("missing_seat", f"captured 缺少座位 {_seat_label(seat)} / captured has no seat {seat}")
-                )
+                problems.append(DealError("missing_seat", _("captured 缺少座位 {seat}"), seat=_seat_label(seat)))
     _check_copies(first_taker, more_takers, decks, bool(captured_raw), problems)
 
     holders = {}
@@ -232,8 +232,9 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
                 problems.append(
                     DealError(
                         "bad_exposure",
-                        f"{card_label(card)} 的亮牌方式 {kind!r:.40} 无效（shown 明 / first 首明）"
-                        f' / {card}: exposure must be "shown" or "first"',
+                        _("{card} 的亮牌方式 {kind!r:.40} 无效（shown 明 / first 首明）"),
+                        card=card_label(card),
+                        kind=kind,
                     )
                 )
                 break
@@ -246,7 +247,8 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
                 problems.append(
                     DealError(
                         "exposure_without_holder",
-                        f"{card_label(card)} 已亮牌但未记录持牌人 / {card} is exposed but has no holder",
+                        _("{card} 已亮牌但未记录持牌人"),
+                        card=card_label(card),
                     )
                 )
 
@@ -259,8 +261,10 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
                 problems.append(
                     DealError(
                         "two_first_exposures",
-                        f"{_seat_label(seat)} 不能首明两张牌（{card_label(first_by_seat[seat])}、"
-                        f"{card_label(card)}）/ {seat} has two first exposures",
+                        _("{seat} 不能首明两张牌（{first}、{second}）"),
+                        seat=_seat_label(seat),
+                        first=card_label(first_by_seat[seat]),
+                        second=card_label(card),
                     )
                 )
             first_by_seat[seat] = card
@@ -274,8 +278,9 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
             problems.append(
                 DealError(
                     "bad_penalty",
-                    f"{_seat_label(seat)} 的罚分必须是 {PENALTY_MIN} 到 −1 的整数"
-                    f" / penalty for {seat} must be an integer from {PENALTY_MIN} to -1",
+                    _("{seat} 的罚分必须是 {lowest} 到 −1 的整数"),
+                    seat=_seat_label(seat),
+                    lowest=PENALTY_MIN,
                 )
             )
             continue
@@ -296,17 +301,18 @@ def _check_copies(first_taker, more_takers, decks, anything_captured, problems):
     for card in POINT_CARDS:
         seats = takers.get(card, ())
         if len(seats) > decks:
-            where = "、".join(_seat_label(seat) for seat in seats)
-            times = {2: ("两次", "twice"), 3: ("三次", "three times")}.get(
-                len(seats), (f"{len(seats)} 次", f"{len(seats)} times")
-            )
-            expected = "" if decks == 1 else f"，两副牌应为 {decks} 次"
+            if decks == 1:
+                template = _("{card} 记了 {times} 次（{seats}）")
+            else:
+                template = _("{card} 记了 {times} 次（{seats}），应为 {decks} 次")
             problems.append(
                 DealError(
                     "duplicate_card",
-                    f"{card_label(card)} 记了{times[0]}（{where}）{expected}"
-                    f" / {card} recorded {times[1]} ({', '.join(seats)})"
-                    + ("" if decks == 1 else f", expected {decks}"),
+                    template,
+                    card=card_label(card),
+                    times=len(seats),
+                    seats=listed([_seat_label(seat) for seat in seats]),
+                    decks=decks,
                 )
             )
     if not anything_captured:
@@ -314,15 +320,15 @@ def _check_copies(first_taker, more_takers, decks, anything_captured, problems):
     for card in POINT_CARDS:
         seats = takers.get(card, ())
         if not seats:
-            problems.append(
-                DealError("missing_card", f"{card_label(card)} 未分配 / {card} is not captured by any seat")
-            )
+            problems.append(DealError("missing_card", _("{card} 未分配"), card=card_label(card)))
         elif len(seats) < decks:
             problems.append(
                 DealError(
                     "missing_card",
-                    f"{card_label(card)} 只记了 {len(seats)} 次，应为 {decks} 次"
-                    f" / {card} recorded {len(seats)} time(s), expected {decks}",
+                    _("{card} 只记了 {times} 次，应为 {decks} 次"),
+                    card=card_label(card),
+                    times=len(seats),
+                    decks=decks,
                 )
             )
 

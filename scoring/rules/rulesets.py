@@ -6,7 +6,7 @@ The engine reads these fields and nothing else: a new house rule is a new
 
 from dataclasses import dataclass, replace
 
-from .errors import DealError
+from .errors import DealError, _, listed
 
 NORMALISATIONS = ("none", "zero_sum", "partnership")
 # Bounds of the `scale` option: positive, and small enough that no normalised
@@ -54,7 +54,7 @@ class RuleSet:
 
     def options(self):
         """The four per-event options as they stand in this rule set (README §5a)."""
-        return {option: getattr(self, field) for option, (field, _) in OPTIONS.items()}
+        return {option: getattr(self, field) for option, (field, _check) in OPTIONS.items()}
 
 
 # Option name (deal JSON, archives, events) → (RuleSet field, check of the value).
@@ -122,7 +122,7 @@ def read_options(raw):
     if raw is None:
         return {}, []
     if not isinstance(raw, dict):
-        return {}, [DealError("bad_option", "“options” 必须是对象 / “options” must be an object")]
+        return {}, [DealError("bad_option", _("“options” 必须是对象"))]
     fields, problems = {}, []
     for name, value in raw.items():
         spec = OPTIONS.get(name) if type(name) is str else None
@@ -130,15 +130,19 @@ def read_options(raw):
             problems.append(
                 DealError(
                     "unknown_option",
-                    f"未知选项 {name!r}（可用：{'、'.join(OPTIONS)}）/ unknown option {name!r}",
+                    _("未知选项 {name!r:.40}（可用：{known}）"),
+                    name=name,
+                    known=listed(list(OPTIONS)),
                 )
             )
         elif not spec[1](value):
             problems.append(
                 DealError(
                     "bad_option",
-                    f"选项 {name} 的值 {value!r} 无效（{OPTION_HINTS[name]}）"
-                    f" / option {name} must be {OPTION_HINTS[name]}",
+                    _("选项 {name} 的值 {value!r:.40} 无效（{hint}）"),
+                    name=name,
+                    value=value,
+                    hint=OPTION_HINTS[name],
                 )
             )
         else:

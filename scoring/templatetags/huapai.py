@@ -1,4 +1,7 @@
 from django import template
+from django.utils.translation import gettext
+
+from scoring.messages import message_text
 
 register = template.Library()
 
@@ -7,3 +10,16 @@ register = template.Library()
 def get_seat(mapping, seat):
     """`scores|get_seat:"N"`: a dict look-up the template language lacks."""
     return (mapping or {}).get(seat, "")
+
+
+@register.filter
+def history_reason(reason):
+    """A change's reason as stored: a referee's own words, or a reason the system wrote in
+    Chinese (`scoring.entry.BLIND_AGREEMENT`), which reads in the page's language."""
+    return gettext(reason) if reason else reason
+
+
+@register.filter
+def message(value):
+    """A domain message (`scoring.rules.errors.Text` or a refusal) in the page's language."""
+    return message_text(value) if hasattr(value, "template") else value

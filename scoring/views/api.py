@@ -7,6 +7,7 @@ from functools import wraps
 
 from django.http import JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.csrf import csrf_exempt
 
 from scoring.client_address import client_ip
@@ -14,6 +15,7 @@ from scoring.entry import deal_confirm, deal_save
 from scoring.entry_reads import api_view, check_board, history_rows
 from scoring.errors import EntryError
 from scoring.hot_sql import board_lookup
+from scoring.messages import message_json
 from scoring.permissions import is_official, remember_roles
 
 MAX_BODY = 64 * 1024
@@ -44,7 +46,7 @@ def error(status, code, message):
 
 
 def error_response(failure):
-    return JsonResponse(failure.as_json(), status=HTTP_STATUS.get(failure.code, 400))
+    return JsonResponse(message_json(failure), status=HTTP_STATUS.get(failure.code, 400))
 
 
 def _authenticate(request, board):
@@ -54,17 +56,17 @@ def _authenticate(request, board):
     if header:
         scheme, _, key = header.partition(" ")
         if scheme.lower() != "token" or not key.strip():
-            return None, error(401, "unauthenticated", "Authorization 必须是 “Token <key>” / use Token <key>")
+            return None, error(401, "unauthenticated", gettext("Authorization 必须是 “Token <key>”"))
         lookup = board_lookup(token=key.strip(), **board)
         if lookup is None or not lookup.user.is_active:
-            return None, error(401, "unauthenticated", "令牌无效 / invalid token")
+            return None, error(401, "unauthenticated", gettext("令牌无效"))
         return lookup, None
     if not request.user.is_authenticated:
-        return None, error(401, "unauthenticated", "需要登录或令牌 / credentials required")
+        return None, error(401, "unauthenticated", gettext("需要登录或令牌"))
     if request.method not in ("GET", "HEAD", "OPTIONS"):
         rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
         if rejected is not None:
-            return None, error(403, "csrf", "CSRF 校验失败 / CSRF check failed")
+            return None, error(403, "csrf", gettext("CSRF 校验失败"))
     return board_lookup(user=request.user, **board), None
 
 
@@ -76,18 +78,18 @@ def board_endpoint(view):
     def wrapper(request, slug, round_number, table_number, board):
         length = request.META.get("CONTENT_LENGTH") or "0"
         if not re.fullmatch(r"[0-9]{1,12}", length):
-            return error(400, "bad_request", "Content-Length 无效 / invalid Content-Length")
+            return error(400, "bad_request", gettext("Content-Length 无效"))
         if int(length) > MAX_BODY:
-            return error(413, "too_large", "请求超过 64 KiB / request larger than 64 KiB")
+            return error(413, "too_large", gettext("请求超过 64 KiB"))
         where = {"slug": slug, "round_number": round_number, "table_number": table_number, "board": board}
         lookup, failure = _authenticate(request, where)
         if failure:
             return failure
         if lookup.event is None:
-            return error(404, "not_found", "没有这个赛事 / no such event")
+            return error(404, "not_found", gettext("没有这个赛事"))
         remember_roles(lookup.user, lookup.event, lookup.roles)
         if not is_official(lookup.user, lookup.event):
-            return error(403, "forbidden", "你不是本赛事的裁判或组织者 / no role on this event")
+            return error(403, "forbidden", gettext("你不是本赛事的裁判或组织者"))
         try:
             check_board(lookup.event, lookup.table, board)
             return view(request, lookup, board)
@@ -103,21 +105,21 @@ def _expected_version(request):
         return None
     value = value.strip().removeprefix("W/").strip('"')
     if not VERSION.fullmatch(value):
-        raise EntryError("bad_version", "If-Match 必须是版本号 / If-Match must be a version number")
+        raise EntryError("bad_version", gettext_noop("If-Match 必须是版本号"))
     return int(value)
 
 
 def _body(request):
     if len(request.body) > MAX_BODY:
-        raise EntryError("too_large", "请求超过 64 KiB / request larger than 64 KiB")
+        raise EntryError("too_large", gettext_noop("请求超过 64 KiB"))
     try:
         data = json.loads(request.body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as failure:
-        raise EntryError("bad_json", f"不是有效的 JSON / not valid JSON: {failure}") from None
+        raise EntryError("bad_json", gettext_noop("不是有效的 JSON：{detail}"), detail=str(failure)[:200]) from None
     except RecursionError:
-        raise EntryError("bad_json", "JSON 嵌套过深 / JSON nested too deeply") from None
+        raise EntryError("bad_json", gettext_noop("JSON 嵌套过深")) from None
     if not isinstance(data, dict):
-        raise EntryError("bad_json", "请求体必须是 JSON 对象 / the body must be a JSON object")
+        raise EntryError("bad_json", gettext_noop("请求体必须是 JSON 对象"))
     return data
 
 
@@ -131,10 +133,10 @@ def _deal_response(deal, status=200):
 def deal_detail(request, lookup, board):
     if request.method == "GET":
         if lookup.deal is None:
-            return error(404, "not_found", "这一副还没有录入 / nothing entered yet")
+            return error(404, "not_found", gettext("这一副还没有录入"))
         return _deal_response(lookup.deal)
     if request.method != "PUT":
-        return error(405, "method_not_allowed", "只支持 GET 和 PUT / use GET or PUT")
+        return error(405, "method_not_allowed", gettext("只支持 GET 和 PUT"))
     body = _body(request)
     reason = body.pop("reason", "")
     body.pop("ruleset", None)  # the event's rules and options apply
@@ -155,9 +157,9 @@ def deal_detail(request, lookup, board):
 @board_endpoint
 def deal_confirm_view(request, lookup, board):
     if request.method != "POST":
-        return error(405, "method_not_allowed", "只支持 POST / use POST")
+        return error(405, "method_not_allowed", gettext("只支持 POST"))
     if lookup.deal is None:
-        return error(404, "not_found", "这一副还没有录入 / nothing entered yet")
+        return error(404, "not_found", gettext("这一副还没有录入"))
     deal = deal_confirm(
         deal=lookup.deal, user=lookup.user, expected_version=_expected_version(request), ip=client_ip(request)
     )
@@ -167,5 +169,5 @@ def deal_confirm_view(request, lookup, board):
 @board_endpoint
 def deal_history_view(request, lookup, board):
     if request.method != "GET":
-        return error(405, "method_not_allowed", "只支持 GET / use GET")
+        return error(405, "method_not_allowed", gettext("只支持 GET"))
     return JsonResponse(history_rows(lookup.table, board), safe=False)

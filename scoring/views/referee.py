@@ -28,6 +28,7 @@ from scoring.forms import (
     SwapForm,
     form_errors,
 )
+from scoring.messages import message_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, Round
 from scoring.pairing import PairingError
 from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
@@ -153,7 +154,7 @@ def _locate(event, number, table_number, board):
     try:
         return locate_board(event, number, table_number, board)
     except EntryError as failure:
-        raise Http404(failure.message) from None
+        raise Http404(message_text(failure)) from None
 
 
 @event_official
@@ -203,7 +204,7 @@ def board_entry(request, event, number, table_number, board):
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         conflict = current if failure.code == "stale_version" else None
         context = _board_context(
-            request, event, table, board, current, request.POST, errors=[failure.message], conflict=conflict
+            request, event, table, board, current, request.POST, errors=[message_text(failure)], conflict=conflict
         )
         return render(request, "referee/board.html", context, status=409 if conflict else 400)
     if request.POST.get("next") and event.match_mode == Event.MatchMode.BOARDS and board < event.match_length:
@@ -236,7 +237,7 @@ def board_confirm(request, event, number, table_number, board):
         deal_confirm(deal=deal, user=request.user, expected_version=form.cleaned_data["version"], ip=client_ip(request))
         messages.success(request, _("第 %(board)s 副已确认") % {"board": board})
     except EntryError as failure:
-        messages.error(request, failure.message)
+        messages.error(request, message_text(failure))
     return redirect("referee-board", event.slug, number, table_number, board)
 
 
@@ -263,7 +264,7 @@ def board_irregularity(request, event, number, table_number, board):
         )
         messages.success(request, _("违例与裁决已记录"))
     except EntryError as failure:
-        messages.error(request, failure.message)
+        messages.error(request, message_text(failure))
     return redirect("referee-board", event.slug, number, table_number, board)
 
 
@@ -301,7 +302,7 @@ def round_official_view(request, event, number):
         round_make_official(rnd, user=request.user)
         messages.success(request, _("第 %(round)s 轮成绩已转为正式") % {"round": number})
     except PublicationError as failure:
-        messages.error(request, str(failure))
+        messages.error(request, message_text(failure))
     return redirect("referee-round", event.slug, number)
 
 
@@ -316,7 +317,7 @@ def round_swap_view(request, event, number):
         round_swap_entrants(rnd, form.cleaned_data["first"], form.cleaned_data["second"], user=request.user)
         messages.success(request, _("已调换并记录"))
     except PairingError as failure:
-        messages.error(request, str(failure))
+        messages.error(request, message_text(failure))
     return redirect("referee-round", event.slug, number)
 
 
@@ -332,7 +333,7 @@ def round_pair_view(request, event):
         messages.success(request, _("第 %(round)s 轮已编排（%(method)s）") % {"round": rnd.number, "method": method})
         return redirect("referee-round", event.slug, rnd.number)
     except PairingError as failure:
-        messages.error(request, str(failure))
+        messages.error(request, message_text(failure))
         return redirect("referee-event", event.slug)
 
 
@@ -350,7 +351,7 @@ def entrants_import_view(request, event):
             try:
                 report = entrants_import(event, form.cleaned_data["file"])
             except SpreadsheetError as failure:
-                messages.error(request, str(failure))
+                messages.error(request, message_text(failure))
             except Exception as failure:  # openpyxl raises many kinds for a broken or non-xlsx file
                 messages.error(
                     request, _("无法读取这个文件（%(kind)s），请上传 .xlsx") % {"kind": type(failure).__name__}

@@ -1,5 +1,6 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from scoring.accounts import token_for
 
@@ -13,5 +14,5 @@ class Command(BaseCommand):
     def handle(self, *args, username, **options):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise CommandError(f"没有用户 {username} / no user {username}")
+            raise CommandError(gettext("没有用户 %(username)s") % {"username": username})
         self.stdout.write(token_for(user))

@@ -1,6 +1,7 @@
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from scoring.archive import export_archive
 from scoring.models import Event
@@ -15,5 +16,5 @@ class Command(BaseCommand):
     def handle(self, *args, slug, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
-            raise CommandError(f"没有赛事 {slug} / no event {slug}")
+            raise CommandError(gettext("没有赛事 %(slug)s") % {"slug": slug})
         self.stdout.write(json.dumps(export_archive(event), ensure_ascii=False, indent=1))

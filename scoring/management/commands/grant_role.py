@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from scoring.accounts import role_grant
 from scoring.models import Event, EventRole
@@ -15,6 +16,6 @@ class Command(BaseCommand):
     def handle(self, *args, username, role, event, **options):
         found = Event.objects.filter(slug=event).first()
         if found is None:
-            raise CommandError(f"没有赛事 {event} / no event {event}")
+            raise CommandError(gettext("没有赛事 %(slug)s") % {"slug": event})
         user, created = role_grant(username=username, role=role, event=found)
         self.stdout.write(f"{user.username}: {role} of {found.slug}{' (new user, set a password)' if created else ''}")

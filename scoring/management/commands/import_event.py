@@ -1,10 +1,11 @@
-import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
-from scoring.archive import import_archive
+from scoring.archive import import_archive, read_archive_json
 from scoring.archive_format import ArchiveError
+from scoring.messages import message_text
 
 
 class Command(BaseCommand):
@@ -22,20 +23,13 @@ class Command(BaseCommand):
                 with open(file, "rb") as handle:
                     raw = handle.read()
         except OSError as error:
-            raise CommandError(f"无法读取 {file}：{error.strerror} / cannot read {file}") from None
-        try:
-            data = json.loads(raw) if raw.strip() else None
-        except UnicodeDecodeError as error:
             raise CommandError(
-                f"不是 UTF-8 文本（第 {error.start} 字节）/ not UTF-8 text at byte {error.start}"
+                gettext("无法读取 %(file)s：%(reason)s") % {"file": file, "reason": error.strerror}
             ) from None
-        except json.JSONDecodeError as error:
-            raise CommandError(f"不是有效的 JSON / not valid JSON: {error}") from None
-        except RecursionError:
-            raise CommandError("JSON 嵌套过深 / JSON nested too deeply") from None
-        del raw  # a large archive: keep one copy in memory, not two
         try:
+            data = read_archive_json(raw)
+            del raw  # a large archive: keep one copy in memory, not two
             event = import_archive(data, replace=replace, consume=True)
         except ArchiveError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(message_text(error)) from None
         self.stdout.write(f"imported {event.slug}: {event.rounds.count()} rounds")

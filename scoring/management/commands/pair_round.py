@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from scoring.models import Event
 from scoring.pairing import PairingError
@@ -16,7 +17,7 @@ class Command(BaseCommand):
     def handle(self, *args, slug, method, seed, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
-            raise CommandError(f"没有赛事 {slug} / no event {slug}")
+            raise CommandError(gettext("没有赛事 %(slug)s") % {"slug": slug})
         try:
             rnd = round_pair(event, method, seed=seed)
         except PairingError as error:

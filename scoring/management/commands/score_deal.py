@@ -1,6 +1,7 @@
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from scoring.scorefile import score_stream
 
@@ -26,7 +27,9 @@ class Command(BaseCommand):
             try:
                 handle = open(file, "rb")  # noqa: SIM115 — closed below; bytes: see scorefile
             except OSError as error:
-                raise CommandError(f"无法读取 {file}：{error.strerror} / cannot read {file}") from None
+                raise CommandError(
+                    gettext("无法读取 %(file)s：%(reason)s") % {"file": file, "reason": error.strerror}
+                ) from None
             with handle:
                 status = score_stream(handle, emit)
         out.flush()

@@ -1,6 +1,7 @@
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from scoring.models import Event
 from scoring.results import event_standings, explanation_text, standings_json
@@ -18,7 +19,7 @@ class Command(BaseCommand):
     def handle(self, *args, slug, as_json, after_round, published, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
-            raise CommandError(f"没有赛事 {slug} / no event {slug}")
+            raise CommandError(gettext("没有赛事 %(slug)s") % {"slug": slug})
         if as_json:
             document = standings_json(event, after_round=after_round, published_only=published)
             self.stdout.write(_dumps(document))
