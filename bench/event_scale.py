@@ -126,7 +126,7 @@ def stage(name, args):
         from scoring.rounds import round_pair
 
         started = time.perf_counter()
-        rnd = round_pair(event, "swiss")
+        rnd = round_pair(event, "swiss")[0]
         return {"seconds": time.perf_counter() - started, "tables": rnd.tables.count(), "peak_mb": peak_mb()}
     if name == "swiss_floor":
         from scoring.results import event_standings

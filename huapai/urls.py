@@ -14,6 +14,7 @@ urlpatterns = [
     # The entry page's texts, from the same .po files (domain djangojs).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/", include("scoring.urls_api")),
+    path("", include("scoring.urls_organiser")),
     path("", include("scoring.urls_referee")),
     path("", include("scoring.urls_public")),
 ]

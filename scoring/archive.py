@@ -5,10 +5,12 @@ import json
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.archive_format import FORMAT, ArchiveError, parse_header, parse_round
+from scoring.archive_format import AVAILABILITY, FORMAT, ArchiveError, parse_header, parse_round
 from scoring.deals import apply_result
-from scoring.models import Deal, DealHistory, Entrant, Event, Match, Membership, Player, Round, Table
+from scoring.events import may_create_events
+from scoring.models import Deal, DealHistory, Entrant, Event, EventRole, Match, Membership, Player, Round, Table
 from scoring.names import pinyin_sort_key
+from scoring.permissions import is_organiser
 from scoring.rules.errors import _
 
 BATCH = 2000
@@ -24,6 +26,28 @@ def read_archive_json(raw):
         raise ArchiveError(_("不是有效的 JSON：{detail}"), detail=str(error)[:200]) from None
     except RecursionError:
         raise ArchiveError(_("JSON 嵌套过深")) from None
+
+
+def import_archive_upload(raw, *, user, replace=False):
+    """An archive uploaded by an organiser: a new event (the uploader becomes its organiser),
+    or, with `replace`, in place of an event the uploader organises that has no results yet."""
+    data = read_archive_json(raw)
+    event_info = data.get("event") if isinstance(data, dict) else None
+    slug = event_info.get("slug") if isinstance(event_info, dict) else None
+    existing = Event.objects.filter(slug=slug.strip()).first() if isinstance(slug, str) else None
+    if existing is not None:
+        if not replace:
+            raise ArchiveError(_("赛事 {slug} 已存在"), code="event_exists", slug=existing.slug)
+        if not is_organiser(user, existing):
+            raise ArchiveError(_("你不是赛事 {slug} 的组织者，不能替换它"), code="forbidden", slug=existing.slug)
+        if Deal.objects.filter(table__round__event=existing).exists():
+            raise ArchiveError(_("赛事 {slug} 已有成绩，不能整体替换"), code="has_results", slug=existing.slug)
+    elif not may_create_events(user):
+        raise ArchiveError(_("只有组织者账号可以创建赛事"), code="forbidden")
+    with transaction.atomic():
+        event = import_archive(data, replace=existing is not None, consume=True)
+        EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    return event
 
 
 def import_archive(data, *, replace=False, consume=False):
@@ -101,9 +125,15 @@ def import_archive(data, *, replace=False, consume=False):
         # with the player's number (the archive itself keeps listing players only).
         entrant_specs = parsed.entrants
         if info["kind"] == Event.Kind.INDIVIDUAL:
-            entrant_specs = [{"id": p["id"], "name": "", "players": [p["id"]], "extra": {}} for p in parsed.players]
+            entrant_specs = [
+                {"id": p["id"], "name": "", "players": [p["id"]], "extra": {}, **{k: p[k] for k in AVAILABILITY}}
+                for p in parsed.players
+            ]
         Entrant.objects.bulk_create(
-            [Entrant(event=event, code=e["id"], name=e["name"], extra=e["extra"]) for e in entrant_specs],
+            [
+                Entrant(event=event, code=e["id"], name=e["name"], extra=e["extra"], **{k: e[k] for k in AVAILABILITY})
+                for e in entrant_specs
+            ],
             batch_size=BATCH,
         )
         entrant_by_code = {e.code: e for e in Entrant.objects.filter(event=event)}
@@ -130,6 +160,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
         number=parsed_round.number,
         status=parsed_round.status,
         extra=parsed_round.extra,
+        draw_released_at=timezone.now() if parsed_round.draw_released else None,
         # Published when imported: corrections from now on reach the public list of changes.
         published_at=timezone.now() if published else None,
     )
@@ -196,6 +227,14 @@ def _delete_event(event):
     event.delete()
 
 
+def _availability(entrant):
+    return {key: getattr(entrant, key) for key in AVAILABILITY if getattr(entrant, key) is not None}
+
+
+def _availability_keys(exported):
+    return {key: exported[key] for key in AVAILABILITY if key in exported}
+
+
 def export_archive(event):
     """The event as a `huapai-event/1` document (a dict ready for `json.dumps`)."""
     players = [
@@ -215,9 +254,20 @@ def export_archive(event):
     ):
         members.setdefault(membership.entrant_id, []).append(membership.player.code)
     entrants = [
-        {"id": e.code, **({"name": e.name} if e.name else {}), "players": members.get(e.id, []), **e.extra}
+        {
+            "id": e.code,
+            **({"name": e.name} if e.name else {}),
+            "players": members.get(e.id, []),
+            **_availability(e),
+            **e.extra,
+        }
         for e in event.entrants.order_by("id")
     ]
+    if event.kind == Event.Kind.INDIVIDUAL:
+        # The archive lists an individual event's players only: their entrant's availability goes there.
+        availability = {e["players"][0]: _availability_keys(e) for e in entrants if e["players"]}
+        for player in players:
+            player.update(availability.get(player["id"], {}))
     match_extra = event.extra.get("match", {})
     length_key = "games" if event.match_mode == Event.MatchMode.GAMES else "boards"
     document = {
@@ -324,4 +374,5 @@ def _export_round(event, rnd):
                     **match.extra,
                 }
             )
-    return {"number": rnd.number, "status": rnd.status, "matches": matches, **rnd.extra}
+    draw = {"draw": "released"} if rnd.draw_released_at else {}
+    return {"number": rnd.number, "status": rnd.status, **draw, "matches": matches, **rnd.extra}

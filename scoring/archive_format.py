@@ -84,6 +84,7 @@ class ParsedRound:
     status: str
     matches: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+    draw_released: bool = False
 
 
 @dataclass
@@ -165,6 +166,19 @@ def _without_nul(value, where):
                 stack.append((child, f"{path}.{key}"))
         elif isinstance(item, list):
             stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
+
+
+# event-archive.md: an entrant (a player in individual events) may leave or join part-way.
+AVAILABILITY = ("withdrawn_after_round", "joined_round")
+
+
+def _availability(raw):
+    found = {}
+    for key in AVAILABILITY:
+        value = raw.get(key)
+        _require(value is None or _number(value), _("{id} 的 {key} 必须是正整数"), id=raw["id"], key=key)
+        found[key] = value
+    return found
 
 
 def _known(value, ids):
@@ -341,7 +355,8 @@ def parse_header(data, rules_for=None):
                 "club": raw.get("club") or "",
                 "federation_id": raw.get("federation_id") or "",
                 "sort_key": raw.get("sort_key") or "",
-                "extra": _extra(raw, {"id", "name", "club", "federation_id", "sort_key"}),
+                **_availability(raw),
+                "extra": _extra(raw, {"id", "name", "club", "federation_id", "sort_key", *AVAILABILITY}),
             }
         )
 
@@ -383,7 +398,8 @@ def parse_header(data, rules_for=None):
                 "id": code,
                 "name": _text(raw.get("name"), 200, Text(_("{id} 的名称"), id=code)),
                 "players": list(members),
-                "extra": _extra(raw, {"id", "name", "players"}),
+                **_availability(raw),
+                "extra": _extra(raw, {"id", "name", "players", *AVAILABILITY}),
             }
         )
 
@@ -420,7 +436,12 @@ def parse_round(raw_round, context):
     )
     raw_matches = raw_round.get("matches") or []
     _require(isinstance(raw_matches, list), _("{where}：matches 必须是列表"), where=_round(number))
-    rnd = ParsedRound(number=number, status=status or "", extra=_extra(raw_round, {"number", "status", "matches"}))
+    rnd = ParsedRound(
+        number=number,
+        status=status or "",
+        extra=_extra(raw_round, {"number", "status", "matches", "draw"}),
+        draw_released=draw == "released",
+    )
     tables_seen, entrants_seen = set(), set()
 
     def seat_once(entrant, where, rnd_number=number, seen=entrants_seen):

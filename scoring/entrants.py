@@ -54,6 +54,7 @@ class SpreadsheetError(Refusal):
 @dataclass
 class ImportReport:
     created: list = field(default_factory=list)  # entrant or player codes
+    to_create: list = field(default_factory=list)  # NewEntrant, checked
     rejected: list = field(default_factory=list)  # (row number, reason as a `Text`)
 
 
@@ -82,54 +83,176 @@ def read_rows(handle):
     return result
 
 
-def entrants_import(event, handle):
-    """Check every row, then create the accepted ones. Returns an `ImportReport`."""
-    report = ImportReport()
-    rows = read_rows(handle)
+@dataclass(frozen=True)
+class NewEntrant:
+    """One entrant to create: checked, plain data (a preview keeps these in the session)."""
+
+    code: str
+    names: tuple
+    club: str = ""
+    team: str = ""
+    federation_id: str = ""
+
+    def as_dict(self):
+        return {
+            "code": self.code,
+            "names": list(self.names),
+            "club": self.club,
+            "team": self.team,
+            "federation_id": self.federation_id,
+        }
+
+
+NAMES_NEEDED = {Kind.PAIRS: (2, 2), Kind.TEAMS: (2, 6), Kind.INDIVIDUAL: (1, 1)}
+
+
+def taken_codes(event):
     taken = set(Player.objects.filter(event=event).values_list("code", flat=True))
-    taken |= set(Entrant.objects.filter(event=event).values_list("code", flat=True))
-    accepted = []
-    for number, record in rows:
+    return taken | set(Entrant.objects.filter(event=event).values_list("code", flat=True))
+
+
+def entrant_problem(event, code, names, club="", taken=()):
+    """Why this entrant cannot be added (a `Text`), or None."""
+    least, most = NAMES_NEEDED[event.kind]
+    if not code:
+        return Text(_("缺少编号"))
+    if not CODE.fullmatch(code):
+        return Text(_("编号 {id!r:.40} 只能含字母、数字、- 和 _（1–20 个）"), id=code)
+    if any(len(name) > NAME_LIMIT for name in names) or len(club) > CLUB_LIMIT:
+        return Text(_("姓名或单位超过 {limit} 个字"), limit=NAME_LIMIT)
+    if any(CONTROL.search(name) for name in (*names, club)):
+        return Text(_("姓名或单位含有控制字符"))
+    if code in taken:
+        return Text(_("编号重复：{id}"), id=code)
+    if not least <= len([n for n in names if n]) <= most:
+        return Text(_("需要 {least}–{most} 个姓名"), least=least, most=most)
+    return None
+
+
+def entrants_preview(event, handle):
+    """Check every row of a spreadsheet without writing: `ImportReport` with `to_create`
+    (NewEntrant) and `rejected` ((row, reason))."""
+    report = ImportReport()
+    taken = taken_codes(event)
+    for number, record in read_rows(handle):
         code = record.get("id", "")
         if event.kind == Kind.INDIVIDUAL:
             names = [record.get("name") or record.get("name1", "")]
         else:
             names = [record[f"name{n}"] for n in range(1, 7) if record.get(f"name{n}")]
-        needed = {"pairs": (2, 2), "teams": (2, 6), "individual": (1, 1)}[event.kind]
-        if not code:
-            report.rejected.append((number, Text(_("缺少编号"))))
-        elif not CODE.fullmatch(code):
-            report.rejected.append((number, Text(_("编号 {id!r:.40} 只能含字母、数字、- 和 _（1–20 个）"), id=code)))
-        elif any(len(name) > NAME_LIMIT for name in names) or len(record.get("club", "")) > CLUB_LIMIT:
-            report.rejected.append((number, Text(_("姓名或单位超过 {limit} 个字"), limit=NAME_LIMIT)))
-        elif code in taken:
-            report.rejected.append((number, Text(_("编号重复：{id}"), id=code)))
-        elif not needed[0] <= len([n for n in names if n]) <= needed[1]:
-            report.rejected.append((number, Text(_("需要 {least}–{most} 个姓名"), least=needed[0], most=needed[1])))
-        else:
-            taken.add(code)
-            accepted.append((code, names, record))
-    with transaction.atomic():
-        for code, names, record in accepted:
-            if event.kind == Kind.INDIVIDUAL:
-                player = Player.objects.create(
-                    event=event,
-                    code=code,
-                    name=names[0],
-                    club=record.get("club", ""),
-                    federation_id=record.get("federation_id", "")[:FEDERATION_LIMIT],
-                )
-                # Ranked as an entrant of one, with the player's number.
-                entrant = Entrant.objects.create(event=event, code=code)
-                Membership.objects.create(entrant=entrant, player=player, position=1)
-            else:
-                entrant = Entrant.objects.create(event=event, code=code, name=record.get("team", ""))
-                for position, name in enumerate(names, start=1):
-                    player = Player.objects.create(
-                        event=event, code=f"{code}-{position}", name=name, club=record.get("club", "")
-                    )
-                    Membership.objects.create(entrant=entrant, player=player, position=position)
-            report.created.append(code)
-        if accepted:
-            results_changed(event)
+        problem = entrant_problem(event, code, names, record.get("club", ""), taken)
+        if problem is not None:
+            report.rejected.append((number, problem))
+            continue
+        taken.add(code)
+        report.to_create.append(
+            NewEntrant(
+                code=code,
+                names=tuple(names),
+                club=record.get("club", ""),
+                team=record.get("team", "")[:NAME_LIMIT],
+                federation_id=record.get("federation_id", "")[:FEDERATION_LIMIT],
+            )
+        )
     return report
+
+
+def entrants_import(event, handle):
+    """Check every row, then create the accepted ones. Returns an `ImportReport`."""
+    report = entrants_preview(event, handle)
+    report.created = [e.code for e in entrants_create(event, report.to_create)]
+    return report
+
+
+@transaction.atomic
+def entrants_create(event, new_entrants):
+    """Create checked entrants (checked again: a code may have been taken meanwhile).
+    Entrants added after round N was paired are late entries joining from round N+1."""
+    taken = taken_codes(event)
+    joining = _first_unpaired_round(event)
+    created = []
+    for new in new_entrants:
+        problem = entrant_problem(event, new.code, new.names, new.club, taken)
+        if problem is not None:
+            raise EntrantError(problem.template, **problem.params)
+        taken.add(new.code)
+        if event.kind == Kind.INDIVIDUAL:
+            player = Player.objects.create(
+                event=event, code=new.code, name=new.names[0], club=new.club, federation_id=new.federation_id
+            )
+            # Ranked as an entrant of one, with the player's number.
+            entrant = Entrant.objects.create(event=event, code=new.code, joined_round=joining)
+            Membership.objects.create(entrant=entrant, player=player, position=1)
+        else:
+            entrant = Entrant.objects.create(event=event, code=new.code, name=new.team, joined_round=joining)
+            for position, name in enumerate(new.names, start=1):
+                player = Player.objects.create(event=event, code=f"{new.code}-{position}", name=name, club=new.club)
+                Membership.objects.create(entrant=entrant, player=player, position=position)
+        created.append(entrant)
+    if created:
+        results_changed(event)
+    return created
+
+
+def _first_unpaired_round(event):
+    """None before round 1 is paired (an ordinary entry), else the next round's number."""
+    last = event.rounds.order_by("-number").values_list("number", flat=True).first()
+    return None if last is None else last + 1
+
+
+def _last_paired_round(event):
+    return event.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+
+
+class EntrantError(Refusal):
+    def __init__(self, template, code="entrant_refused", **params):
+        super().__init__(code, template, **params)
+
+
+@transaction.atomic
+def entrant_update(entrant, *, names, club, team=""):
+    """Correct the names and club (the number stays: it is on every sheet)."""
+    event = entrant.event
+    problem = entrant_problem(event, entrant.code, names, club)
+    if problem is not None:
+        raise EntrantError(problem.template, **problem.params)
+    players = [m.player for m in entrant.memberships.select_related("player").order_by("position")]
+    if len(players) != len([n for n in names if n]):
+        raise EntrantError(_("姓名的个数不能改变"), code="member_count")
+    for player, name in zip(players, names, strict=True):
+        player.name, player.club = name, club
+        player.sort_key = ""  # recomputed from the new name on save
+        player.save()
+    if event.kind == Kind.TEAMS:
+        entrant.name = team
+        entrant.save(update_fields=["name"])
+    results_changed(event)
+    return entrant
+
+
+@transaction.atomic
+def entrant_withdraw(entrant):
+    """Not paired after the last round paired so far; its results stand."""
+    entrant.withdrawn_after_round = _last_paired_round(entrant.event)
+    entrant.save(update_fields=["withdrawn_after_round"])
+    results_changed(entrant.event)
+    return entrant
+
+
+@transaction.atomic
+def entrant_reinstate(entrant):
+    entrant.withdrawn_after_round = None
+    entrant.save(update_fields=["withdrawn_after_round"])
+    results_changed(entrant.event)
+    return entrant
+
+
+@transaction.atomic
+def entrant_request_bye(entrant, round_number):
+    """A bye asked for one round (`None` cancels it): that round pairs the entrant with no one
+    and it scores nothing there; only the automatic bye of an odd count scores a win."""
+    if round_number is not None and round_number <= _last_paired_round(entrant.event):
+        raise EntrantError(_("第{round}轮已经编排，只能为以后的轮次申请轮空"), code="round_paired", round=round_number)
+    entrant.bye_round = round_number
+    entrant.save(update_fields=["bye_round"])
+    return entrant

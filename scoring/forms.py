@@ -7,23 +7,15 @@ engine names every problem with them.
 """
 
 from django import forms
-from django.core.validators import RegexValidator
-from django.utils.translation import gettext
 
 from scoring.deals import ADJUSTED_LIMIT
-from scoring.models import Irregularity
-from scoring.rounds import METHODS
+from scoring.models import CODE_VALIDATOR, Irregularity
 from scoring.rules import PENALTY_MIN, SEATS
 
 MAX_VERSION = 999_999_999
 MAX_PENALTY = -PENALTY_MIN  # entered as a positive number of points to deduct
 TEXT_LIMIT = 500
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
-
-CODE_VALIDATOR = RegexValidator(
-    r"^[A-Za-z0-9_-]{1,20}$",
-    "编号只能含字母、数字、- 和 _（1–20 个字符）/ a number is 1–20 letters, digits, - or _",
-)
 
 
 def version_field(required=True):
@@ -70,22 +62,6 @@ class IrregularityForm(forms.Form):
 class SwapForm(forms.Form):
     first = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
     second = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
-
-
-class PairForm(forms.Form):
-    method = forms.ChoiceField(choices=[(method, method) for method in METHODS])
-
-
-class EntrantImportForm(forms.Form):
-    file = forms.FileField()
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(
-                gettext("文件超过 %(megabytes)s MB") % {"megabytes": MAX_UPLOAD_BYTES // 1024 // 1024}
-            )
-        return upload
 
 
 def form_errors(form):

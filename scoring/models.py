@@ -74,6 +74,7 @@ class Event(models.Model):
     options = models.JSONField(_("规则选项"), default=dict, blank=True)
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
+    sessions_per_round = models.PositiveSmallIntegerField(_("每轮节数"), default=1)
     extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
     # The base of the results version (see `results_changed`). It starts at a
     # random value so a deleted and re-created event (ids can be reused) never
@@ -160,6 +161,10 @@ class Entrant(models.Model):
     code = models.CharField(_("编号"), max_length=32, validators=[CODE_VALIDATOR])
     name = models.CharField(_("名称"), max_length=200, blank=True)
     players = models.ManyToManyField(Player, through="Membership", related_name="entrants")
+    # event-archive.md: not paired after this round (its results stand) / first paired in this round.
+    withdrawn_after_round = models.PositiveIntegerField(_("退赛（此轮之后）"), null=True, blank=True)
+    joined_round = models.PositiveIntegerField(_("补报（从此轮起）"), null=True, blank=True)
+    bye_round = models.PositiveIntegerField(_("申请轮空的轮次"), null=True, blank=True)
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
@@ -170,6 +175,14 @@ class Entrant(models.Model):
 
     def __str__(self):
         return f"{self.code} {self.display_name}"
+
+    def plays_in(self, number):
+        """Whether the entrant is paired in round `number` (not withdrawn, already joined, no bye asked)."""
+        return (
+            (self.withdrawn_after_round is None or number <= self.withdrawn_after_round)
+            and (self.joined_round is None or number >= self.joined_round)
+            and self.bye_round != number
+        )
 
     @property
     def display_name(self):
@@ -212,6 +225,8 @@ class Round(models.Model):
     sessions = models.PositiveSmallIntegerField(_("节数"), default=1)
     published_at = models.DateTimeField(null=True, blank=True)
     official_at = models.DateTimeField(null=True, blank=True)
+    # The draw (对阵表) is public from this time (event-archive.md "draw": "released").
+    draw_released_at = models.DateTimeField(null=True, blank=True)
     extra = models.JSONField(default=dict, blank=True)
 
     objects = RoundQuerySet.as_manager()
@@ -228,6 +243,11 @@ class Round(models.Model):
     @property
     def is_published(self):
         return self.status in self.PUBLISHED
+
+    @property
+    def draw_released(self):
+        """A published round's draw is public too, released or not."""
+        return self.draw_released_at is not None or self.is_published
 
 
 class Match(models.Model):

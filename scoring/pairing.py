@@ -9,6 +9,10 @@ Methods (documented for organisers in docs/competition.md):
   is made while any rematch-free pairing exists (within a step budget; past it,
   rematches are allowed, fewest first).
 - `random`: a seeded shuffle (the seed is logged), byes as in Swiss.
+- `manual`: the organiser's own tables, one line each ("A01 A02", "bye A07").
+Swiss and random may avoid pairing two entrants of the same club: a soft
+constraint tried first (on top of "no rematch"); when no such pairing exists
+the plain one is used and the same-club tables are reported (`club_clashes`).
 Individual events seat groups of four in standings order and split each group
 into the partnerships that repeat least.
 """
@@ -33,6 +37,7 @@ class Candidate:
     ew: int = 0
     last_side: str | None = None  # "NS" or "EW" in the previous round
     partners: dict = field(default_factory=dict)  # individual: partner id -> times
+    clubs: frozenset = frozenset()  # the clubs of its players (same-club avoidance)
 
 
 @dataclass
@@ -41,6 +46,7 @@ class Pairing:
     byes: list = field(default_factory=list)
     rematches: int = 0
     note: str = ""
+    club_clashes: int = 0  # tables of two entrants from one club (reported when avoidance failed)
 
 
 class PairingError(Refusal):
@@ -133,11 +139,16 @@ def _sides(a, b):
     return a, b
 
 
-def _pair_in_order(order, budget=SEARCH_BUDGET):
-    """Pairs for `order` (Candidates, even count): rematch-free when possible."""
+def _pair_in_order(order, budget=SEARCH_BUDGET, avoid_same_club=False):
+    """Pairs for `order` (Candidates, even count): rematch-free when possible, and
+    with `avoid_same_club` also free of same-club tables when that is possible too."""
     by_id = {c.id: c for c in order}
     ids = [c.id for c in order]
-    pairs = _monrad(ids, lambda a, b: b not in by_id[a].opponents, budget)
+    pairs = None
+    if avoid_same_club:
+        pairs = _monrad(ids, lambda a, b: b not in by_id[a].opponents and not (by_id[a].clubs & by_id[b].clubs), budget)
+    if pairs is None:
+        pairs = _monrad(ids, lambda a, b: b not in by_id[a].opponents, budget)
     rematches = 0
     if pairs is None:
         # No rematch-free pairing was found: Monrad order, preferring new opponents.
@@ -157,38 +168,87 @@ def _pair_in_order(order, budget=SEARCH_BUDGET):
     return seated, rematches
 
 
-def _choose_bye(order, pair_rest):
-    """The lowest-placed entrant without a bye whose absence leaves a rematch-free pairing."""
+def club_clashes(tables, candidates):
+    """How many tables seat two entrants that share a club."""
+    clubs = {c.id: c.clubs for c in candidates}
+    return sum(1 for ns, ew in tables if clubs.get(ns, frozenset()) & clubs.get(ew, frozenset()))
+
+
+def _choose_bye(order, pair_rest, avoid_same_club=False):
+    """The lowest-placed entrant without a bye whose absence leaves a rematch-free
+    (and, when asked, club-clash-free) pairing."""
     eligible = [c for c in reversed(order) if c.byes == 0] or list(reversed(order))
-    fallback = None
+    best = None
     for candidate in eligible[:32]:  # bounded: each try is a whole search
         rest = [c for c in order if c is not candidate]
         tables, rematches = pair_rest(rest)
-        if rematches == 0:
+        cost = (rematches, club_clashes(tables, rest) if avoid_same_club else 0)
+        if cost == (0, 0):
             return candidate, tables, rematches
-        if fallback is None:
-            fallback = (candidate, tables, rematches)
-    return fallback
+        if best is None or cost < best[0]:
+            best = (cost, (candidate, tables, rematches))
+    return best[1]
 
 
-def pair_swiss(candidates):
+def pair_swiss(candidates, avoid_same_club=False):
     """`candidates` in standings order (best first)."""
     order = list(candidates)
     if len(order) < 2:
         raise PairingError(_("至少需要两个参赛者"), code="too_few_entrants")
+
+    def pair_rest(rest):
+        return _pair_in_order(rest, avoid_same_club=avoid_same_club)
+
+    byes = []
     if len(order) % 2:
-        bye, tables, rematches = _choose_bye(order, _pair_in_order)
-        return Pairing(tables=tables, byes=[bye.id], rematches=rematches)
-    tables, rematches = _pair_in_order(order)
-    return Pairing(tables=tables, rematches=rematches)
+        bye, tables, rematches = _choose_bye(order, pair_rest, avoid_same_club)
+        byes = [bye.id]
+    else:
+        tables, rematches = pair_rest(order)
+    return Pairing(tables=tables, byes=byes, rematches=rematches, club_clashes=club_clashes(tables, order))
 
 
-def pair_random(candidates, seed):
+def pair_random(candidates, seed, avoid_same_club=False):
     order = list(candidates)
     random.Random(seed).shuffle(order)
-    pairing = pair_swiss(order)
+    pairing = pair_swiss(order, avoid_same_club)
     pairing.note = f"seed={seed}"
     return pairing
+
+
+def pair_manual(text, candidates, individual=False):
+    """The organiser's draw, one table per line: "NS EW" (pairs, teams), "N E S W" (individual),
+    or "bye X". Every entrant named must be one of `candidates`, and only once."""
+    known = {c.id for c in candidates}
+    size = 4 if individual else 2
+    tables, byes, seen = [], [], set()
+    lines = [line.split() for line in text.splitlines()]
+    if len(lines) > 5000:
+        raise PairingError(_("手工编排最多 5000 行"), code="manual_too_long")
+    for number, words in enumerate(lines, start=1):
+        if not words:
+            continue
+        is_bye = words[0].lower() in ("bye", "轮空")
+        ids = words[1:] if is_bye else words
+        if len(ids) != (1 if is_bye else size):
+            raise PairingError(_("第 {line} 行：需要 {size} 个编号"), code="manual_line", line=number, size=size)
+        for code in ids:
+            if code not in known:
+                raise PairingError(
+                    _("第 {line} 行：{id!r:.40} 不在可编排的参赛者中"), code="manual_unknown", line=number, id=code
+                )
+            if code in seen:
+                raise PairingError(_("第 {line} 行：{id} 出现两次"), code="manual_twice", line=number, id=code)
+            seen.add(code)
+        if is_bye:
+            byes.append(ids[0])
+        elif individual:
+            tables.append(dict(zip(("N", "E", "S", "W"), ids, strict=True)))
+        else:
+            tables.append((ids[0], ids[1]))
+    if not tables:
+        raise PairingError(_("手工编排没有任何一桌"), code="manual_empty")
+    return Pairing(tables=tables, byes=byes, note="manual")
 
 
 # --- individual events ------------------------------------------------------------

@@ -3,15 +3,19 @@
 import random
 import secrets
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from scoring.models import Deal, Entrant, Match, Membership, PairingLog, Player, Round, Table
 from scoring.pairing import (
+    Pairing,
     PairingError,
     candidates_from_history,
     pair_individual,
+    pair_manual,
     pair_random,
     pair_roundrobin,
     pair_swiss,
@@ -22,7 +26,7 @@ from scoring.standings import compute_standings
 from scoring.versions import current_version, results_changed
 from scoring.vocabulary import Kind
 
-METHODS = ("swiss", "roundrobin", "random")
+METHODS = ("swiss", "roundrobin", "random", "manual")
 
 
 def unfinished_rounds(event):
@@ -41,8 +45,19 @@ def unfinished_rounds(event):
     return sorted(set(unplayed) | set(unconfirmed))
 
 
-def round_pair(event, method, *, user=None, seed=None):
-    """Pair and create the next round of `event`; returns the new `Round`.
+@dataclass(frozen=True)
+class PairingOptions:
+    """What the organiser chose on the pairing page (all optional)."""
+
+    seed: int | None = None
+    absent: frozenset = frozenset()  # not checked in: left out of this round, scoring nothing
+    avoid_same_club: bool = False
+    first_table: int = 1  # big halls number tables by area
+    manual: str = ""  # the "manual" method's lines
+
+
+def round_pair(event, method, *, user=None, options=PairingOptions()):
+    """Pair and create the next round of `event`; returns `(round, pairing)`.
 
     Swiss and random pairing refuse while an earlier round has unplayed or
     unconfirmed matches; a round robin is fixed in advance and pairs anyway.
@@ -52,64 +67,149 @@ def round_pair(event, method, *, user=None, seed=None):
     that the results did not change meanwhile and writes.
     """
     version = current_version(event)
-    number, pairing = _plan(event, method, seed)
+    number = _next_number(event)
+    pairing = _plan(event, method, number, options)
     with transaction.atomic():
         if current_version(event) != version or _next_number(event) != number:
-            raise PairingError(
-                _("编排期间成绩或轮次有变动，请重新编排"),
-                code="changed_meanwhile",
-            )
-        rnd = Round.objects.create(event=event, number=number, status=Round.Status.SCHEDULED)
-        _create_tables(event, rnd, pairing)
-        results_changed(event, public=False)  # a scheduled round is not public
-        PairingLog.objects.create(
-            round=rnd,
-            user=user,
-            action=f"pair:{method}",
-            detail={
-                "tables": pairing.tables,
-                "byes": pairing.byes,
-                "rematches": pairing.rematches,
-                "note": pairing.note,
-            },
+            raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
+        rnd = Round.objects.create(
+            event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round
         )
+        _create_tables(event, rnd, pairing, options.first_table)
+        results_changed(event, public=False)  # a scheduled round is not public
+        _log_pairing(rnd, user, f"pair:{method}", pairing, options)
+    return rnd, pairing
+
+
+def round_repair(rnd, method, *, user=None, options=PairingOptions()):
+    """Pair a scheduled round again (no deal entered yet); the draw is hidden again. Logged."""
+    event = rnd.event
+    _check_not_started(rnd)
+    version = current_version(event)
+    pairing = _plan(event, method, rnd.number, options)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        _check_not_started(rnd)
+        if current_version(event) != version:
+            raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
+        Table.objects.filter(round=rnd).delete()
+        Match.objects.filter(round=rnd).delete()
+        _create_tables(event, rnd, pairing, options.first_table)
+        rnd.draw_released_at = None
+        rnd.save(update_fields=["draw_released_at"])
+        results_changed(event, public=False)
+        _log_pairing(rnd, user, f"repair:{method}", pairing, options)
+    return rnd, pairing
+
+
+def round_release_draw(rnd, *, user=None):
+    """Make the draw (对阵表) public at /events/<slug>/rounds/<n>/draw/; logged."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.draw_released_at is None:
+            rnd.draw_released_at = timezone.now()
+            rnd.save(update_fields=["draw_released_at"])
+            PairingLog.objects.create(round=rnd, user=user, action="release_draw", detail={})
+            results_changed(rnd.event)  # public pages list the draw
     return rnd
+
+
+def _log_pairing(rnd, user, action, pairing, options):
+    PairingLog.objects.create(
+        round=rnd,
+        user=user,
+        action=action,
+        detail={
+            "tables": pairing.tables,
+            "byes": pairing.byes,
+            "rematches": pairing.rematches,
+            "club_clashes": pairing.club_clashes,
+            "absent": sorted(options.absent),
+            "avoid_same_club": options.avoid_same_club,
+            "first_table": options.first_table,
+            "note": pairing.note,
+        },
+    )
+
+
+def _check_not_started(rnd):
+    if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
+        raise PairingError(_("只能在本轮开始前调整编排"), code="round_started")
 
 
 def _next_number(event):
     return (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
 
 
-def _plan(event, method, seed):
-    """The next round's number and pairing, from the standings so far (reads only)."""
+def round_candidates(event, number):
+    """Who round `number` pairs: `(playing, sitting out)` as Entrants, in code order. Sitting
+    out: withdrawn before it, joining later, or a bye asked for this round."""
+    playing, out = [], []
+    for entrant in Entrant.objects.filter(event=event).order_by("code"):
+        (playing if entrant.plays_in(number) else out).append(entrant)
+    return playing, out
+
+
+def _clubs_by_entrant(event):
+    clubs = defaultdict(set)
+    for code, club in Membership.objects.filter(entrant__event=event).values_list("entrant__code", "player__club"):
+        if club:
+            clubs[code].add(club)
+    return {code: frozenset(found) for code, found in clubs.items()}
+
+
+def _plan(event, method, number, options):
+    """Round `number`'s pairing, from the standings of the rounds before it (reads only)."""
     if method not in METHODS:
         raise PairingError(_("未知编排方式 {method!r:.40}"), code="unknown_method", method=method)
-    if method != "roundrobin":
-        unfinished = unfinished_rounds(event)
+    if method not in ("roundrobin", "manual"):
+        unfinished = [n for n in unfinished_rounds(event) if n < number]
         if unfinished:
             raise PairingError(
                 _("第{rounds}轮还有未完成或未确认的比赛，不能编排下一轮"),
                 code="round_unfinished",
                 rounds=listed(unfinished),
             )
-    number = _next_number(event)
-    matches = event_match_results(event)
+    matches = [m for m in event_match_results(event) if m.round < number]
     rows = compute_standings(event_format(event), matches, entrant_codes(event))
-    candidates = candidates_from_history(rows, matches)
+    everyone = candidates_from_history(rows, matches)
+    playing, _out = round_candidates(event, number)
+    playing_codes = {e.code for e in playing} - set(options.absent)
+    clubs = _clubs_by_entrant(event)
+    for candidate in everyone:
+        candidate.clubs = clubs.get(candidate.id, frozenset())
+    candidates = [c for c in everyone if c.id in playing_codes]
+    if event.kind == Kind.INDIVIDUAL and len(candidates) < 4:
+        raise PairingError(_("至少需要四名选手"), code="too_few_entrants")
+    if len(candidates) < 2:
+        raise PairingError(_("至少需要两个参赛者"), code="too_few_entrants")
+    if method == "manual":
+        return pair_manual(options.manual, candidates, individual=event.kind == Kind.INDIVIDUAL)
+    seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     if event.kind == Kind.INDIVIDUAL:
-        if method == "random":
-            seed = seed if seed is not None else secrets.randbelow(2**31)
-            random.Random(seed).shuffle(candidates)
-        elif method == "roundrobin":
+        if method == "roundrobin":
             raise PairingError(_("个人赛不能用循环赛编排"), code="unknown_method")
-        pairing = pair_individual(candidates)
-    elif method == "roundrobin":
-        pairing = pair_roundrobin(candidates, number - 1)
-    elif method == "random":
-        pairing = pair_random(candidates, seed if seed is not None else secrets.randbelow(2**31))
-    else:
-        pairing = pair_swiss(candidates)
-    return number, pairing
+        if method == "random":
+            random.Random(seed).shuffle(candidates)
+        return pair_individual(candidates)
+    if method == "roundrobin":
+        return _roundrobin_with_absences(everyone, playing_codes, number)
+    if method == "random":
+        return pair_random(candidates, seed, options.avoid_same_club)
+    return pair_swiss(candidates, options.avoid_same_club)
+
+
+def _roundrobin_with_absences(everyone, playing_codes, number):
+    """The Berger table of every entrant stays fixed; whoever meets an entrant that does
+    not play this round has a bye (docs/organising.md)."""
+    full = pair_roundrobin(everyone, number - 1)
+    tables, byes = [], [code for code in full.byes if code in playing_codes]
+    for ns, ew in full.tables:
+        if ns in playing_codes and ew in playing_codes:
+            tables.append((ns, ew))
+        else:
+            byes.extend(code for code in (ns, ew) if code in playing_codes)
+    return Pairing(tables=tables, byes=byes)
 
 
 def members_by_entrant(event):
@@ -122,7 +222,7 @@ def members_by_entrant(event):
     return members
 
 
-def _create_tables(event, rnd, pairing):
+def _create_tables(event, rnd, pairing, first_table=1):
     """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day)."""
     matches, tables = [], []
     entrants = {e.code: e for e in Entrant.objects.filter(event=event)}
@@ -135,7 +235,7 @@ def _create_tables(event, rnd, pairing):
                 Table(
                     round=rnd,
                     match=match,
-                    number=number,
+                    number=number - 1 + first_table,
                     north=players[seats["N"]],
                     east=players[seats["E"]],
                     south=players[seats["S"]],
@@ -162,7 +262,7 @@ def _create_tables(event, rnd, pairing):
                     Table(
                         round=rnd,
                         match=match,
-                        number=len(tables) + 1,
+                        number=len(tables) + first_table,
                         ns_entrant=ns_team,
                         ew_entrant=ew_team,
                         north=ns_players[0],
@@ -182,8 +282,7 @@ def _create_tables(event, rnd, pairing):
 @transaction.atomic
 def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     """Swap two entrants (pairs: their places at tables) before the round starts; logged."""
-    if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
-        raise PairingError(_("只能在本轮开始前调整编排"), code="round_started")
+    _check_not_started(rnd)
     event = rnd.event
     if event.kind != Kind.PAIRS:
         raise PairingError(_("手工调换目前只支持双人赛"), code="not_pairs")

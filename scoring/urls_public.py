@@ -12,6 +12,7 @@ urlpatterns = [
     path("events/<name:slug>/changes/", public.changes, name="changes"),
     path("events/<name:slug>/rounds/<num:number>/", public.round_detail, name="round"),
     path("events/<name:slug>/rounds/<num:number>/boards/<num:board>/", public.board_detail, name="board"),
+    path("events/<name:slug>/rounds/<num:number>/draw/", public.draw, name="draw"),
     path("events/<name:slug>/standings.xlsx", exports.standings_xlsx, name="standings-xlsx"),
     path("events/<name:slug>/results.xlsx", exports.results_xlsx, name="results-xlsx"),
     path("events/<name:slug>/standings.pdf", exports.standings_pdf, name="standings-pdf"),

@@ -148,11 +148,13 @@ def test_entrant_import_reports_rejected_rows(client, people, event):
     handle.seek(0)
     handle.name = "entrants.xlsx"
     client.force_login(people["organiser"])
-    response = client.post("/referee/t-pairs/entrants/import/", {"file": handle})
+    response = client.post("/organiser/t-pairs/entrants/import/", {"file": handle})
     report = response.context["report"]
-    assert report.created == ["B01"]
+    assert [new.code for new in report.to_create] == ["B01"]
+    assert not Player.objects.filter(event=event, code__startswith="B01").exists()  # a preview writes nothing
+    client.post("/organiser/t-pairs/entrants/import/confirm/")
     assert [row for row, _ in report.rejected] == [3, 4, 5]
     assert "编号重复" in str(report.rejected[0][1])
     assert [p.name for p in Player.objects.filter(event=event, code__startswith="B01")] == ["王五", "赵六"]
     client.force_login(make_user("ref9", "referee", event))
-    assert client.post("/referee/t-pairs/entrants/import/", {"file": handle}).status_code == 403
+    assert client.post("/organiser/t-pairs/entrants/import/", {"file": handle}).status_code == 403

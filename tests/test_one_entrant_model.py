@@ -37,7 +37,7 @@ def test_the_archive_of_an_individual_event_is_written_back_as_before():
 def test_pairing_an_individual_round_gives_byes_to_entrants():
     archive = individual_with_a_bye()
     event = import_archive(archive)
-    rnd = round_pair(event, "swiss")
+    rnd = round_pair(event, "swiss")[0]
     byes = list(Match.objects.filter(round=rnd, bye__isnull=False))
     assert len(byes) == 1 and isinstance(byes[0].bye, Entrant)
     assert Player.objects.filter(event=event, code=byes[0].bye.code).exists()

@@ -95,7 +95,10 @@ def test_publishing_and_pairing_are_for_organisers(client, people, event, who, a
     as_user(client, people, who).post("/referee/t-pairs/rounds/2/publish/")
     assert (Round.objects.get(pk=rnd.pk).status == "provisional") is allowed
     before = event.rounds.count()
-    as_user(client, people, who).post("/referee/t-pairs/pair/", {"method": "roundrobin"})
+    codes = list(event.entrants.values_list("code", flat=True))
+    as_user(client, people, who).post(
+        "/organiser/t-pairs/pair/", {"method": "roundrobin", "first_table": 1, "present": codes}
+    )
     assert (event.rounds.count() == before + 1) is allowed
 
 

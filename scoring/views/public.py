@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django_tables2 import RequestConfig
 
+from scoring import draws
 from scoring.deals import event_rules
 from scoring.models import Event, Round
 from scoring.publication import changes_since_publication
@@ -116,3 +117,21 @@ def board_detail(request, slug, number, board):
     context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": SEATS}
     context["normalised"] = event_rules(event).normalises
     return render(request, "scoring/board.html", context)
+
+
+def draw(request, slug, number):
+    """The draw (对阵表) of a round whose draw the organiser released (event-archive.md),
+    before or after it is played; searchable by number, name, club or pinyin (`?q=`)."""
+    event = get_object_or_404(Event, slug=slug)
+    rnd = Round.objects.filter(event=event, number=number).first()
+    if rnd is None or not rnd.draw_released:
+        raise Http404("draw not released")
+    found = draws.draw_rows(rnd)
+    query = request.GET.get("q", "")[:50].strip().lower()
+    rows = [dict(row, search=draws.search_text(row)) for row in found["tables"]]
+    shown = [row for row in rows if query in row["search"]] if query else rows
+    return render(
+        request,
+        "scoring/draw.html",
+        {"event": event, "round": rnd, "rows": shown, "byes": found["byes"], "query": query, "total": len(rows)},
+    )

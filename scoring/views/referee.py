@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 from scoring.accounts import login_blocked, login_failed, login_succeeded
 from scoring.client_address import client_ip
 from scoring.deals import event_rules
-from scoring.entrants import SpreadsheetError, entrants_import
 from scoring.entry import blind_entry_submit, deal_confirm, deal_save, irregularity_record
 from scoring.entry_form import PENALTY_REASONS, card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.entry_reads import blind_differences, deal_preview, history_rows, locate_board, round_progress
@@ -22,18 +21,13 @@ from scoring.errors import EntryError
 from scoring.forms import (
     ConfirmForm,
     DealEntryForm,
-    EntrantImportForm,
     IrregularityForm,
-    PairForm,
-    SwapForm,
     form_errors,
 )
 from scoring.messages import message_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, Round
-from scoring.pairing import PairingError
 from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
 from scoring.publication import PublicationError, publication_checklist, round_make_official, round_publish
-from scoring.rounds import METHODS, round_pair, round_swap_entrants
 from scoring.rulebook import rules_text
 from scoring.rules import SEATS
 
@@ -93,7 +87,6 @@ def event_rounds(request, event):
             "event": event,
             "rounds": rounds,
             "organiser": is_organiser(request.user, event),
-            "methods": METHODS,
         },
     )
 
@@ -291,7 +284,7 @@ def round_publish_view(request, event, number):
             % {"round": number, "minutes": event.correction_minutes},
         )
     except PublicationError as failure:
-        messages.error(request, _("不能公布：%(why)s") % {"why": failure})
+        messages.error(request, _("不能公布：%(why)s") % {"why": message_text(failure)})
     return redirect("referee-round", event.slug, number)
 
 
@@ -304,56 +297,3 @@ def round_official_view(request, event, number):
     except PublicationError as failure:
         messages.error(request, message_text(failure))
     return redirect("referee-round", event.slug, number)
-
-
-@_organiser_post
-def round_swap_view(request, event, number):
-    rnd = get_object_or_404(Round, event=event, number=number)
-    form = SwapForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "；".join(form_errors(form)))
-        return redirect("referee-round", event.slug, number)
-    try:
-        round_swap_entrants(rnd, form.cleaned_data["first"], form.cleaned_data["second"], user=request.user)
-        messages.success(request, _("已调换并记录"))
-    except PairingError as failure:
-        messages.error(request, message_text(failure))
-    return redirect("referee-round", event.slug, number)
-
-
-@_organiser_post
-def round_pair_view(request, event):
-    form = PairForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "；".join(form_errors(form)))
-        return redirect("referee-event", event.slug)
-    method = form.cleaned_data["method"]
-    try:
-        rnd = round_pair(event, method, user=request.user)
-        messages.success(request, _("第 %(round)s 轮已编排（%(method)s）") % {"round": rnd.number, "method": method})
-        return redirect("referee-round", event.slug, rnd.number)
-    except PairingError as failure:
-        messages.error(request, message_text(failure))
-        return redirect("referee-event", event.slug)
-
-
-@event_official
-def entrants_import_view(request, event):
-    """Organisers upload an xlsx of entrants; the page reports what was rejected and why."""
-    if not is_organiser(request.user, event):
-        raise PermissionDenied("organisers only")
-    report = None
-    if request.method == "POST":
-        form = EntrantImportForm(request.POST, request.FILES)
-        if not form.is_valid():
-            messages.error(request, "；".join(form_errors(form)) or _("请选择一个 xlsx 文件"))
-        else:
-            try:
-                report = entrants_import(event, form.cleaned_data["file"])
-            except SpreadsheetError as failure:
-                messages.error(request, message_text(failure))
-            except Exception as failure:  # openpyxl raises many kinds for a broken or non-xlsx file
-                messages.error(
-                    request, _("无法读取这个文件（%(kind)s），请上传 .xlsx") % {"kind": type(failure).__name__}
-                )
-    return render(request, "referee/entrants_import.html", {"event": event, "report": report})

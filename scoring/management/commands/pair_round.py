@@ -1,9 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
+from scoring.messages import message_text
 from scoring.models import Event
 from scoring.pairing import PairingError
-from scoring.rounds import METHODS, round_pair
+from scoring.rounds import METHODS, PairingOptions, round_pair
 
 
 class Command(BaseCommand):
@@ -19,9 +20,9 @@ class Command(BaseCommand):
         if event is None:
             raise CommandError(gettext("没有赛事 %(slug)s") % {"slug": slug})
         try:
-            rnd = round_pair(event, method, seed=seed)
+            rnd, _pairing = round_pair(event, method, options=PairingOptions(seed=seed))
         except PairingError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(message_text(error)) from None
         tables = rnd.tables.count()
         byes = rnd.matches.filter(bye__isnull=False).count()
         self.stdout.write(f"round {rnd.number}: {tables} tables, {byes} byes ({method})")
