@@ -229,12 +229,13 @@ class PairingForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6}),
     )
 
-    def __init__(self, *args, codes=(), **kwargs):
+    def __init__(self, *args, entrants=(), **kwargs):
+        """`entrants`: [(code, label)] of those the round may pair."""
         super().__init__(*args, **kwargs)
         self.fields["present"] = forms.MultipleChoiceField(
-            choices=[(code, code) for code in codes], required=False, widget=forms.CheckboxSelectMultiple
+            choices=list(entrants), required=False, widget=forms.CheckboxSelectMultiple
         )
-        self.codes = list(codes)
+        self.codes = [code for code, _label in entrants]
 
     def absent(self):
         return frozenset(self.codes) - set(self.cleaned_data["present"])

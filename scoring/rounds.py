@@ -145,7 +145,7 @@ def round_candidates(event, number):
     """Who round `number` pairs: `(playing, sitting out)` as Entrants, in code order. Sitting
     out: withdrawn before it, joining later, or a bye asked for this round."""
     playing, out = [], []
-    for entrant in Entrant.objects.filter(event=event).order_by("code"):
+    for entrant in Entrant.objects.filter(event=event).prefetch_related("memberships__player").order_by("code"):
         (playing if entrant.plays_in(number) else out).append(entrant)
     return playing, out
 

@@ -415,8 +415,9 @@ def _pairing_context(event, number, form):
 
 def _pairing_form(request, event, number):
     playing, _out = round_candidates(event, number)
-    codes = [e.code for e in playing]
-    return PairingForm(request.POST or None, codes=codes, initial={"present": codes, "first_table": 1})
+    entrants = [(e.code, f"{e.code} {e.display_name}") for e in playing]
+    codes = [code for code, _label in entrants]
+    return PairingForm(request.POST or None, entrants=entrants, initial={"present": codes, "first_table": 1})
 
 
 def _pairing_message(request, rnd, pairing):

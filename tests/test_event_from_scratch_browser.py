@@ -1,0 +1,273 @@
+"""A whole 12-pair Swiss event run through the pages only, in Chromium (issue 11).
+
+From an empty database with one superuser (created here, the one step that needs the
+shell in real life): create the event, two referees, entrants from a spreadsheet
+(one row rejected), pair, release the draw and read it on a phone, enter and confirm
+deals as two referees, publish, withdraw a pair and add a late one, play rounds 2 and
+3, make them official, and read every export back. No management command, archive
+import, demo data or ORM write after the superuser.
+
+With HUAPAI_SCREENSHOTS=<folder> the test also saves the screenshots of
+docs/organising.md there.
+"""
+
+import io
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from openpyxl import Workbook, load_workbook
+from playwright.sync_api import expect
+from pypdf import PdfReader
+
+from scoring.models import Deal, Entrant, Event, Round
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ADMIN_PASSWORD = "Hua-pai-admin-2026"
+REFEREE_PASSWORD = "Bian-ya-qi-1600"
+NAME = "2026 太原华牌公开赛"
+SLUG = "2026-tai-yuan-hua-pai-gong-kai-sai"
+SURNAMES = "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张"
+GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华"
+CLUBS = ["太原", "大同", "晋中", "长治"]
+TABLET = {"width": 1024, "height": 768}
+PHONE = {"width": 390, "height": 844}
+SHOTS = os.environ.get("HUAPAI_SCREENSHOTS")
+
+
+def shot(page, name):
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"organising-{name}.png"), full_page=True)
+
+
+def new_page(browser, viewport=TABLET):
+    page = browser.new_context(locale="zh-CN", viewport=viewport, accept_downloads=True).new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def sign_in(page, base, username, password):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/referee/**")
+
+
+def flashes(page):
+    return page.locator("ul.messages").inner_text() if page.locator("ul.messages").count() else ""
+
+
+def entrants_workbook(path):
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["编号", "姓名1", "姓名2", "单位"])
+    for n in range(1, 13):
+        first = SURNAMES[(2 * n) % len(SURNAMES)] + GIVEN[n % len(GIVEN)]
+        second = SURNAMES[(2 * n + 1) % len(SURNAMES)] + GIVEN[(n + 7) % len(GIVEN)]
+        ws.append([f"P{n:02d}", first, second, CLUBS[n % len(CLUBS)]])
+    ws.append(["P13", "一个人", None, "太原"])  # a pair of one: rejected
+    wb.save(path)
+
+
+def create_event(page, base):
+    page.goto(base + "/organiser/")
+    page.click("text=创建赛事")
+    page.fill("#id_name", NAME)
+    expect(page.locator("#id_slug")).to_have_value(SLUG)  # proposed from the pinyin as one types
+    page.fill("#id_venue", "太原市体育馆")
+    page.fill("#id_start_date", "2026-11-28")
+    page.fill("#id_end_date", "2026-11-29")
+    page.select_option("#id_kind", "pairs")
+    page.select_option("#id_match_mode", "boards")
+    page.fill("#id_match_length", "1")  # one board a match keeps the test short
+    page.fill("#id_correction_minutes", "0")
+    page.select_option("#id_first_exposure", "yes")
+    page.select_option("#id_tiebreak_1", "match_points")
+    page.select_option("#id_tiebreak_2", "score_difference")
+    page.select_option("#id_tiebreak_3", "total_score")
+    page.select_option("#id_tiebreak_4", "penalties")
+    shot(page, "1-create-event")
+    page.click("#event-form button[type=submit]")
+    page.wait_for_url(f"**/organiser/{SLUG}/")
+
+
+def add_referees(page, base):
+    page.click("nav >> text=工作人员")
+    for username in ("referee1", "referee2"):
+        page.fill("#id_username", username)
+        page.select_option("#id_role", "referee")
+        page.fill("#id_password", REFEREE_PASSWORD)
+        page.click("#staff-form button[type=submit]")
+        page.wait_for_selector(f'tr[data-username="{username}"]')
+    shot(page, "2-staff")
+
+
+def import_entrants(page, tmp_path):
+    path = tmp_path / "entrants.xlsx"
+    entrants_workbook(path)
+    page.click("nav >> text=参赛者")
+    page.click("text=从 Excel 导入参赛者")
+    page.set_input_files("#upload-form input[type=file]", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#to-create")
+    assert page.locator("#to-create tbody tr").count() == 12
+    assert page.locator("#rejected tbody tr").count() == 1
+    assert "需要 2–2 个姓名" in page.locator("#rejected").inner_text()
+    shot(page, "3-import-preview")
+    page.click("#confirm-import")
+    page.wait_for_selector("#entrants")
+    assert page.locator("#entrants tbody tr").count() == 12
+
+
+def pair_next_round(page, number):
+    if page.locator("nav >> text=编排").count() == 0:
+        page.click("text=编排、对阵表与打印")  # from the referee's round page back to the console
+    page.click("nav >> text=编排")
+    page.wait_for_selector("#pairing-form")
+    page.check("#id_avoid_same_club")
+    if number == 1:
+        shot(page, "4-pairing")
+    page.click("#pairing-form button[type=submit]")
+    page.wait_for_url(f"**/rounds/{number}/")
+    page.click("#release-form button[type=submit]")
+    page.wait_for_selector("#public-draw")
+    if number == 1:
+        shot(page, "5-round-console")
+
+
+def read_draw_on_a_phone(browser, base, number):
+    phone = new_page(browser, PHONE)
+    phone.goto(f"{base}/events/{SLUG}/")
+    phone.click(f'a[href$="/rounds/{number}/draw/"]')
+    phone.wait_for_selector("#draw")
+    rows = phone.locator("#draw tbody tr")
+    assert rows.count() == 6
+    first_names = phone.locator("#draw tbody tr >> nth=0 >> td >> nth=1").inner_text()
+    name = re.findall(r"[\u4e00-\u9fff]{2,3}", first_names)[0]
+    phone.fill("#draw-q", name)  # filters as one types
+    visible = [row for row in rows.all() if row.is_visible()]
+    assert 1 <= len(visible) < 6 and all(name in row.inner_text() for row in visible)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the draw scrolls sideways on a phone ({width}px)"
+    if number == 1:
+        shot(phone, "6-draw-on-a-phone")
+    phone.context.close()
+
+
+def play_round(browser, base, number, seed):
+    """referee1 enters every table's board by keyboard; referee2 confirms each."""
+    rng = random.Random(seed)
+    first = new_page(browser)
+    sign_in(first, base, "referee1", REFEREE_PASSWORD)
+    first.goto(f"{base}/referee/{SLUG}/")
+    first.click(f'a[href="/referee/{SLUG}/rounds/{number}/"]')
+    cells = first.locator("a.cell.missing")
+    links = [cells.nth(i).get_attribute("href") for i in range(cells.count())]
+    assert len(links) == 6
+    for href in links:
+        first.goto(base + href)
+        first.keyboard.type("".join(rng.choice("nesw") for _ in range(16)))
+        first.keyboard.press("Control+s")
+        first.wait_for_selector("#deal-status:has-text('v1')")
+    first.context.close()
+    second = new_page(browser)
+    sign_in(second, base, "referee2", REFEREE_PASSWORD)
+    for href in links:
+        second.goto(base + href)
+        second.click("#confirm")
+        second.wait_for_selector("#deal-status:has-text('已确认')")
+    second.context.close()
+
+
+def publish_and_make_official(page, base, number):
+    page.goto(f"{base}/organiser/{SLUG}/rounds/{number}/")
+    page.click("text=录入进度与公布")
+    page.click("text=临时公布本轮")
+    page.wait_for_selector(".badge.provisional")
+    page.click("text=转为正式成绩")
+    page.wait_for_selector(".badge.official")
+
+
+def download(page, link_text):
+    with page.expect_download() as caught:
+        page.click(f"text={link_text}")
+    return Path(caught.value.path()).read_bytes()
+
+
+def pdf_text(data):
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_path):
+    base = live_server.url
+    get_user_model().objects.create_superuser("admin", password=ADMIN_PASSWORD)
+
+    director = new_page(browser)
+    sign_in(director, base, "admin", ADMIN_PASSWORD)
+    create_event(director, base)
+    add_referees(director, base)
+    import_entrants(director, tmp_path)
+
+    for number in (1, 2, 3):
+        if number == 2:
+            # Between rounds: P05 withdraws, a late pair joins.
+            director.click("text=编排、对阵表与打印")
+            director.click("nav >> text=参赛者")
+            director.click('tr[data-code="P05"] >> text=退赛')
+            director.wait_for_selector('tr[data-code="P05"] .status:has-text("退赛")')
+            director.fill("#id_code", "L01")
+            director.fill("#id_name1", "晚到")
+            director.fill("#id_name2", "补报")
+            director.fill("#id_club", "吕梁")
+            director.click("#entrant-form button[type=submit]")
+            director.wait_for_selector('tr[data-code="L01"]')
+            assert "补报" in director.locator('tr[data-code="L01"] .status').inner_text()
+            shot(director, "7-entrants")
+        pair_next_round(director, number)
+        read_draw_on_a_phone(browser, base, number)
+        play_round(browser, base, number, seed=number)
+        publish_and_make_official(director, base, number)
+
+    event = Event.objects.get(slug=SLUG)
+    assert [r.status for r in Round.objects.filter(event=event).order_by("number")] == ["official"] * 3
+    assert Deal.objects.filter(table__round__event=event, status="confirmed").count() == 18
+    withdrawn = Entrant.objects.get(event=event, code="P05")
+    assert withdrawn.withdrawn_after_round == 1
+    late = Entrant.objects.get(event=event, code="L01")
+    assert late.joined_round == 2
+    seated = {t.ns_entrant.code for t in event.rounds.get(number=3).tables.all()}
+    seated |= {t.ew_entrant.code for t in event.rounds.get(number=3).tables.all()}
+    assert "P05" not in seated and "L01" in seated
+
+    # Every export, downloaded from the console's links and read back.
+    director.goto(f"{base}/organiser/{SLUG}/")
+    shot(director, "8-event-console")
+    assert "只含已公布成绩" in director.locator("#event-files").inner_text()
+    standings = load_workbook(io.BytesIO(download(director, "排名表 Excel")))
+    rows = list(standings.worksheets[0].iter_rows(values_only=True))
+    codes = {cell for row in rows for cell in row if isinstance(cell, str) and re.fullmatch(r"P\d\d|L01", cell)}
+    assert codes == {f"P{n:02d}" for n in range(1, 13)} | {"L01"}
+    results = load_workbook(io.BytesIO(download(director, "全部成绩 Excel")))
+    assert sum(1 for _ in results.worksheets[0].iter_rows(min_row=2)) >= 18
+    assert NAME in pdf_text(download(director, "排名表 PDF"))
+    archive = json.loads(download(director, "赛事存档"))
+    pairs = {p["id"]: p for p in archive["pairs"]}
+    assert pairs["P05"]["withdrawn_after_round"] == 1 and pairs["L01"]["joined_round"] == 2
+    assert [r.get("draw") for r in archive["rounds"]] == ["released"] * 3
+    director.goto(f"{base}/organiser/{SLUG}/rounds/3/")
+    assert "第3轮" in pdf_text(download(director, "本轮成绩 PDF")).replace(" ", "")
+    assert pdf_text(download(director, "各副成绩单 PDF")).strip()
+    assert pdf_text(download(director, "记分表 PDF")).strip()
+
+    # The public sees the final standings on a phone.
+    phone = new_page(browser, PHONE)
+    phone.goto(f"{base}/events/{SLUG}/standings/")
+    assert phone.locator("table tbody tr").count() == 13
+    phone.context.close()
