@@ -160,13 +160,15 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
         number=parsed_round.number,
         status=parsed_round.status,
         extra=parsed_round.extra,
+        stage=parsed_round.stage,
         draw_released_at=timezone.now() if parsed_round.draw_released else None,
         # Published when imported: corrections from now on reach the public list of changes.
         published_at=timezone.now() if published else None,
     )
     matches, table_specs = [], []
     for number, parsed_match in enumerate(parsed_round.matches, start=1):
-        match = Match(round=rnd, number=number, extra=parsed_match.extra)
+        extra = dict(parsed_match.extra)
+        match = Match(round=rnd, number=number, label=extra.pop("label", ""), extra=extra)
         if parsed_match.bye:
             match.bye = entrant_by_code[parsed_match.bye]
         elif not individual:
@@ -375,4 +377,8 @@ def _export_round(event, rnd):
                 }
             )
     draw = {"draw": "released"} if rnd.draw_released_at else {}
-    return {"number": rnd.number, "status": rnd.status, **draw, "matches": matches, **rnd.extra}
+    stage = {"stage": rnd.stage} if rnd.stage else {}
+    for match, exported in zip(rnd.matches.order_by("number"), matches, strict=True):
+        if match.label:
+            exported["label"] = match.label
+    return {"number": rnd.number, "status": rnd.status, **draw, **stage, "matches": matches, **rnd.extra}

@@ -85,6 +85,7 @@ class ParsedRound:
     matches: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
     draw_released: bool = False
+    stage: str = ""
 
 
 @dataclass
@@ -167,6 +168,10 @@ def _without_nul(value, where):
         elif isinstance(item, list):
             stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
 
+
+# A final stage's rounds and knockout matches (site keys, preserved like any extra key).
+STAGES = ("", "knockout", "final_round_robin")
+LABELS = ("", "quarter_final", "semi_final", "final", "third_place")
 
 # event-archive.md: an entrant (a player in individual events) may leave or join part-way.
 AVAILABILITY = ("withdrawn_after_round", "joined_round")
@@ -434,13 +439,19 @@ def parse_round(raw_round, context):
         _("第{round}轮 draw 必须是 released 或 hidden"),
         round=number,
     )
+    stage = raw_round.get("stage", "")
+    _require(stage in STAGES, _("第{round}轮 stage {stage!r:.40} 无效"), round=number, stage=stage)
     raw_matches = raw_round.get("matches") or []
     _require(isinstance(raw_matches, list), _("{where}：matches 必须是列表"), where=_round(number))
+    for raw_match in raw_matches:
+        label = raw_match.get("label", "") if isinstance(raw_match, dict) else ""
+        _require(label in LABELS, _("第{round}轮 label {label!r:.40} 无效"), round=number, label=label)
     rnd = ParsedRound(
         number=number,
         status=status or "",
-        extra=_extra(raw_round, {"number", "status", "matches", "draw"}),
+        extra=_extra(raw_round, {"number", "status", "matches", "draw", "stage"}),
         draw_released=draw == "released",
+        stage=stage,
     )
     tables_seen, entrants_seen = set(), set()
 

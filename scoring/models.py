@@ -227,6 +227,13 @@ class Round(models.Model):
     official_at = models.DateTimeField(null=True, blank=True)
     # The draw (对阵表) is public from this time (event-archive.md "draw": "released").
     draw_released_at = models.DateTimeField(null=True, blank=True)
+    # "" for the main (Swiss or round robin) part; a final stage's rounds are ranked apart.
+    stage = models.CharField(
+        _("阶段"),
+        max_length=20,
+        blank=True,
+        choices=[("", _("预赛")), ("knockout", _("淘汰赛")), ("final_round_robin", _("决赛循环"))],
+    )
     extra = models.JSONField(default=dict, blank=True)
 
     objects = RoundQuerySet.as_manager()
@@ -259,6 +266,8 @@ class Match(models.Model):
     home = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     away = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     bye = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # A knockout match: quarter_final, semi_final, final or third_place (scoring.brackets.MatchLabel).
+    label = models.CharField(max_length=20, blank=True)
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -247,3 +247,11 @@ class ReasonlessForm(forms.Form):
 
 class SlugQueryForm(forms.Form):
     name = forms.CharField(max_length=200)
+
+
+class StageForm(forms.Form):
+    kind = forms.ChoiceField(
+        label=_("决赛阶段"),
+        choices=[("knockout", _("淘汰赛（半决赛、决赛、三四名）")), ("final_round_robin", _("前 N 名循环"))],
+    )
+    size = forms.IntegerField(label=_("人数"), min_value=3, max_value=16, initial=4)

@@ -25,13 +25,17 @@ def event_format(event):
     )
 
 
-def event_match_results(event, *, published_only=False, after_round=None):
+def event_match_results(event, *, published_only=False, after_round=None, stage=""):
     """Every match of the event as `MatchResult`s, from confirmed deals only.
 
     Boards-mode totals are summed in SQL (one row per table); games mode needs
-    each deal's side scores in playing order.
+    each deal's side scores in playing order. `stage` "" (the default) reads the main
+    part only — standings and Swiss pairing; a final stage's name reads that stage's
+    rounds; None reads every round.
     """
     rounds = Round.objects.filter(event=event)
+    if stage is not None:
+        rounds = rounds.filter(stage=stage)
     if published_only:
         rounds = rounds.published()
     if after_round is not None:
@@ -139,7 +143,7 @@ def standings_by_round(event, *, published_only=False, rounds=None):
 def standings_json(event, *, published_only=False, after_round=None):
     """The `manage.py standings --json` document of event-archive.md."""
     rows = event_standings(event, published_only=published_only, after_round=after_round)
-    rounds = Round.objects.filter(event=event)
+    rounds = Round.objects.filter(event=event, stage="")
     if published_only:
         rounds = rounds.published()
     if after_round is not None:

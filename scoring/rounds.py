@@ -85,6 +85,8 @@ def round_repair(rnd, method, *, user=None, options=PairingOptions()):
     """Pair a scheduled round again (no deal entered yet); the draw is hidden again. Logged."""
     event = rnd.event
     _check_not_started(rnd)
+    if rnd.stage:
+        raise PairingError(_("决赛阶段的轮次按对阵图编排，不能重新编排"), code="stage_round")
     version = current_version(event)
     pairing = _plan(event, method, rnd.number, options)
     with transaction.atomic():
@@ -162,6 +164,8 @@ def _plan(event, method, number, options):
     """Round `number`'s pairing, from the standings of the rounds before it (reads only)."""
     if method not in METHODS:
         raise PairingError(_("未知编排方式 {method!r:.40}"), code="unknown_method", method=method)
+    if Round.objects.filter(event=event).exclude(stage="").exists():
+        raise PairingError(_("决赛阶段已经开始，预赛不能再编排"), code="stage_started")
     if method not in ("roundrobin", "manual"):
         unfinished = [n for n in unfinished_rounds(event) if n < number]
         if unfinished:

@@ -28,6 +28,8 @@ urlpatterns = [
     ),
     path(f"{event}entrants/bye/<code:code>/", organiser.entrant_bye_view, name="organiser-entrant-bye"),
     path(f"{event}pair/", organiser.pairing_page, name="organiser-pair"),
+    path(f"{event}final/", organiser.stage_start_view, name="organiser-stage-start"),
+    path(f"{event}final/next/", organiser.stage_advance_view, name="organiser-stage-advance"),
     path(f"{event}rounds/<num:number>/", organiser.round_console, name="organiser-round"),
     path(f"{event}rounds/<num:number>/repair/", organiser.round_repair_view, name="organiser-round-repair"),
     path(f"{event}rounds/<num:number>/release/", organiser.round_release_view, name="organiser-round-release"),

@@ -19,6 +19,8 @@ PURE_MODULES = [
     "scoring.scorefile",
     "scoring.standings",
     "scoring.pairing",
+    "scoring.brackets",
+    "scoring.errors",
     "scoring.archive_format",
     "scoring.deals",
     "scoring.deal_text",

@@ -37,6 +37,7 @@ from scoring.events import (
     may_create_events,
     slug_proposal,
 )
+from scoring.final_stage import final_stage_start, knockout_advance, stage_of
 from scoring.forms import SwapForm, form_errors
 from scoring.messages import message_text
 from scoring.models import Entrant, Event, EventRole, Round
@@ -50,6 +51,7 @@ from scoring.organiser_forms import (
     PasswordForm,
     SlugQueryForm,
     StaffForm,
+    StageForm,
     UploadForm,
 )
 from scoring.pairing import PairingError
@@ -150,6 +152,8 @@ def event_console(request, event):
             "withdrawn_count": entrants.filter(withdrawn_after_round__isnull=False).count(),
             "unpublished": unpublished,
             "rules": rules_text(event),
+            "stage": stage_of(event),
+            "stage_form": StageForm(),
         },
     )
 
@@ -547,3 +551,32 @@ def archive_upload(request):
         else:
             messages.error(request, "；".join(form_errors(form)))
     return render(request, "organiser/archive_import.html", {"form": form})
+
+
+# --- final stages ---------------------------------------------------------------------------------------
+
+
+@organiser_post
+def stage_start_view(request, event):
+    form = StageForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("organiser-event", event.slug)
+    try:
+        created = final_stage_start(event, form.cleaned_data["kind"], form.cleaned_data["size"], user=request.user)
+    except PairingError as failure:
+        _refused(request, failure)
+        return redirect("organiser-event", event.slug)
+    messages.success(request, _("决赛阶段已编排：第 %(round)s 轮起") % {"round": created[0].number})
+    return redirect("organiser-round", event.slug, created[0].number)
+
+
+@organiser_post
+def stage_advance_view(request, event):
+    try:
+        rnd = knockout_advance(event, user=request.user)
+    except PairingError as failure:
+        _refused(request, failure)
+        return redirect("organiser-event", event.slug)
+    messages.success(request, _("第 %(round)s 轮（淘汰赛下一轮）已编排") % {"round": rnd.number})
+    return redirect("organiser-round", event.slug, rnd.number)

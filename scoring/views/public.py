@@ -8,10 +8,11 @@ from django_tables2 import RequestConfig
 
 from scoring import draws
 from scoring.deals import event_rules
+from scoring.final_stage import stage_summary
 from scoring.models import Event, Round
 from scoring.publication import changes_since_publication
 from scoring.records import board_traveller, entrant_record, published_round, round_results
-from scoring.results import event_standings, filter_rows, standings_rows
+from scoring.results import entrant_labels, event_standings, filter_rows, standings_rows
 from scoring.rulebook import rules_in_force
 from scoring.rules import SEATS
 from scoring.tables import IndividualStandingsTable, StandingsTable
@@ -31,7 +32,9 @@ def _published_rounds(event):
 def event_detail(request, slug):
     event = get_object_or_404(Event, slug=slug)
     rounds = list(event.rounds.order_by("number"))
-    return render(request, "scoring/event.html", {"event": event, "rounds": rounds, "rules": rules_in_force(event)})
+    context = {"event": event, "rounds": rounds, "rules": rules_in_force(event)}
+    context["stage"] = any(r.stage and r.draw_released for r in rounds)
+    return render(request, "scoring/event.html", context)
 
 
 PAGE_SIZES = (25, 50, 100, 200, 500)
@@ -135,3 +138,13 @@ def draw(request, slug, number):
         "scoring/draw.html",
         {"event": event, "round": rnd, "rows": shown, "byes": found["byes"], "query": query, "total": len(rows)},
     )
+
+
+def final_stage(request, slug):
+    """The final stage's bracket (knockout) or table (final round robin), as published."""
+    event = get_object_or_404(Event, slug=slug)
+    summary = stage_summary(event, public=True)
+    if summary is None:
+        raise Http404("no final stage")
+    labels = entrant_labels(event)
+    return render(request, "scoring/final_stage.html", {"event": event, "stage": summary, "labels": labels})
