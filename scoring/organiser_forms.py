@@ -120,6 +120,10 @@ class EventForm(forms.ModelForm):
             for position in range(1, TIEBREAK_POSITIONS + 1):
                 self.fields[f"tiebreak_{position}"].disabled = True
 
+    def clean_slug(self):
+        """Left empty when editing: the event keeps its address (new events get a proposal)."""
+        return self.cleaned_data["slug"] or self.instance.slug
+
     def clean(self):
         cleaned = super().clean()
         chain = [cleaned.get(f"tiebreak_{p}") for p in range(1, TIEBREAK_POSITIONS + 1)]

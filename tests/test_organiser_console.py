@@ -423,3 +423,11 @@ def test_options_of_the_pairing_form_reach_the_engine(event, people):
     rnd, pairing = round_pair(event, "swiss", options=PairingOptions(first_table=50, absent=frozenset({"A"})))
     assert sorted(rnd.tables.values_list("number", flat=True))[0] == 50
     assert "A" not in {code for table in pairing.tables for code in table} | set(pairing.byes)
+
+
+def test_an_invalid_edit_neither_fails_nor_renames_the_event(client, event, people):
+    """Found by the generated-form sweep on PostgreSQL: the page reversed the half-edited slug."""
+    client.force_login(people["organiser"])
+    response = client.post("/organiser/t-pairs/edit/", {"slug": "", "name": ""})
+    assert response.status_code == 200
+    assert Event.objects.get(pk=event.pk).slug == "t-pairs"

@@ -161,7 +161,8 @@ def event_console(request, event):
 @organiser_page
 def event_edit(request, event):
     frozen = RESULT_FIELDS if has_results(event) else ()
-    form = EventForm(request.POST or None, instance=event, frozen=frozen)
+    # The form edits a copy: an invalid submission must not rename the event the page links to.
+    form = EventForm(request.POST or None, instance=Event.objects.get(pk=event.pk), frozen=frozen)
     if request.method == "POST" and form.is_valid():
         try:
             event_update(form.save(commit=False), changed=form.changed_result_fields())
