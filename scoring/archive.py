@@ -8,7 +8,19 @@ from django.utils import timezone
 from scoring.archive_format import AVAILABILITY, FORMAT, ArchiveError, parse_header, parse_round
 from scoring.deals import apply_result
 from scoring.events import may_create_events
-from scoring.models import Deal, DealHistory, Entrant, Event, EventRole, Match, Membership, Player, Round, Table
+from scoring.models import (
+    Deal,
+    DealHistory,
+    Entrant,
+    Event,
+    EventRole,
+    LineUp,
+    Match,
+    Membership,
+    Player,
+    Round,
+    Table,
+)
 from scoring.names import pinyin_sort_key
 from scoring.permissions import is_organiser
 from scoring.rules.errors import _
@@ -198,6 +210,18 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
             )
         )
     Table.objects.bulk_create(tables, batch_size=BATCH)
+    LineUp.objects.bulk_create(
+        [
+            LineUp(
+                table=table,
+                session=lineup["session"],
+                **{SEAT_FIELDS[s]: player_by_code[c] for s, c in lineup["seats"].items()},
+            )
+            for table, (_match, parsed_table) in zip(tables, table_specs, strict=True)
+            for lineup in parsed_table.lineups
+        ],
+        batch_size=BATCH,
+    )
     deals = []
     for table, (_match, parsed_table) in zip(tables, table_specs, strict=True):
         for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
@@ -316,7 +340,21 @@ def _export_deal(deal):
     return exported
 
 
+SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
 def _export_round(event, rnd):
+    lineups = {}
+    for lineup in (
+        LineUp.objects.filter(table__round=rnd).select_related("north", "east", "south", "west").order_by("session")
+    ):
+        lineups.setdefault(lineup.table_id, []).append(
+            {
+                "session": lineup.session,
+                "ns": [lineup.north.code, lineup.south.code],
+                "ew": [lineup.east.code, lineup.west.code],
+            }
+        )
     deals_by_table = {}
     for deal in Deal.objects.filter(table__round=rnd).order_by("table_id", "sequence"):
         deals_by_table.setdefault(deal.table_id, []).append(_export_deal(deal))
@@ -344,6 +382,7 @@ def _export_round(event, rnd):
                             "ns": [t.north.code, t.south.code],
                             "ew": [t.east.code, t.west.code],
                             "deals": deals_by_table.get(t.id, []),
+                            **({"lineups": lineups[t.id]} if t.id in lineups else {}),
                         }
                         for t in tables
                     ],

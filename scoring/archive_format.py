@@ -67,6 +67,7 @@ class ParsedTable:
     seats: dict  # seat -> player id
     deals: list = field(default_factory=list)
     raw: dict | None = None  # the table's own JSON (teams), which holds its deals
+    lineups: list = field(default_factory=list)  # teams: [{"session", "seats"}] from a later 节 on
 
 
 @dataclass
@@ -608,9 +609,41 @@ def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
         seats = {"N": ns_players[0], "S": ns_players[1], "E": ew_players[0], "W": ew_players[1]}
         _require(len(set(seats.values())) == 4, _("{where}：同一选手坐了两个座位"), where=here)
         table = ParsedTable(number=table_number, ns=ns_team, ew=ew_team, seats=seats, raw=raw_table)
+        table.lineups = _lineups(raw_table.get("lineups"), here, members_of[ns_team], members_of[ew_team])
         match.tables.append(table)
     _require(len(match.tables) == 2, _("{where} {home}–{away}：团体赛每场两桌"), where=where, home=home, away=away)
     return match
+
+
+def _lineups(raw, where, ns_members, ew_members):
+    """A team table's substitutions (site key `lineups`): [{"session": n ≥ 2, "ns": [N, S], "ew": [E, W]}]."""
+    if raw is None:
+        return []
+    _require(isinstance(raw, list), _("{where}：lineups 必须是列表"), where=where)
+    found, sessions = [], set()
+    for item in raw:
+        ok = (
+            isinstance(item, dict)
+            and _number(item.get("session"), 20)
+            and item["session"] >= 2
+            and item["session"] not in sessions
+            and isinstance(item.get("ns"), list)
+            and isinstance(item.get("ew"), list)
+            and len(item["ns"]) == 2
+            and len(item["ew"]) == 2
+            and all(isinstance(p, str) and p in ns_members for p in item["ns"])
+            and all(isinstance(p, str) and p in ew_members for p in item["ew"])
+            and len(set(item["ns"] + item["ew"])) == 4
+        )
+        _require(ok, _("{where}：lineups 的第 {n} 项无效"), where=where, n=len(found) + 1)
+        sessions.add(item["session"])
+        found.append(
+            {
+                "session": item["session"],
+                "seats": {"N": item["ns"][0], "S": item["ns"][1], "E": item["ew"][0], "W": item["ew"][1]},
+            }
+        )
+    return found
 
 
 def _deals(table, raw_match, round_number, rules, score_stored, event):

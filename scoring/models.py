@@ -304,6 +304,29 @@ class Table(models.Model):
         return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
 
 
+class LineUp(models.Model):
+    """Who sits at a team table from a later 节 (session) of the round on (substitutions);
+    the table's own seats are the first session's. See `scoring.lineups`."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="lineups")
+    session = models.PositiveSmallIntegerField(_("节"))
+    north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = pgettext_lazy("singular", "出场名单")
+        verbose_name_plural = pgettext_lazy("plural", "出场名单")
+        constraints = [models.UniqueConstraint(fields=["table", "session"], name="lineup_session_unique")]
+
+    def __str__(self):
+        return f"{self.table} 第{self.session}节"
+
+    def seat_players(self):
+        return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+
+
 class Deal(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("草稿")

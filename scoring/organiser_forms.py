@@ -259,3 +259,27 @@ class StageForm(forms.Form):
         choices=[("knockout", _("淘汰赛（半决赛、决赛、三四名）")), ("final_round_robin", _("前 N 名循环"))],
     )
     size = forms.IntegerField(label=_("人数"), min_value=3, max_value=16, initial=4)
+
+
+class LineUpForm(forms.Form):
+    """A team match's seats for one 节: a member of the right team in each seat of both tables."""
+
+    def __init__(self, *args, tables=(), members=None, sessions=1, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["session"] = forms.TypedChoiceField(
+            label=_("从第几节起"), coerce=int, choices=[(n, str(n)) for n in range(1, sessions + 1)]
+        )
+        for table in tables:
+            for seat in ("N", "S", "E", "W"):
+                team = table.ns_entrant if seat in "NS" else table.ew_entrant
+                self.fields[f"t{table.number}-{seat}"] = forms.ChoiceField(
+                    label=f"{table.number} {seat}",
+                    choices=[(p.code, f"{p.code} {p.name}") for p in members[team.id]],
+                )
+        self.tables = list(tables)
+
+    def seats_by_table(self):
+        return {
+            table.number: {seat: self.cleaned_data[f"t{table.number}-{seat}"] for seat in ("N", "E", "S", "W")}
+            for table in self.tables
+        }

@@ -34,4 +34,9 @@ urlpatterns = [
     path(f"{event}rounds/<num:number>/repair/", organiser.round_repair_view, name="organiser-round-repair"),
     path(f"{event}rounds/<num:number>/release/", organiser.round_release_view, name="organiser-round-release"),
     path(f"{event}rounds/<num:number>/swap/", organiser.round_swap_view, name="organiser-round-swap"),
+    path(
+        f"{event}rounds/<num:number>/matches/<num:match_number>/lineup/",
+        organiser.lineup_page,
+        name="organiser-lineup",
+    ),
 ]

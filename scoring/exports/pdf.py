@@ -266,6 +266,9 @@ def write_scoresheets(out, event, rnd, sheets):
         pdf.setFont(FONT, 7)
         pdf.drawString(80 * mm, top - 19 * mm, rules_line)
         pdf.drawString(80 * mm, top - 23 * mm, "罚分写负数" + ("；N E S W 栏填原始分" if normalised else ""))
+        for index, lineup in enumerate(sheet.get("lineups", [])[:2]):  # substitutions for later 节
+            names = "  ".join(f"{seat} {lineup['seats'][seat]}" for seat in SEATS)
+            pdf.drawString(80 * mm, top - (27 + 3.5 * index) * mm, f"第 {lineup['session']} 节起：{names}")
         pdf.setFont(FONT, 9)
         _qr(pdf, sheet["url"], width - 38 * mm, top - 26 * mm, 28 * mm)
         pdf.setFont(FONT, 6)

@@ -1,8 +1,9 @@
 """Reading what the exports print: plain dicts from the database, streamed where large."""
 
+from collections import defaultdict
 from itertools import groupby
 
-from scoring.models import Deal, Player, Table
+from scoring.models import Deal, LineUp, Player, Table
 from scoring.results import standings_by_round, standings_rows
 
 
@@ -110,6 +111,16 @@ def scoresheet_data(event, rnd, *, entry_url):
     """One dict per table of the round: number, pairs, seat names and, for the QR code, the
     address of the table's entry page (`entry_url(table number)`)."""
     sheets = []
+    lineups = defaultdict(list)
+    for lineup in (
+        LineUp.objects.filter(table__round=rnd).select_related("north", "east", "south", "west").order_by("session")
+    ):
+        lineups[lineup.table_id].append(
+            {
+                "session": lineup.session,
+                "seats": {seat: f"{p.name}（{p.code}）" for seat, p in lineup.seat_players().items()},
+            }
+        )
     for table in (
         Table.objects.filter(round=rnd)
         .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west")
@@ -124,6 +135,7 @@ def scoresheet_data(event, rnd, *, entry_url):
                     seat: f"{player.name}（{player.code}）" for seat, player in table.seat_players().items() if player
                 },
                 "url": entry_url(table.number),
+                "lineups": lineups.get(table.id, []),
             }
         )
     return sheets

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -39,13 +39,15 @@ from scoring.events import (
 )
 from scoring.final_stage import final_stage_start, knockout_advance, stage_of
 from scoring.forms import SwapForm, form_errors
+from scoring.lineups import LineUpError, first_board, lineup_set, match_tables, seats_for
 from scoring.messages import message_text
-from scoring.models import Entrant, Event, EventRole, Round
+from scoring.models import Entrant, Event, EventRole, Match, Membership, Round
 from scoring.organiser_forms import (
     ArchiveUploadForm,
     ByeForm,
     EntrantForm,
     EventForm,
+    LineUpForm,
     OrganiserAccountForm,
     PairingForm,
     PasswordForm,
@@ -475,6 +477,7 @@ def round_console(request, event, number):
             "repair_form": _pairing_form(request, event, number) if not started else None,
             "checklist": publication_checklist(rnd),
             "later_rounds": event.rounds.filter(number__gt=number).exists(),
+            "matches": rnd.matches.filter(bye__isnull=True).select_related("home", "away").order_by("number"),
         },
     )
 
@@ -581,3 +584,51 @@ def stage_advance_view(request, event):
         return redirect("organiser-event", event.slug)
     messages.success(request, _("第 %(round)s 轮（淘汰赛下一轮）已编排") % {"round": rnd.number})
     return redirect("organiser-round", event.slug, rnd.number)
+
+
+# --- team line-ups ----------------------------------------------------------------------------------
+
+
+@organiser_page
+def lineup_page(request, event, number, match_number):
+    """A team match's line-up for a 节: who sits at which table (substitutions between 节)."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    match = get_object_or_404(Match, round=rnd, number=match_number, bye__isnull=True)
+    tables = match_tables(match)
+    if event.kind != Event.Kind.TEAMS or len(tables) != 2:
+        raise Http404("not a team match")
+    members = {}
+    for table in tables:
+        for team in (table.ns_entrant, table.ew_entrant):
+            members[team.id] = [
+                m.player for m in Membership.objects.filter(entrant=team).select_related("player").order_by("position")
+            ]
+    session = int(request.GET.get("session", "1")) if request.GET.get("session", "1").isdigit() else 1
+    session = min(max(session, 1), rnd.sessions)
+    first = first_board_of(event, rnd, session)
+    initial = {"session": session}
+    for table in tables:
+        for seat, player in seats_for(table, first, event).items():
+            initial[f"t{table.number}-{seat}"] = player.code
+    form = LineUpForm(request.POST or None, tables=tables, members=members, sessions=rnd.sessions, initial=initial)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                lineup_set(match, form.cleaned_data["session"], form.seats_by_table(), user=request.user)
+            except LineUpError as failure:
+                _refused(request, failure)
+            else:
+                messages.success(request, _("出场名单已保存"))
+                return redirect("organiser-round", event.slug, number)
+        else:
+            messages.error(request, "；".join(form_errors(form)))
+    table_fields = [(table, [form[f"t{table.number}-{seat}"] for seat in ("N", "S", "E", "W")]) for table in tables]
+    return render(
+        request,
+        "organiser/lineup.html",
+        {"event": event, "round": rnd, "match": match, "table_fields": table_fields, "form": form, "session": session},
+    )
+
+
+def first_board_of(event, rnd, session):
+    return min(first_board(session, event.match_length, rnd.sessions), event.match_length)

@@ -24,6 +24,7 @@ from scoring.forms import (
     IrregularityForm,
     form_errors,
 )
+from scoring.lineups import seats_for
 from scoring.messages import message_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, Round
 from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
@@ -123,6 +124,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "exposables": exposable_rows(values, decks),
         "rules_text": rules_text(event),
         "seats": SEATS,
+        # Who sits where at this board: a later 节 may have a team substitution (scoring.lineups).
+        "seat_players": seats_for(table, board, event) if table.round.sessions > 1 else table.seat_players(),
         "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in SEATS},
         "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in SEATS},
         "adjusted_reason": values.get("adjusted_reason", ""),
