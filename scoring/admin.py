@@ -154,6 +154,12 @@ class EventAdmin(OrganiserScoped, admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
+    def save_model(self, request, obj, form, change):
+        """An event created here is organised by its creator (else it would vanish from their pages)."""
+        super().save_model(request, obj, form, change)
+        if not change:
+            EventRole.objects.get_or_create(event=obj, user=request.user, role=EventRole.Role.ORGANISER)
+
 
 @admin.register(Player)
 class PlayerAdmin(OrganiserScoped, admin.ModelAdmin):
@@ -185,7 +191,7 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
 
     list_display = ["event", "number", "status", "sessions", "published_at"]
     list_filter = ["event", "status"]
-    readonly_fields = ["status", "published_at", "official_at"]
+    readonly_fields = ["status", "published_at", "official_at", "draw_released_at", "stage"]
     inlines = [TableInline]
 
     def save_formset(self, request, form, formset, change):

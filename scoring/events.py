@@ -88,6 +88,15 @@ def event_update(event, *, changed):
     return event
 
 
+def _add_event_permission():
+    return Permission.objects.get(codename="add_event", content_type__app_label="scoring")
+
+
 def grant_event_creation(user):
     """A superuser names an organiser: the account may create events (and organises those)."""
-    user.user_permissions.add(Permission.objects.get(codename="add_event", content_type__app_label="scoring"))
+    user.user_permissions.add(_add_event_permission())
+
+
+def revoke_event_creation(user):
+    """The account creates no more events; the events it organises stay its own."""
+    user.user_permissions.remove(_add_event_permission())

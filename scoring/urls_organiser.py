@@ -11,6 +11,7 @@ urlpatterns = [
     path("organiser/slug-suggestion/", organiser.slug_suggestion, name="organiser-slug-suggestion"),
     path("organiser/import/", organiser.archive_upload, name="organiser-archive-import"),
     path("organiser/organisers/", organiser.organisers_page, name="organiser-organisers"),
+    path("organiser/organisers/<num:user_id>/revoke/", organiser.organiser_revoke, name="organiser-organisers-revoke"),
     path(event, organiser.event_console, name="organiser-event"),
     path(f"{event}edit/", organiser.event_edit, name="organiser-event-edit"),
     path(f"{event}archive.json", organiser.archive_download, name="organiser-archive"),

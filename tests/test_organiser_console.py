@@ -431,3 +431,45 @@ def test_an_invalid_edit_neither_fails_nor_renames_the_event(client, event, peop
     response = client.post("/organiser/t-pairs/edit/", {"slug": "", "name": ""})
     assert response.status_code == 200
     assert Event.objects.get(pk=event.pk).slug == "t-pairs"
+
+
+def test_a_superuser_revokes_an_organiser_who_keeps_their_events(client, event, people):
+    from scoring.events import grant_event_creation
+
+    admin = get_user_model().objects.create_superuser("admin2", password=PASSWORD)
+    director = people["organiser"]
+    grant_event_creation(director)
+    client.force_login(admin)
+    client.post(f"/organiser/organisers/{director.id}/revoke/")
+    director = get_user_model().objects.get(pk=director.pk)
+    assert not director.has_perm("scoring.add_event")
+    assert EventRole.objects.filter(user=director, event=event, role="organiser").exists()
+    client.force_login(director)
+    assert client.post(f"/organiser/organisers/{director.id}/revoke/").status_code == 403
+
+
+def test_an_event_created_in_the_admin_is_organised_by_its_creator(client):
+    admin = get_user_model().objects.create_superuser("admin3", password=PASSWORD)
+    client.force_login(admin)
+    client.post(
+        "/admin/scoring/event/add/",
+        {
+            "slug": "from-admin",
+            "name": "后台创建",
+            "ruleset": "huapai",
+            "game_threshold": 1000,
+            "kind": "pairs",
+            "match_mode": "boards",
+            "match_length": 16,
+            "points_win": 2,
+            "points_draw": 1,
+            "points_loss": 0,
+            "tiebreaks": '["match_points"]',
+            "options": "{}",
+            "correction_minutes": 30,
+            "sessions_per_round": 1,
+            "extra": "{}",
+        },
+    )
+    event = Event.objects.get(slug="from-admin")
+    assert EventRole.objects.filter(event=event, user=admin, role="organiser").exists()

@@ -35,6 +35,7 @@ from scoring.events import (
     grant_event_creation,
     has_results,
     may_create_events,
+    revoke_event_creation,
     slug_proposal,
 )
 from scoring.final_stage import final_stage_start, knockout_advance, stage_of
@@ -264,6 +265,17 @@ def organisers_page(request):
             messages.error(request, "；".join(form_errors(form)))
     organisers = get_user_model().objects.filter(user_permissions__codename="add_event").order_by("username")
     return render(request, "organiser/organisers.html", {"form": form, "organisers": organisers})
+
+
+@login_required
+@require_POST
+def organiser_revoke(request, user_id):
+    if not request.user.is_superuser:
+        raise PermissionDenied("superusers only")
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    revoke_event_creation(user)
+    messages.success(request, _("%(username)s 不能再创建赛事") % {"username": user.username})
+    return redirect("organiser-organisers")
 
 
 # --- entrants ------------------------------------------------------------------------------
