@@ -145,7 +145,11 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "zh-hans"
-LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]  # each named in its own language
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+# Public standings are computed again after a publication or correction in a background
+# thread, not in the request that made it (scoring.results.warm_public_standings_soon).
+HUAPAI_WARM_IN_BACKGROUND = env_bool("HUAPAI_WARM_IN_BACKGROUND", True)
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True
@@ -180,6 +184,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -6,3 +6,7 @@ import os
 os.environ.setdefault("DEBUG", "1")
 
 from huapai.settings import *  # noqa: F403
+
+# Most tests run inside one transaction that a warm-up thread's connection could not see:
+# warm inline (tests/test_page_cache.py checks the thread itself).
+HUAPAI_WARM_IN_BACKGROUND = False

@@ -6,7 +6,6 @@ which validates, versions and records history.
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import (
@@ -24,7 +23,7 @@ from scoring.models import (
     Round,
     Table,
 )
-from scoring.results import warm_public_standings
+from scoring.results import warm_public_standings_soon
 from scoring.versions import results_changed
 
 # For each model an organiser may pick in a form: the lookup from it to its event.
@@ -110,7 +109,7 @@ class OrganiserScoped:
         event = event_of(obj, self.event_path)
         if event is not None:
             results_changed(event, public=True)
-            transaction.on_commit(lambda: warm_public_standings(event))
+            warm_public_standings_soon(event)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)

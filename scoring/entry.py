@@ -15,7 +15,7 @@ from scoring.errors import EntryError
 from scoring.hot_sql import create_with_history, deal_at, insert, round_status_for_write
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round
 from scoring.permissions import is_organiser, may_confirm, may_enter
-from scoring.results import warm_public_standings
+from scoring.results import warm_public_standings_soon
 from scoring.rules import SEATS, DealError
 from scoring.rules.errors import Text, _
 from scoring.versions import results_changed
@@ -26,11 +26,27 @@ BLIND_AGREEMENT = _("两名裁判独立录入一致")
 UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
 
 
+def last_change(deal):
+    """`(who, what)` of the deal's newest version: the person (or None) and the history action."""
+    row = (
+        DealHistory.objects.filter(table_id=deal.table_id, board=deal.board)
+        .select_related("user")
+        .order_by("-at", "-id")
+        .first()
+    )
+    if row is None:
+        return deal.entered_by, DealHistory.Action.CREATE
+    return row.user, row.action
+
+
 def stale(deal):
+    """Someone else's newer version stands: say who made it and what they did."""
+    who, what = last_change(deal)
     return EntryError(
         "stale_version",
-        _("这一副已被 {who} 修改（现为第 {version} 版），请重新载入后再改"),
-        who=str(deal.entered_by) if deal.entered_by else Text(_("他人")),
+        _("你打开页面后，{who}{what}了这一副（现为第 {version} 版）；你的录入没有保存，请核对后再改"),
+        who=str(who) if who else Text(_("他人")),
+        what=DealHistory.Action(what).label if what in DealHistory.Action.values else what,
         version=deal.version,
     )
 
@@ -100,7 +116,7 @@ def _history(deal, *, table, action, user, before, reason="", ip=None):
 def _warm_after_commit(table):
     if table.round.is_published:
         event = table.round.event
-        transaction.on_commit(lambda: warm_public_standings(event))
+        warm_public_standings_soon(event)
 
 
 def _record(deal, *, table, **history):

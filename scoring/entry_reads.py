@@ -84,6 +84,19 @@ def api_view(deal):
     }
 
 
+def next_to_confirm(rnd, user, after=(0, 0)):
+    """The first deal of the round after (table number, board) that `user` may confirm
+    (a draft entered by someone else), else the first one before it; or None."""
+    waiting = list(
+        Deal.objects.filter(table__round=rnd, status=Deal.Status.DRAFT)
+        .exclude(entered_by=user)
+        .order_by("table__number", "board")
+        .values_list("table__number", "board")
+    )
+    later = [place for place in waiting if place > after]
+    return (later or [place for place in waiting if place != after] or [None])[0]
+
+
 def history_rows(table, board):
     return [
         {

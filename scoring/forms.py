@@ -49,6 +49,25 @@ class DealEntryForm(forms.Form):
 
 class ConfirmForm(forms.Form):
     version = version_field()
+    next = forms.BooleanField(required=False)  # then open the next deal waiting for this referee
+
+
+class TableConfirmForm(forms.Form):
+    """The boards of one table a second referee confirms at once, each at the version shown."""
+
+    def __init__(self, *args, deals=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for deal in deals:
+            self.fields[f"confirm-{deal.board}"] = forms.BooleanField(required=False)
+            self.fields[f"version-{deal.board}"] = version_field()
+
+    def chosen(self):
+        """{board: version} of the ticked boards."""
+        return {
+            int(name.removeprefix("confirm-")): self.cleaned_data[f"version-{name.removeprefix('confirm-')}"]
+            for name, ticked in self.cleaned_data.items()
+            if name.startswith("confirm-") and ticked
+        }
 
 
 class IrregularityForm(forms.Form):

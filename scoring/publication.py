@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from scoring.entry_reads import table_board_states
 from scoring.models import Deal, DealHistory, PairingLog, Round
-from scoring.results import warm_public_standings
+from scoring.results import warm_public_standings_soon
 from scoring.rules import card_label, split_games
 from scoring.rules.errors import Refusal, Text, _, listed
 from scoring.versions import results_changed
@@ -152,7 +152,7 @@ def round_publish(rnd, *, user):
     rnd.save(update_fields=["status", "published_at"])
     PairingLog.objects.create(round=rnd, user=user, action="publish", detail={})
     results_changed(rnd.event)
-    transaction.on_commit(lambda: warm_public_standings(rnd.event))
+    warm_public_standings_soon(rnd.event)
     return rnd
 
 
@@ -183,7 +183,7 @@ def round_make_official(rnd, *, user, now=None):
     rnd.save(update_fields=["status", "official_at"])
     PairingLog.objects.create(round=rnd, user=user, action="official", detail={})
     results_changed(rnd.event)
-    transaction.on_commit(lambda: warm_public_standings(rnd.event))
+    warm_public_standings_soon(rnd.event)
     return rnd
 
 

@@ -1,14 +1,17 @@
 """Reading results out of the database as the plain data `scoring.standings` takes."""
 
+import threading
 from collections import defaultdict
 
+from django.conf import settings
 from django.core.cache import cache
+from django.db import connections, transaction
 from django.db.models import Count, Sum
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring.models import Deal, Entrant, Match, Membership, Player, Round, Table
+from scoring.models import Deal, Entrant, Event, Match, Membership, Player, Round, Table
 from scoring.standings import CRITERIA_LABELS, Format, MatchResult, TableResult, compute_standings
 from scoring.versions import current_version
 from scoring.vocabulary import LABEL_CONTEXT, Kind, MatchMode
@@ -158,7 +161,8 @@ def standings_json(event, *, published_only=False, after_round=None):
 
 def entrant_labels(event):
     """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual), cached."""
-    key = f"labels:{event.pk}:{current_version(event)}"
+    # Under the public version: entrant and name changes move it, referees' entries do not.
+    key = f"labels:{event.pk}:{current_version(event, public=True)}"
     labels = cache.get(key)
     if labels is None:
         labels = _entrant_labels(event)
@@ -252,6 +256,38 @@ def filter_rows(rows, query):
         return compact in "".join(syllables) or initials.startswith(compact)
 
     return [row for row in rows if matches(row)]
+
+
+def warm_public_standings_soon(event):
+    """After the writing transaction commits, compute the public standings again — in a
+    background thread (settings.HUAPAI_WARM_IN_BACKGROUND), so that the organiser's or
+    referee's request does not wait for it; one warm-up per event at a time."""
+    event_id = event.pk
+    transaction.on_commit(lambda: _start_warm(event_id))
+
+
+def _start_warm(event_id):
+    if not settings.HUAPAI_WARM_IN_BACKGROUND:
+        _warm(event_id)
+        return
+    threading.Thread(target=_warm_in_thread, args=(event_id,), daemon=True, name=f"warm-{event_id}").start()
+
+
+def _warm_in_thread(event_id):
+    lock = f"warming:{event_id}"
+    if not cache.add(lock, 1, 60):
+        return  # another warm-up of this event is running; the next write starts a new one
+    try:
+        _warm(event_id)
+    finally:
+        cache.delete(lock)
+        connections.close_all()  # this thread's own connections
+
+
+def _warm(event_id):
+    event = Event.objects.filter(pk=event_id).first()
+    if event is not None:
+        warm_public_standings(event)
 
 
 def warm_public_standings(event):

@@ -6,6 +6,7 @@ from scoring.views import exports, public
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("language/<str:code>/", public.switch_language, name="switch-language"),
     path("events/<name:slug>/", public.event_detail, name="event"),
     path("events/<name:slug>/standings/", public.standings, name="standings"),
     path("events/<name:slug>/entrants/<code:code>/", public.entrant, name="entrant"),

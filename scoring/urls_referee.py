@@ -14,6 +14,11 @@ urlpatterns = [
     path("referee/<name:slug>/rounds/<num:number>/", referee.round_dashboard, name="referee-round"),
     path("referee/<name:slug>/rounds/<num:number>/publish/", referee.round_publish_view, name="referee-publish"),
     path("referee/<name:slug>/rounds/<num:number>/official/", referee.round_official_view, name="referee-official"),
+    path(
+        "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/confirm/",
+        referee.table_confirm,
+        name="referee-table-confirm",
+    ),
     path(board, referee.board_entry, name="referee-board"),
     path(f"{board}preview/", referee.board_preview, name="referee-preview"),
     path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),

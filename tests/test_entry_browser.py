@@ -100,7 +100,64 @@ def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, 
     mine.click("#save")
     conflict = mine.locator("#conflict")
     conflict.wait_for()
-    assert "第 2 版" in conflict.inner_text() and "没有覆盖" in conflict.inner_text()
+    # The message names who made the newer version and what they did — not the viewer.
+    assert "referee1修改了这一副（现为第 2 版）" in mine.locator("#errors").inner_text()
     deal = stored(4)
     assert deal.version == 2
     assert {"NS": deal.ns_score, "EW": deal.ew_score} == EXAMPLES["T2"]["expected"]["sides"]
+    # A second Ctrl+S does not silently overwrite: it is refused again.
+    mine.keyboard.press("Control+s")
+    mine.locator("#conflict").wait_for()
+    assert stored(4).version == 2
+    # Only the explicit button replaces version 2 with this referee's entry.
+    mine.click("#overwrite")
+    mine.wait_for_selector("#deal-status:has-text('v3')")
+    assert (stored(4).version, stored(4).entered_by.username) == (3, "referee2")
+
+
+def test_one_key_saves_and_opens_the_next_board(live_server, page, people):
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=5))
+    page.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))
+    page.keyboard.press("Control+Enter")
+    page.wait_for_url("**/boards/6/")
+    assert stored(5).version == 1
+
+
+def test_the_second_referee_confirms_and_moves_on_in_one_action(live_server, page, people):
+    from scoring.entry import deal_save
+    from scoring.models import Table
+
+    table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
+    for board in (7, 9):
+        deal_save(table=table, board=board, deal_json=EXAMPLES["T1"]["deal"], user=people["referee1"])
+    log_in(page, live_server.url, "referee2")
+    page.goto(live_server.url + ENTRY.format(board=7))
+    page.click("#confirm-next")
+    page.wait_for_url("**/boards/9/")
+    assert stored(7).status == "confirmed"
+    page.click("#confirm-next")
+    page.wait_for_url("**/rounds/3/")  # nothing else waits for this referee
+    assert stored(9).status == "confirmed"
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
+def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, viewport):
+    from scoring.entry import deal_save
+    from scoring.models import Table
+
+    table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
+    for board in (1, 2, 3):
+        deal_save(table=table, board=board, deal_json=EXAMPLES["T1"]["deal"], user=people["referee1"])
+    page = browser.new_context(locale="zh-CN", viewport=viewport).new_page()
+    log_in(page, live_server.url, "referee2")
+    page.goto(live_server.url + "/referee/t-pairs/rounds/3/")
+    page.click('td a[href$="/tables/1/confirm/"]')
+    page.wait_for_selector("#table-confirm")
+    assert page.locator("#table-confirm tbody tr").count() == 3
+    assert "♥A" in page.locator('tr[data-board="1"]').inner_text()
+    page.uncheck('input[name="confirm-2"]')  # board 2 differs from the paper: left for a look
+    page.click("#confirm-table")
+    page.wait_for_selector("ul.messages")
+    assert [stored(b).status for b in (1, 2, 3)] == ["confirmed", "draft", "confirmed"]
+    page.context.close()

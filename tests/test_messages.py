@@ -125,5 +125,6 @@ def test_a_stale_version_names_who_changed_the_deal_in_english_too(client, peopl
     )
     assert stale.status_code == 412
     assert stale.json()["error"]["message"] == (
-        "the deal was changed by referee1 meanwhile (now version 1); reload it before changing it"
+        "since you opened the page, referee1 made a newer version of this deal (Entered, now version 1); "
+        "your entry was not saved: check it and try again"
     )

@@ -1,8 +1,10 @@
 """Public pages: no login, published (provisional or official) rounds only."""
 
+from django.conf import settings
 from django.db.models import Count, Q
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django_tables2 import RequestConfig
 
@@ -10,6 +12,7 @@ from scoring import draws
 from scoring.deals import event_rules
 from scoring.final_stage import stage_summary
 from scoring.models import Event, Round
+from scoring.page_cache import public_page
 from scoring.publication import changes_since_publication
 from scoring.records import board_traveller, entrant_record, published_round, round_results
 from scoring.results import entrant_labels, event_standings, filter_rows, standings_rows
@@ -29,6 +32,7 @@ def _published_rounds(event):
     return list(event.rounds.published().order_by("number"))
 
 
+@public_page
 def event_detail(request, slug):
     event = get_object_or_404(Event, slug=slug)
     rounds = list(event.rounds.order_by("number"))
@@ -59,6 +63,7 @@ def _after_round(request, published):
     return number
 
 
+@public_page
 def standings(request, slug):
     event = get_object_or_404(Event, slug=slug)
     published = _published_rounds(event)
@@ -84,6 +89,7 @@ def standings(request, slug):
     )
 
 
+@public_page
 def entrant(request, slug, code):
     event = get_object_or_404(Event, slug=slug)
     record = entrant_record(event, code)
@@ -92,12 +98,14 @@ def entrant(request, slug, code):
     return render(request, "scoring/entrant.html", {"event": event, **record})
 
 
+@public_page
 def changes(request, slug):
     """Every change to published results since publication: board, before, after, why."""
     event = get_object_or_404(Event, slug=slug)
     return render(request, "scoring/changes.html", {"event": event, "changes": changes_since_publication(event)})
 
 
+@public_page
 def round_detail(request, slug, number):
     event = get_object_or_404(Event, slug=slug)
     rnd = published_round(event, number)
@@ -109,6 +117,7 @@ def round_detail(request, slug, number):
     )
 
 
+@public_page
 def board_detail(request, slug, number, board):
     event = get_object_or_404(Event, slug=slug)
     rnd = published_round(event, number)
@@ -122,6 +131,7 @@ def board_detail(request, slug, number, board):
     return render(request, "scoring/board.html", context)
 
 
+@public_page
 def draw(request, slug, number):
     """The draw (对阵表) of a round whose draw the organiser released (event-archive.md),
     before or after it is played; searchable by number, name, club or pinyin (`?q=`)."""
@@ -140,6 +150,7 @@ def draw(request, slug, number):
     )
 
 
+@public_page
 def final_stage(request, slug):
     """The final stage's bracket (knockout) or table (final round robin), as published."""
     event = get_object_or_404(Event, slug=slug)
@@ -148,3 +159,25 @@ def final_stage(request, slug):
         raise Http404("no final stage")
     labels = entrant_labels(event)
     return render(request, "scoring/final_stage.html", {"event": event, "stage": summary, "labels": labels})
+
+
+def switch_language(request, code):
+    """The language links of every page (a GET, so that public pages carry no CSRF token
+    and can be cached whole): remember the choice in the language cookie and go back."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404("no such language")
+    target = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    response = HttpResponseRedirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite="Lax",
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=True,
+    )
+    return response

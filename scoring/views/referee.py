@@ -13,20 +13,29 @@ from django.views.decorators.http import require_POST
 
 from scoring.accounts import login_blocked, login_failed, login_succeeded
 from scoring.client_address import client_ip
+from scoring.deal_text import cards_text, exposed_text, holders_text
 from scoring.deals import event_rules
 from scoring.entry import blind_entry_submit, deal_confirm, deal_save, irregularity_record
 from scoring.entry_form import PENALTY_REASONS, card_rows, deal_from_form, exposable_rows, form_from_deal
-from scoring.entry_reads import blind_differences, deal_preview, history_rows, locate_board, round_progress
+from scoring.entry_reads import (
+    blind_differences,
+    deal_preview,
+    history_rows,
+    locate_board,
+    next_to_confirm,
+    round_progress,
+)
 from scoring.errors import EntryError
 from scoring.forms import (
     ConfirmForm,
     DealEntryForm,
     IrregularityForm,
+    TableConfirmForm,
     form_errors,
 )
 from scoring.lineups import seats_for
 from scoring.messages import message_text
-from scoring.models import Deal, DealHistory, Event, Irregularity, Round
+from scoring.models import Deal, DealHistory, Event, Irregularity, Round, Table
 from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
 from scoring.publication import PublicationError, publication_checklist, round_make_official, round_publish
 from scoring.rulebook import rules_text
@@ -202,6 +211,7 @@ def board_entry(request, event, number, table_number, board):
         context = _board_context(
             request, event, table, board, current, request.POST, errors=[message_text(failure)], conflict=conflict
         )
+        context["posted_version"] = form.cleaned_data.get("version") or ""
         return render(request, "referee/board.html", context, status=409 if conflict else 400)
     if request.POST.get("next") and event.match_mode == Event.MatchMode.BOARDS and board < event.match_length:
         return redirect("referee-board", event.slug, number, table_number, board + 1)
@@ -234,7 +244,60 @@ def board_confirm(request, event, number, table_number, board):
         messages.success(request, _("第 %(board)s 副已确认") % {"board": board})
     except EntryError as failure:
         messages.error(request, message_text(failure))
+        return redirect("referee-board", event.slug, number, table_number, board)
+    if form.cleaned_data["next"]:
+        following = next_to_confirm(table.round, request.user, after=(table.number, board))
+        if following is None:
+            messages.info(request, _("本轮没有等你确认的牌了"))
+            return redirect("referee-round", event.slug, number)
+        return redirect("referee-board", event.slug, number, *following)
     return redirect("referee-board", event.slug, number, table_number, board)
+
+
+@event_official
+def table_confirm(request, event, number, table_number):
+    """A second referee checks a table's boards against the paper side by side and confirms
+    the ticked ones at once (each at the version shown: a newer one is refused, not confirmed)."""
+    table = get_object_or_404(
+        Table.objects.select_related("round"), round__event=event, round__number=number, number=table_number
+    )
+    deals = list(Deal.objects.filter(table=table).select_related("entered_by").order_by("sequence"))
+    mine = [d for d in deals if d.status == Deal.Status.DRAFT and may_confirm(request.user, d)]
+    form = TableConfirmForm(request.POST or None, deals=mine)
+    if request.method == "POST":
+        if not form.is_valid():
+            messages.error(request, "；".join(form_errors(form)))
+        else:
+            by_board = {d.board: d for d in mine}
+            done, refused = [], []
+            for board, version in sorted(form.chosen().items()):
+                try:
+                    deal_confirm(
+                        deal=by_board[board], user=request.user, expected_version=version, ip=client_ip(request)
+                    )
+                    done.append(board)
+                except EntryError as failure:
+                    refused.append(f"{board}: {message_text(failure)}")
+            if done:
+                messages.success(request, _("已确认第 %(boards)s 副") % {"boards": "、".join(map(str, done))})
+            for line in refused:
+                messages.error(request, line)
+            return redirect("referee-table-confirm", event.slug, number, table_number)
+    rows = [
+        {
+            "deal": deal,
+            "captured": {seat: cards_text(deal.captured.get(seat, [])) for seat in SEATS},
+            "holders": holders_text(deal.holders),
+            "exposed": exposed_text(deal.exposed),
+            "may_confirm": deal in mine,
+        }
+        for deal in deals
+    ]
+    return render(
+        request,
+        "referee/table_confirm.html",
+        {"event": event, "round": table.round, "table": table, "rows": rows, "seats": SEATS},
+    )
 
 
 @event_official

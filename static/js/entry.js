@@ -100,6 +100,10 @@
     if ((event.ctrlKey || event.metaKey) && event.key === "s") {
       event.preventDefault();
       form.requestSubmit(document.getElementById("save"));
+    } else if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
+      // One key: save and open the next board (or just save on the last one).
+      event.preventDefault();
+      form.requestSubmit(document.getElementById("save-next") || document.getElementById("save"));
     }
   });
   preview();

@@ -1,0 +1,152 @@
+"""Public pages cached whole and validated (issue 13): never stale, 304 for a phone that
+refreshes, compressed once, personal pages never shared."""
+
+import gzip
+
+import pytest
+from django.test import Client
+
+from scoring.entry import deal_confirm, deal_save
+from scoring.models import Deal, Table
+from scoring.publication import round_publish
+from scoring.rounds import round_pair
+from tests.archives import four_pairs_two_rounds
+from tests.referee_setup import example_deal
+
+pytestmark = pytest.mark.django_db
+
+PAGES = [
+    "/events/t-pairs/",
+    "/events/t-pairs/standings/",
+    "/events/t-pairs/entrants/A/",
+    "/events/t-pairs/rounds/1/",
+    "/events/t-pairs/rounds/1/boards/1/",
+    "/events/t-pairs/changes/",
+]
+
+
+@pytest.fixture
+def imported():
+    from scoring.archive import import_archive
+
+    return import_archive(four_pairs_two_rounds())
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_a_second_visitor_gets_the_same_page_from_the_cache(imported, url, django_assert_max_num_queries):
+    first = Client().get(url)
+    assert first.status_code == 200 and first["ETag"]
+    with django_assert_max_num_queries(1):  # the version and the rounds' states in one statement, no render
+        second = Client().get(url)
+    assert second.content == first.content and second["ETag"] == first["ETag"]
+    assert "public" in second["Cache-Control"]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_a_phone_that_refreshes_gets_a_304(imported, url):
+    etag = Client().get(url)["ETag"]
+    again = Client().get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+
+
+def test_a_page_is_compressed_once_for_those_who_accept_gzip(imported):
+    plain = Client().get("/events/t-pairs/standings/")
+    packed = Client().get("/events/t-pairs/standings/", HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 3
+    assert "Accept-Encoding" in packed["Vary"]
+
+
+def test_a_correction_to_a_published_round_changes_the_page_at_once(event, people):
+    url = "/events/t-pairs/rounds/1/boards/1/"
+    before = Client().get(url)
+    deal = Deal.objects.get(table__round__event=event, table__round__number=1, table__number=1, board=1)
+    changed = example_deal("T2")
+    deal_save(
+        table=deal.table,
+        board=1,
+        deal_json=changed,
+        user=people["organiser"],
+        expected_version=deal.version,
+        reason="更正",
+    )
+    after = Client().get(url)
+    assert after.content != before.content
+    assert Client().get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200
+
+
+def test_pairing_and_starting_a_round_change_the_event_page(imported):
+    from tests.referee_setup import make_user
+
+    before = Client().get("/events/t-pairs/").content.decode()
+    rnd, _pairing = round_pair(imported, "swiss")
+    paired = Client().get("/events/t-pairs/").content.decode()
+    assert paired != before and "未开始" in paired
+    table = Table.objects.filter(round=rnd).first()
+    referee = make_user("ref-x", "referee", imported)
+    deal_save(table=table, board=1, deal_json=example_deal(), user=referee)
+    assert "进行中" in Client().get("/events/t-pairs/").content.decode()
+
+
+def test_unpublished_results_never_reach_the_cached_pages(event, people):
+    """Round 3 is entered and confirmed but not published: the public pages do not move."""
+    standings = Client().get("/events/t-pairs/standings/").content
+    table = Table.objects.get(round__event=event, round__number=3, number=1)
+    deal, _ = deal_save(table=table, board=1, deal_json=example_deal(), user=people["referee1"])
+    deal_confirm(deal=deal, user=people["referee2"], expected_version=deal.version)
+    assert Client().get("/events/t-pairs/standings/").content == standings
+    assert Client().get("/events/t-pairs/rounds/3/").status_code == 404
+
+
+def test_signed_in_users_and_searches_are_never_served_from_the_shared_cache(event, people):
+    anonymous = Client().get("/events/t-pairs/standings/").content.decode()
+    organiser = Client()
+    organiser.force_login(people["organiser"])
+    own = organiser.get("/events/t-pairs/standings/")
+    assert "organiser" in own.content.decode() and "organiser" not in anonymous
+    assert "ETag" not in own
+    search = Client().get("/events/t-pairs/standings/?q=A")
+    assert "ETag" not in search
+
+
+def test_each_language_has_its_own_page(imported):
+    chinese = Client().get("/events/t-pairs/standings/")
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/events/t-pairs/standings/")
+    assert chinese["ETag"] != english["ETag"]
+    assert "Standings" in english.content.decode() and "Standings" not in chinese.content.decode()
+
+
+def test_the_language_link_keeps_the_page_and_refuses_other_sites(imported):
+    client = Client()
+    response = client.get("/language/en/?next=/events/t-pairs/standings/")
+    assert response.status_code == 302 and response["Location"] == "/events/t-pairs/standings/"
+    assert client.cookies["django_language"].value == "en"
+    assert Client().get("/language/en/?next=https://evil.example/").headers["Location"] == "/"
+    assert Client().get("/language/xx/").status_code == 404
+
+
+def test_the_warm_up_after_a_publication_runs_outside_the_request(
+    event, people, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    import scoring.results
+
+    started = []
+
+    class RecordingThread:
+        def __init__(self, target, args, **kwargs):
+            started.append((target, args))
+
+        def start(self):
+            pass
+
+    monkeypatch.setattr(scoring.results.threading, "Thread", RecordingThread)
+    settings.HUAPAI_WARM_IN_BACKGROUND = True
+    rnd = event.rounds.get(number=3)
+    for table in Table.objects.filter(round=rnd):
+        for board in range(1, event.match_length + 1):
+            deal, _ = deal_save(table=table, board=board, deal_json=example_deal(), user=people["referee1"])
+            deal_confirm(deal=deal, user=people["referee2"], expected_version=deal.version)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_publish(rnd, user=people["organiser"])
+    assert started == [(scoring.results._warm_in_thread, (event.pk,))]
