@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "scoring.middleware.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Stored public pages for visitors without a session, before the rest (scoring.page_cache).
+    "scoring.page_cache.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

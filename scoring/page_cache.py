@@ -20,9 +20,12 @@ import hashlib
 import time
 from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse, HttpResponseNotModified
+from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
@@ -123,6 +126,27 @@ def _entries(response, etag):
     }
 
 
+def _keys(slug, language, full_path):
+    """`(key, latest key)` of a page, or None for an unknown event — the same in the view's
+    decorator and in the early middleware, so either can answer what the other stored."""
+    stamp = page_stamp(slug)
+    if stamp is None:
+        return None
+    event_id, version = stamp
+    place = hashlib.blake2b(f"{language}:{full_path}".encode(), digest_size=16).hexdigest()
+    return f"page:{event_id}:{version}:{place}", f"page-latest:{event_id}:{place}"
+
+
+def _cached_answer(request, keys):
+    """A 304 or the stored page, or None when the page is not stored yet."""
+    key, _latest = keys
+    etag = _etag(key)
+    if _matches(request.META.get("HTTP_IF_NONE_MATCH", ""), etag):
+        return _headers(HttpResponseNotModified(), etag)
+    entry = cache.get(f"{key}:{_encoding(request)}")
+    return None if entry is None else _from_entry(entry)
+
+
 def public_page(view):
     """Cache and validate a public page of one event (`slug` the view's first argument)."""
 
@@ -130,25 +154,55 @@ def public_page(view):
     def wrapper(request, slug, *args, **kwargs):
         if _bypass(request):
             return view(request, slug, *args, **kwargs)
-        stamp = page_stamp(slug)
-        if stamp is None:
+        keys = _keys(slug, get_language(), request.get_full_path())
+        if keys is None:
             return view(request, slug, *args, **kwargs)  # its own 404
-        event_id, version = stamp
-        place = f"{get_language()}:{request.get_full_path()}"
-        place = hashlib.blake2b(place.encode(), digest_size=16).hexdigest()
-        key = f"page:{event_id}:{version}:{place}"
-        etag = _etag(key)
-        if _matches(request.META.get("HTTP_IF_NONE_MATCH", ""), etag):
-            return _headers(HttpResponseNotModified(), etag)
-        encoding = _encoding(request)
-        entry = cache.get(f"{key}:{encoding}")
-        if entry is None:
-            entry = _render_once(request, view, slug, args, kwargs, key, f"page-latest:{event_id}:{place}", encoding)
-            if isinstance(entry, HttpResponse):
-                return entry  # an error page or a redirect: not cached
+        answer = _cached_answer(request, keys)
+        if answer is not None:
+            return answer
+        key, latest_key = keys
+        entry = _render_once(request, view, slug, args, kwargs, key, latest_key, _encoding(request))
+        if isinstance(entry, HttpResponse):
+            return entry  # an error page or a redirect: not cached
         return _from_entry(entry)
 
+    wrapper.public_page = True
     return wrapper
+
+
+class PublicPageMiddleware:
+    """Answers a stored public page (or a 304) before sessions, users, messages and the locale
+    are set up — as WhiteNoise does for static files — for a visitor with no session or
+    messages cookie. Anything else, or a page not stored yet, goes on to the view."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        answer = self._answer(request)
+        return answer if answer is not None else self.get_response(request)
+
+    def _answer(self, request):
+        if request.method not in ("GET", "HEAD") or not request.path_info.startswith("/events/"):
+            return None
+        cookies = request.COOKIES
+        if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
+            return None
+        if not set(request.GET) <= SHARED_PARAMETERS or any(len(v) > 12 for v in request.GET.values()):
+            return None
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        if not getattr(match.func, "public_page", False):
+            return None
+        keys = _keys(match.kwargs["slug"], translation.get_language_from_request(request), request.get_full_path())
+        if keys is None:
+            return None
+        answer = _cached_answer(request, keys)
+        if answer is not None:
+            answer["X-Frame-Options"] = "DENY"  # XFrameOptionsMiddleware runs after this one
+        return answer
 
 
 def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):

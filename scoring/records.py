@@ -3,9 +3,10 @@
 from django.db.models import Q
 
 from scoring.deal_text import cards_text, exposure_word, per_copy
+from scoring.deals import event_rules, score_stored
 from scoring.models import Deal, Entrant, Round, Table
 from scoring.results import entrant_labels, event_format
-from scoring.rules import card_label, split_games
+from scoring.rules import SEATS, card_label, split_games
 from scoring.standings import table_points
 from scoring.vocabulary import Kind
 
@@ -40,6 +41,8 @@ def entrant_record(event, code):
     tables = (
         Table.objects.filter(round__in=Round.objects.published().filter(event=event))
         .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        # Every opponent's name without a query per opponent.
+        .prefetch_related("ns_entrant__memberships__player", "ew_entrant__memberships__player")
         .order_by("round__number", "number")
     )
     if individual:
@@ -81,8 +84,18 @@ def entrant_record(event, code):
                 "own": own,
                 "other": other,
                 "points": own_points,
+                # From the entrant's side: its own running total first, and for a 局 still
+                # going, how far it is from winning (+threshold) and from losing (−threshold).
                 "games": [
-                    {"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished, "winner": g.winner}
+                    {
+                        "number": g.number,
+                        "own": g.ns if side == "NS" else g.ew,
+                        "other": g.ew if side == "NS" else g.ns,
+                        "finished": g.finished,
+                        "won": g.winner == side if g.finished else None,
+                        "to_win": event.game_threshold - (g.ns if side == "NS" else g.ew),
+                        "to_lose": event.game_threshold + (g.ns if side == "NS" else g.ew),
+                    }
                     for g in games
                 ],
                 "deals": [deal_row(d, game_numbers) for d in deals],
@@ -165,10 +178,22 @@ def board_traveller(event, rnd, board):
         )
         .order_by("table__number")
     )
+    rules = event_rules(event)
     rows = []
     for deal in deals:
+        # The engine's own words for each seat's score ("猪 −100 ×2 明 ×2 自得"), so players can
+        # check their deal; computed again from the stored cards (20 µs a deal).
+        scored = score_stored(
+            rules,
+            {"captured": deal.captured, "holders": deal.holders, "exposed": deal.exposed, "penalties": deal.penalties},
+            deal.adjusted,
+        )
         rows.append(
             {
+                "breakdown": {
+                    seat: "；".join(item["text"] for item in scored.get("breakdown", {}).get(seat, []))
+                    for seat in SEATS
+                },
                 "table": deal.table,
                 "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
                 "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in deal.holders.items()},

@@ -143,6 +143,19 @@ def standings_by_round(event, *, published_only=False, rounds=None):
     return result
 
 
+def public_standing(event, code):
+    """One entrant's public standings row and the number of rows, without unpickling the whole
+    table on every record page: the rows are stored one key each next to the table."""
+    version = current_version(event, public=True)
+    key = f"standing-row:{event.pk}:{version}"
+    found = cache.get_many([f"{key}:{code}", f"{key}:#"])
+    if f"{key}:#" not in found:
+        rows = event_standings(event, published_only=True) if event.rounds.published().exists() else []
+        cache.set_many({f"{key}:#": len(rows), **{f"{key}:{row.id}": row for row in rows}}, timeout=24 * 3600)
+        return next((row for row in rows if row.id == code), None), len(rows)
+    return found.get(f"{key}:{code}"), found[f"{key}:#"]
+
+
 def standings_json(event, *, published_only=False, after_round=None):
     """The `manage.py standings --json` document of event-archive.md."""
     rows = event_standings(event, published_only=published_only, after_round=after_round)
@@ -187,6 +200,8 @@ def _entrant_labels(event):
             "players": names,
             "club": clubs,
             "sort_key": " ".join(p.sort_key for p in people),
+            # Each partner's pinyin apart: "zj" finds 朱娟 as well as "xt" 解涛 in 朱娟、解涛.
+            "pinyin": [p.sort_key for p in people],
         }
     return labels
 
@@ -224,7 +239,7 @@ def _standings_rows(event, rows):
     labels = entrant_labels(event)
     result = []
     for row in rows:
-        label = labels.get(row.id, {"name": row.id, "club": "", "sort_key": row.id})
+        label = labels.get(row.id, {"name": row.id, "club": "", "sort_key": row.id, "pinyin": []})
         result.append(
             {
                 **row.as_json(event.kind),
@@ -233,6 +248,7 @@ def _standings_rows(event, rows):
                 "name": label["name"],
                 "club": label["club"],
                 "sort_key": label["sort_key"],
+                "pinyin": label.get("pinyin", []),
                 "explanation": explanation_text(row.explanation),
             }
         )
@@ -251,9 +267,12 @@ def filter_rows(rows, query):
             return True
         if len(compact) < 2 or not compact.isascii():
             return False
-        syllables = row["sort_key"].split()
-        initials = "".join(s[0] for s in syllables if s)
-        return compact in "".join(syllables) or initials.startswith(compact)
+        for key in [row["sort_key"], *row.get("pinyin", [])]:
+            syllables = key.split()
+            initials = "".join(s[0] for s in syllables if s)
+            if compact in "".join(syllables) or initials.startswith(compact):
+                return True
+        return False
 
     return [row for row in rows if matches(row)]
 

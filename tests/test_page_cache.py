@@ -150,3 +150,37 @@ def test_the_warm_up_after_a_publication_runs_outside_the_request(
     with django_capture_on_commit_callbacks(execute=True):
         round_publish(rnd, user=people["organiser"])
     assert started == [(scoring.results._warm_in_thread, (event.pk,))]
+
+
+def test_a_stored_page_is_answered_before_sessions_with_the_security_headers(imported, django_assert_max_num_queries):
+    from scoring.page_cache import PublicPageMiddleware
+
+    url = "/events/t-pairs/standings/"
+    first = Client().get(url)
+    calls = []
+    original = PublicPageMiddleware._answer
+
+    def recording(self, request):
+        answer = original(self, request)
+        calls.append(answer is not None)
+        return answer
+
+    PublicPageMiddleware._answer = recording
+    try:
+        with django_assert_max_num_queries(1):
+            second = Client().get(url)
+    finally:
+        PublicPageMiddleware._answer = original
+    assert calls == [True]  # answered by the middleware, the view never ran
+    assert second.content == first.content
+    assert second["X-Frame-Options"] == "DENY" and "frame-ancestors 'none'" in second["Content-Security-Policy"]
+
+
+def test_an_entrant_page_shows_its_public_rank_and_totals(imported):
+    from scoring.results import event_standings
+
+    rows = event_standings(imported, published_only=True)
+    page = Client().get(f"/events/t-pairs/entrants/{rows[1].id}/")
+    standing = page.context["standing"]
+    assert (standing.id, standing.rank, page.context["count"]) == (rows[1].id, rows[1].rank, len(rows))
+    assert f"<dd>{rows[1].match_points}</dd>" in page.content.decode()

@@ -1,4 +1,8 @@
+import re
+
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from scoring.messages import message_text
@@ -23,3 +27,10 @@ def history_reason(reason):
 def message(value):
     """A domain message (`scoring.rules.errors.Text` or a refusal) in the page's language."""
     return message_text(value) if hasattr(value, "template") else value
+
+
+@register.filter
+def suits(text):
+    """Cards as text with ♥ and ♦ in red (their own colour on the paper and the cards)."""
+    escaped = conditional_escape(text)  # escaped first: only the spans added here are markup
+    return mark_safe(re.sub(r"([♥♦](?:10|[AKQJ2-9]))", r'<span class="red">\1</span>', escaped))

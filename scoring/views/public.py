@@ -15,7 +15,7 @@ from scoring.models import Event, Round
 from scoring.page_cache import public_page
 from scoring.publication import changes_since_publication
 from scoring.records import board_traveller, entrant_record, published_round, round_results
-from scoring.results import entrant_labels, event_standings, filter_rows, standings_rows
+from scoring.results import entrant_labels, event_standings, filter_rows, public_standing, standings_rows
 from scoring.rulebook import rules_in_force
 from scoring.rules import SEATS
 from scoring.tables import IndividualStandingsTable, StandingsTable
@@ -95,7 +95,8 @@ def entrant(request, slug, code):
     record = entrant_record(event, code)
     if record is None:
         raise Http404("no such entrant")
-    return render(request, "scoring/entrant.html", {"event": event, **record})
+    standing, count = public_standing(event, code)
+    return render(request, "scoring/entrant.html", {"event": event, "standing": standing, "count": count, **record})
 
 
 @public_page

@@ -8,6 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -144,7 +146,13 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "may_enter": may_enter(request.user, event, table.round),
         "may_confirm": deal is not None and deal.status == Deal.Status.DRAFT and may_confirm(request.user, deal),
         "history": [
-            dict(row, action_label=DealHistory.Action(row["action"]).label) for row in history_rows(table, board)
+            # Local time (settings.TIME_ZONE, the hall's clock), not the stored UTC.
+            dict(
+                row,
+                action_label=DealHistory.Action(row["action"]).label,
+                at_local=timezone.localtime(parse_datetime(row["at"])),
+            )
+            for row in history_rows(table, board)
         ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         "irregularity_kinds": Irregularity.Kind.choices,
