@@ -152,6 +152,9 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Public standings are computed again after a publication or correction in a background
 # thread, not in the request that made it (scoring.results.warm_public_standings_soon).
 HUAPAI_WARM_IN_BACKGROUND = env_bool("HUAPAI_WARM_IN_BACKGROUND", True)
+# How long a worker process reuses its reading of an event's public version before asking
+# the database again (scoring.page_cache): a publication shows within this time.
+HUAPAI_PAGE_STAMP_SECONDS = float(os.environ.get("HUAPAI_PAGE_STAMP_SECONDS", "1"))
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True

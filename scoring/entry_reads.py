@@ -7,8 +7,17 @@ from scoring.deals import event_rules, score_stored
 from scoring.errors import EntryError
 from scoring.messages import message_text
 from scoring.models import BlindEntry, Deal, DealHistory, Table
-from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, DealError, read_deal, score_valid_deal, split_games
-from scoring.rules.errors import _
+from scoring.rules import (
+    EXPOSABLE,
+    POINT_CARDS,
+    SEATS,
+    DealError,
+    card_label,
+    read_deal,
+    score_valid_deal,
+    split_games,
+)
+from scoring.rules.errors import Text, _
 from scoring.vocabulary import MatchMode
 
 NO_SUCH_BOARD = _("没有这一副")
@@ -183,7 +192,21 @@ def deal_preview(table, board, deal_json):
         if result
         else None,
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
+        "questions": holder_questions(deal_json),
     }
+
+
+def holder_questions(deal_json):
+    """The special cards someone captured whose holder is not given: 自得 (and a 明) depends on
+    who held it, so the page asks instead of scoring it silently without."""
+    captured = deal_json.get("captured") if isinstance(deal_json.get("captured"), dict) else {}
+    taken = {card for cards in captured.values() if isinstance(cards, list) for card in cards if isinstance(card, str)}
+    holders = deal_json.get("holders") if isinstance(deal_json.get("holders"), dict) else {}
+    return [
+        {"card": card, "message": message_text(Text(_("{card} 是谁发到的？自得取决于持牌人"), card=card_label(card)))}
+        for card in EXPOSABLE
+        if card in taken and not holders.get(card)
+    ]
 
 
 def round_progress(rnd):

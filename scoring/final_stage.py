@@ -10,7 +10,7 @@ from scoring.draws import draw_rows
 from scoring.models import Entrant, Match, PairingLog, Round
 from scoring.pairing import Pairing, PairingError
 from scoring.results import event_format, event_match_results, event_standings
-from scoring.rounds import _create_tables, _next_number, unfinished_rounds
+from scoring.rounds import create_tables, next_round_number, unfinished_rounds
 from scoring.rules.errors import _
 from scoring.standings import compute_standings
 from scoring.versions import results_changed
@@ -49,7 +49,7 @@ def _write_round(event, number, tables, byes, stage, labels, user, detail):
     rnd = Round.objects.create(
         event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round, stage=stage
     )
-    _create_tables(event, rnd, Pairing(tables=tables, byes=byes))
+    create_tables(event, rnd, Pairing(tables=tables, byes=byes))
     for match, label in zip(Match.objects.filter(round=rnd, bye__isnull=True).order_by("number"), labels, strict=True):
         if label:
             match.label = label
@@ -67,7 +67,7 @@ def final_stage_start(event, kind, size, *, user=None):
     seeds = finalists(event, size)
     with transaction.atomic():
         _check_may_start(event)
-        number = _next_number(event)
+        number = next_round_number(event)
         if kind == StageKind.KNOCKOUT:
             tables, label = brackets.knockout_first_round(seeds)
             rnd = _write_round(
@@ -110,7 +110,7 @@ def knockout_advance(event, *, user=None):
     with transaction.atomic():
         rnd = _write_round(
             event,
-            _next_number(event),
+            next_round_number(event),
             [(ns, ew) for ns, ew, _label in following],
             [],
             StageKind.KNOCKOUT,

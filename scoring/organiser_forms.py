@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.forms import MAX_UPLOAD_BYTES
 from scoring.models import CODE_VALIDATOR, Event, EventRole
-from scoring.rounds import METHODS
+from scoring.rounds import METHODS, PairingOptions
 from scoring.rules.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
 from scoring.vocabulary import ARCHIVE_TIEBREAKS, TIEBREAK_LABELS
 
@@ -241,8 +241,14 @@ class PairingForm(forms.Form):
         )
         self.codes = [code for code, _label in entrants]
 
-    def absent(self):
-        return frozenset(self.codes) - set(self.cleaned_data["present"])
+    def options(self):
+        """The cleaned choices as `scoring.rounds.PairingOptions` (unticked entrants are absent)."""
+        return PairingOptions(
+            absent=frozenset(self.codes) - set(self.cleaned_data["present"]),
+            avoid_same_club=self.cleaned_data["avoid_same_club"],
+            first_table=self.cleaned_data["first_table"],
+            manual=self.cleaned_data["manual"],
+        )
 
 
 class ReasonlessForm(forms.Form):

@@ -52,7 +52,29 @@ _ROUND_SIGNATURE = (
 )
 
 
+_recent_stamps = {}  # slug -> (monotonic time read, stamp): this process's last reading
+
+
 def page_stamp(slug):
+    """`(event id, stamp)` for an event's public pages, or None, read at most once every
+    `settings.HUAPAI_PAGE_STAMP_SECONDS` per process (so a crowd costs no query per request;
+    a publication reaches the pages within that second — phones and proxies may keep a page
+    `BROWSER_MAX_AGE` seconds anyway)."""
+    seconds = settings.HUAPAI_PAGE_STAMP_SECONDS
+    if seconds:
+        recent = _recent_stamps.get(slug)
+        now = time.monotonic()
+        if recent is not None and now - recent[0] < seconds:
+            return recent[1]
+        stamp = read_page_stamp(slug)
+        if len(_recent_stamps) > 1000:  # slugs of events that exist, but keep it bounded
+            _recent_stamps.clear()
+        _recent_stamps[slug] = (now, stamp)
+        return stamp
+    return read_page_stamp(slug)
+
+
+def read_page_stamp(slug):
     """`(event id, stamp)` for an event's public pages, or None, in one statement: the public
     results version and a signature of its rounds' states, draws and stages."""
     counter = connection.ops.quote_name(ResultsCounter._meta.db_table)

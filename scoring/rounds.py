@@ -67,15 +67,15 @@ def round_pair(event, method, *, user=None, options=PairingOptions()):
     that the results did not change meanwhile and writes.
     """
     version = current_version(event)
-    number = _next_number(event)
+    number = next_round_number(event)
     pairing = _plan(event, method, number, options)
     with transaction.atomic():
-        if current_version(event) != version or _next_number(event) != number:
+        if current_version(event) != version or next_round_number(event) != number:
             raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
         rnd = Round.objects.create(
             event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round
         )
-        _create_tables(event, rnd, pairing, options.first_table)
+        create_tables(event, rnd, pairing, options.first_table)
         results_changed(event, public=False)  # a scheduled round is not public
         _log_pairing(rnd, user, f"pair:{method}", pairing, options)
     return rnd, pairing
@@ -96,7 +96,7 @@ def round_repair(rnd, method, *, user=None, options=PairingOptions()):
             raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
         Table.objects.filter(round=rnd).delete()
         Match.objects.filter(round=rnd).delete()
-        _create_tables(event, rnd, pairing, options.first_table)
+        create_tables(event, rnd, pairing, options.first_table)
         rnd.draw_released_at = None
         rnd.save(update_fields=["draw_released_at"])
         results_changed(event, public=False)
@@ -139,7 +139,7 @@ def _check_not_started(rnd):
         raise PairingError(_("只能在本轮开始前调整编排"), code="round_started")
 
 
-def _next_number(event):
+def next_round_number(event):
     return (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
 
 
@@ -226,7 +226,7 @@ def members_by_entrant(event):
     return members
 
 
-def _create_tables(event, rnd, pairing, first_table=1):
+def create_tables(event, rnd, pairing, first_table=1):
     """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day)."""
     matches, tables = [], []
     entrants = {e.code: e for e in Entrant.objects.filter(event=event)}

@@ -161,3 +161,18 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
     page.wait_for_selector("ul.messages")
     assert [stored(b).status for b in (1, 2, 3)] == ["confirmed", "draft", "confirmed"]
     page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}])
+def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(live_server, browser, people, viewport):
+    page = browser.new_context(locale="zh-CN", viewport=viewport).new_page()
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=11))
+    page.wait_for_timeout(400)  # the first preview has answered
+    assert page.locator("#problems li").count() == 0
+    page.keyboard.type("n" * 16)  # every point card to N: ♠Q ♦J ♣10 ♥A among them, no holders given
+    page.locator("#questions li", has_text="♠Q").wait_for()
+    assert page.locator("#questions li").count() == 4
+    page.select_option("select[name=holder-SQ]", "N")
+    page.locator("#questions li", has_text="♠Q").wait_for(state="detached")
+    page.context.close()

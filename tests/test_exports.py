@@ -158,3 +158,21 @@ def test_entrant_import_reports_rejected_rows(client, people, event):
     assert [p.name for p in Player.objects.filter(event=event, code__startswith="B01")] == ["王五", "赵六"]
     client.force_login(make_user("ref9", "referee", event))
     assert client.post("/organiser/t-pairs/entrants/import/", {"file": handle}).status_code == 403
+
+
+def test_workbooks_say_what_they_hold_and_statuses_are_words(client, event, people):
+    from openpyxl import load_workbook
+
+    public = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/results.xlsx"))))
+    assert public.properties.title == f"{event.name} · 每副成绩"
+    assert public.properties.subject.startswith("公开版") and "第1轮正式成绩" in public.properties.subject
+    statuses = {row[-1] for row in public.worksheets[0].iter_rows(min_row=2, values_only=True)}
+    assert statuses == {"已确认"}
+    client.force_login(people["organiser"])
+    staff = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/standings.xlsx"))))
+    assert staff.properties.subject.startswith("工作人员版") and "第3轮" in staff.properties.subject
+
+
+def test_every_pdf_page_says_when_it_was_printed(client, event):
+    _reader, text = pdf_text(client.get("/events/t-pairs/standings.pdf"))
+    assert "打印于 20" in text

@@ -184,3 +184,15 @@ def test_an_entrant_page_shows_its_public_rank_and_totals(imported):
     standing = page.context["standing"]
     assert (standing.id, standing.rank, page.context["count"]) == (rows[1].id, rows[1].rank, len(rows))
     assert f"<dd>{rows[1].match_points}</dd>" in page.content.decode()
+
+
+def test_a_worker_reads_the_public_version_at_most_once_a_second(imported, settings, django_assert_num_queries):
+    from scoring import page_cache
+
+    settings.HUAPAI_PAGE_STAMP_SECONDS = 60
+    page_cache._recent_stamps.clear()
+    Client().get("/events/t-pairs/standings/")
+    with django_assert_num_queries(0):  # the stored page, and this process's recent reading of the version
+        again = Client().get("/events/t-pairs/standings/")
+    assert again.status_code == 200
+    page_cache._recent_stamps.clear()

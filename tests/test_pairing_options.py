@@ -8,19 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.pairing import Candidate, PairingError, club_clashes, pair_manual, pair_swiss
-
-
-def free_pairing_exists(ids, forbidden):
-    """Brute force over perfect matchings (small n only): the oracle for 'can be kept'."""
-    if not ids:
-        return True
-    first, rest = ids[0], ids[1:]
-    for partner in rest:
-        if frozenset((first, partner)) in forbidden:
-            continue
-        if free_pairing_exists([x for x in rest if x != partner], forbidden):
-            return True
-    return False
+from tests.test_pairing import rematch_free_pairing_exists as free_pairing_exists
 
 
 @st.composite

@@ -9,6 +9,7 @@ from xml.sax.saxutils import escape
 
 import segno
 from django.conf import settings
+from django.utils import timezone
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
@@ -86,10 +87,13 @@ def _document(out, title, *, wide=False):
 
 
 def _footer(text):
+    """Every page: the event, when it was printed (the hall's time), the page number."""
+    printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
+
     def draw(pdf, doc):
         pdf.saveState()
         pdf.setFont(FONT, 7)
-        pdf.drawString(12 * mm, 7 * mm, text)
+        pdf.drawString(12 * mm, 7 * mm, f"{text} · 打印于 {printed}")
         pdf.drawRightString(doc.pagesize[0] - 12 * mm, 7 * mm, f"第 {doc.page} 页")
         pdf.restoreState()
 

@@ -4,6 +4,7 @@ Text that people typed (names, clubs, reasons) is always written as text, never
 as a formula: a name such as "=HYPERLINK(…)" stays a name.
 """
 
+from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -11,6 +12,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from scoring.deal_text import exposed_text, holders_text
+from scoring.models import Deal
 from scoring.rules import SEATS, card_label, split_games
 from scoring.vocabulary import SEAT_NAMES, Kind
 
@@ -87,9 +89,19 @@ INDIVIDUAL_COLUMNS.insert(5, ("deals", "副数", 6))
 TEXT_KEYS = {"id", "name", "club", "explanation"}
 
 
-def write_standings(out, event, sheets):
+def describe(wb, event, title, scope):
+    """The workbook's own properties (File → Info): the event, what it holds, when it was made."""
+    wb.properties.title = f"{event.name} · {title}"[:255]
+    wb.properties.subject = scope[:255]
+    wb.properties.keywords = f"{event.slug} huapai"
+    wb.properties.creator = "华牌赛事计分"
+    wb.properties.created = timezone.now().replace(tzinfo=None)
+
+
+def write_standings(out, event, sheets, scope=""):
     """`sheets`: [(sheet title, [standings row dicts])]; the first is the current standings."""
     wb = Workbook(write_only=True)
+    describe(wb, event, "排名", scope)
     columns = INDIVIDUAL_COLUMNS if event.kind == Kind.INDIVIDUAL else STANDINGS_COLUMNS
     for title, rows in sheets:
         ws = wb.create_sheet(title=title[:31])
@@ -120,7 +132,7 @@ RESULT_WIDTHS = [5, 5, 5, 5, 8, 8, 10, 10, 10, 10, 24, 24, 24, 24, 18, 18, 12, 1
 RESULT_WIDTHS += [9] * 8 + [10, 10, 8]
 
 
-def write_results(out, event, tables_with_deals, players):
+def write_results(out, event, tables_with_deals, players, scope=""):
     """One row per deal, streamed.
 
     `tables_with_deals` yields `(table, deals)` in round and table order:
@@ -131,7 +143,9 @@ def write_results(out, event, tables_with_deals, players):
     written twice would corrupt the workbook.
     """
     wb = Workbook(write_only=True)
+    describe(wb, event, "每副成绩", scope)
     ws = wb.create_sheet(title="每副成绩")
+    status_label = {value: str(label) for value, label in Deal.Status.choices}
     prepare_sheet(ws, RESULT_TITLES, RESULT_WIDTHS, 0)
     ws.auto_filter.ref = f"A1:{get_column_letter(len(RESULT_TITLES))}1"
     ws.append(header_cells(ws, RESULT_TITLES))
@@ -155,6 +169,6 @@ def write_results(out, event, tables_with_deals, players):
                 + [safe(ws, deal["adjusted_reason"] or "")]
                 + [deal["raw"][s] for s in SEATS]
                 + [deal["scores"][s] for s in SEATS]
-                + [deal["ns"], deal["ew"], deal["status"]]
+                + [deal["ns"], deal["ew"], status_label.get(deal["status"], deal["status"])]
             )
     wb.save(out)

@@ -39,17 +39,29 @@ def _round(event, number, published_only):
     return rnd
 
 
+def _scope(event, published_only):
+    """What a file holds, said in the file: which rounds, provisional or official."""
+    rounds = event.rounds.order_by("number")
+    if published_only:
+        rounds = rounds.published()
+    states = "、".join(f"第{r.number}轮{r.get_status_display()}" for r in rounds) or "尚无成绩"
+    return ("公开版（只含已公布的轮次）：" if published_only else "工作人员版（含未公布的成绩）：") + states
+
+
 def standings_xlsx(request, slug):
     event, published_only = _event_and_scope(request, slug)
     sheets = standings_sheets(event, published_only=published_only)
-    return _file(lambda out: xlsx.write_standings(out, event, sheets), f"{event.slug}-standings.xlsx", XLSX)
+    scope = _scope(event, published_only)
+    return _file(lambda out: xlsx.write_standings(out, event, sheets, scope), f"{event.slug}-standings.xlsx", XLSX)
 
 
 def results_xlsx(request, slug):
     event, published_only = _event_and_scope(request, slug)
     names = player_names(event)
     return _file(
-        lambda out: xlsx.write_results(out, event, tables_with_deals(event, published_only=published_only), names),
+        lambda out: xlsx.write_results(
+            out, event, tables_with_deals(event, published_only=published_only), names, _scope(event, published_only)
+        ),
         f"{event.slug}-results.xlsx",
         XLSX,
     )

@@ -61,7 +61,7 @@ from scoring.pairing import PairingError
 from scoring.permissions import is_organiser
 from scoring.publication import publication_checklist
 from scoring.rounds import (
-    PairingOptions,
+    next_round_number,
     round_candidates,
     round_pair,
     round_release_draw,
@@ -423,10 +423,6 @@ def entrants_import_confirm(request, event):
 # --- rounds ----------------------------------------------------------------------------------
 
 
-def _next_round_number(event):
-    return (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-
-
 def _pairing_context(event, number, form):
     playing, out = round_candidates(event, number)
     return {"event": event, "number": number, "form": form, "playing": playing, "out": out}
@@ -452,18 +448,12 @@ def _pairing_message(request, rnd, pairing):
 @organiser_page
 def pairing_page(request, event):
     """Availability (who is present) and the next round's pairing."""
-    number = _next_round_number(event)
+    number = next_round_number(event)
     form = _pairing_form(request, event, number)
     if request.method == "POST":
         if form.is_valid():
-            options = PairingOptions(
-                absent=form.absent(),
-                avoid_same_club=form.cleaned_data["avoid_same_club"],
-                first_table=form.cleaned_data["first_table"],
-                manual=form.cleaned_data["manual"],
-            )
             try:
-                rnd, pairing = round_pair(event, form.cleaned_data["method"], user=request.user, options=options)
+                rnd, pairing = round_pair(event, form.cleaned_data["method"], user=request.user, options=form.options())
             except PairingError as failure:
                 _refused(request, failure)
             else:
@@ -501,14 +491,8 @@ def round_repair_view(request, event, number):
     if not form.is_valid():
         messages.error(request, "；".join(form_errors(form)))
         return redirect("organiser-round", event.slug, number)
-    options = PairingOptions(
-        absent=form.absent(),
-        avoid_same_club=form.cleaned_data["avoid_same_club"],
-        first_table=form.cleaned_data["first_table"],
-        manual=form.cleaned_data["manual"],
-    )
     try:
-        rnd, pairing = round_repair(rnd, form.cleaned_data["method"], user=request.user, options=options)
+        rnd, pairing = round_repair(rnd, form.cleaned_data["method"], user=request.user, options=form.options())
     except PairingError as failure:
         _refused(request, failure)
     else:

@@ -49,7 +49,9 @@
   function draw(data) {
     var problems = document.getElementById("problems");
     problems.innerHTML = "";
-    (data.problems || []).forEach(function (p) {
+    // A blank board shows no errors until something is entered.
+    var touched = form.querySelector(".card-row input:checked") !== null;
+    (touched ? data.problems || [] : []).forEach(function (p) {
       var li = document.createElement("li");
       li.textContent = p.message;
       li.dataset.code = p.code;
@@ -63,6 +65,16 @@
     });
     ["NS", "EW"].forEach(function (side) {
       setText(document.querySelector('#preview-scores [data-side="' + side + '"]'), data.sides ? data.sides[side] : "");
+    });
+    var questions = document.getElementById("questions");
+    questions.innerHTML = "";
+    form.querySelectorAll("select.ask").forEach(function (select) { select.classList.remove("ask"); });
+    (data.questions || []).forEach(function (q) {
+      var li = document.createElement("li");
+      li.textContent = q.message;
+      questions.appendChild(li);
+      var select = form.querySelector('select[name="holder-' + q.card + '"]');
+      if (select) select.classList.add("ask");
     });
     var breakdown = document.getElementById("breakdown");
     breakdown.innerHTML = "";
