@@ -8,6 +8,7 @@ from django.db import transaction
 
 from scoring.accounts import role_grant
 from scoring.archive import import_archive
+from scoring.events import grant_event_creation
 from scoring.models import Event
 
 DEMO_SLUG = "demo-taiyuan-2026"
@@ -34,4 +35,6 @@ def load_demo(*, reset=False):
             user.set_password(password)
             user.save()
         role_grant(username=username, role=role, event=event)
+        if role == "organiser":
+            grant_event_creation(user)  # the demo organiser may create events from the console
     return not exists or reset

@@ -237,7 +237,7 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
             entry = cache.get(f"{key}:{encoding}") or cache.get(f"{latest_key}:{encoding}")
             if entry is not None:
                 return entry
-            time.sleep(0.05)
+            time.sleep(0.01)
     try:
         response = view(request, slug, *args, **kwargs)
         if response.status_code != 200 or response.streaming:
