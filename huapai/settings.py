@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "scoring.page_cache.live_updates",
             ],
         },
     },
@@ -155,6 +156,8 @@ HUAPAI_WARM_IN_BACKGROUND = env_bool("HUAPAI_WARM_IN_BACKGROUND", True)
 # How long a worker process reuses its reading of an event's public version before asking
 # the database again (scoring.page_cache): a publication shows within this time.
 HUAPAI_PAGE_STAMP_SECONDS = float(os.environ.get("HUAPAI_PAGE_STAMP_SECONDS", "1"))
+# How often an open public page asks whether it changed (a HEAD answered from the cache).
+HUAPAI_LIVE_POLL_SECONDS = int(os.environ.get("HUAPAI_LIVE_POLL_SECONDS", "30"))
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True

@@ -239,6 +239,7 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
                 return entry
             time.sleep(0.01)
     try:
+        request.page_etag = _etag(key)  # the page names its own version (live updates compare it)
         response = view(request, slug, *args, **kwargs)
         if response.status_code != 200 or response.streaming:
             return response
@@ -252,3 +253,9 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
         return entries[encoding]
     finally:
         cache.delete(lock)
+
+
+def live_updates(request):
+    """Template context: a stored public page polls for a newer version of itself (site.js)."""
+    return {"page_etag": getattr(request, "page_etag", ""), "live_poll_seconds": settings.HUAPAI_LIVE_POLL_SECONDS}
+

@@ -56,3 +56,37 @@ def test_the_english_switch_translates_the_page(live_server, page):
     assert page.locator("html").get_attribute("lang") == "en"
     assert "Standings" in page.locator("h1").inner_text()
     assert "Rank" in page.locator("#standings thead").inner_text()
+
+
+def test_the_standings_update_on_a_phone_without_a_reload(live_server, browser, settings):
+    """A correction of a published round reaches an open standings page by itself."""
+    from scoring.entry import deal_save
+    from scoring.models import Deal
+    from tests.referee_setup import example_deal, make_user
+
+    settings.HUAPAI_LIVE_POLL_SECONDS = 1
+    event = import_archive(four_pairs_two_rounds())
+    organiser = make_user("chief", "organiser", event)
+    phone = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(live_server.url + "/events/t-pairs/standings/")
+    before = phone.locator("#standings tbody").inner_text()
+    phone.evaluate("window.stillTheSamePage = true")
+    deal = Deal.objects.filter(table__round__event=event, table__round__number=2).order_by("id").first()
+    changed = example_deal("T2")
+    deal_save(
+        table=deal.table,
+        board=deal.board,
+        deal_json=changed,
+        user=organiser,
+        expected_version=deal.version,
+        reason="更正",
+    )
+    from scoring.entry import deal_confirm
+
+    deal.refresh_from_db()
+    deal_confirm(deal=deal, user=make_user("chief2", "organiser", event), expected_version=deal.version)
+    from playwright.sync_api import expect
+
+    expect(phone.locator("#standings tbody")).not_to_have_text(before, timeout=15_000)
+    assert phone.evaluate("window.stillTheSamePage") is True  # swapped in place, not reloaded
+    phone.context.close()

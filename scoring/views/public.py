@@ -14,7 +14,7 @@ from scoring.final_stage import stage_summary
 from scoring.models import Event, Round
 from scoring.page_cache import public_page
 from scoring.publication import changes_since_publication
-from scoring.records import board_traveller, entrant_record, published_round, round_results
+from scoring.records import board_traveller, entrant_record, penalty_list, published_round, round_results
 from scoring.results import entrant_labels, event_standings, filter_rows, public_standing, standings_rows
 from scoring.rulebook import rules_in_force
 from scoring.rules import SEATS
@@ -182,3 +182,10 @@ def switch_language(request, code):
         httponly=True,
     )
     return response
+
+
+@public_page
+def penalties(request, slug):
+    """Every penalty and ruling of the published rounds, with the referee's reasons."""
+    event = get_object_or_404(Event, slug=slug)
+    return render(request, "scoring/penalties.html", {"event": event, "rows": penalty_list(event)})

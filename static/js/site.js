@@ -17,6 +17,33 @@
     });
   });
 
+  // Live pages: a public page asks now and then (a HEAD, answered from the cache) whether a
+  // newer version of itself exists, and if so swaps its content in place — no reload.
+  var version = document.querySelector('meta[name="page-etag"]');
+  if (version && window.fetch && window.DOMParser) {
+    var seconds = Math.max(1, parseInt(version.getAttribute("data-poll-seconds"), 10) || 30);
+    setInterval(function () {
+      if (document.visibilityState === "hidden") { return; }
+      fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          var tag = response.headers.get("ETag");
+          if (!tag || tag === version.getAttribute("content")) { return null; }
+          return fetch(location.href, { cache: "no-store", credentials: "same-origin" }).then(function (page) { return page.text(); });
+        })
+        .then(function (html) {
+          if (!html) { return; }
+          var fresh = new DOMParser().parseFromString(html, "text/html");
+          var main = fresh.querySelector("main");
+          var tag = fresh.querySelector('meta[name="page-etag"]');
+          if (main && tag) {
+            document.querySelector("main").innerHTML = main.innerHTML;
+            version.setAttribute("content", tag.getAttribute("content"));
+          }
+        })
+        .catch(function () { /* offline for a moment: ask again next time */ });
+    }, seconds * 1000);
+  }
+
   // The event form proposes a web address from the name's pinyin until the organiser edits it.
   var slug = document.querySelector("input[data-slug-from]");
   if (slug) {
