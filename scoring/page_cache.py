@@ -258,4 +258,3 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
 def live_updates(request):
     """Template context: a stored public page polls for a newer version of itself (site.js)."""
     return {"page_etag": getattr(request, "page_etag", ""), "live_poll_seconds": settings.HUAPAI_LIVE_POLL_SECONDS}
-
