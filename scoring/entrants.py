@@ -13,6 +13,7 @@ from django.db import transaction
 from openpyxl import load_workbook
 
 from scoring.models import Entrant, Membership, Player
+from scoring.rounds import next_round_number
 from scoring.rules.errors import Refusal, Text, _
 from scoring.versions import results_changed
 from scoring.vocabulary import Kind
@@ -196,12 +197,12 @@ def entrants_create(event, new_entrants):
 
 def _first_unpaired_round(event):
     """None before round 1 is paired (an ordinary entry), else the next round's number."""
-    last = event.rounds.order_by("-number").values_list("number", flat=True).first()
-    return None if last is None else last + 1
+    following = next_round_number(event)
+    return None if following == 1 else following
 
 
 def _last_paired_round(event):
-    return event.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    return next_round_number(event) - 1
 
 
 class EntrantError(Refusal):

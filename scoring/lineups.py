@@ -45,6 +45,15 @@ def match_tables(match):
     return list(Table.objects.filter(match=match).select_related("ns_entrant", "ew_entrant").order_by("number"))
 
 
+def team_members(tables):
+    """{entrant id: [players in their order]} of the teams at `tables`, in one query."""
+    members = {}
+    teams = {t.ns_entrant_id for t in tables} | {t.ew_entrant_id for t in tables}
+    for membership in Membership.objects.filter(entrant_id__in=teams).select_related("player").order_by("position"):
+        members.setdefault(membership.entrant_id, []).append(membership.player)
+    return members
+
+
 def lineup_set(match, session, seats_by_table, *, user=None):
     """`seats_by_table`: {table number: {"N","S","E","W": player code}} for both tables of a
     team match, from `session` on."""
@@ -55,12 +64,7 @@ def lineup_set(match, session, seats_by_table, *, user=None):
     if not 1 <= session <= rnd.sessions:
         raise LineUpError(_("本轮只有 {sessions} 节"), code="bad_session", sessions=rnd.sessions)
     tables = match_tables(match)
-    members = {
-        entrant_id: {
-            m.player.code: m.player for m in Membership.objects.filter(entrant_id=entrant_id).select_related("player")
-        }
-        for entrant_id in {t.ns_entrant_id for t in tables} | {t.ew_entrant_id for t in tables}
-    }
+    members = {team: {p.code: p for p in players} for team, players in team_members(tables).items()}
     chosen, seated = {}, set()
     for table in tables:
         seats = seats_by_table.get(table.number) or {}

@@ -107,10 +107,17 @@ def _matches(if_none_match, etag):
 SHARED_PARAMETERS = {"after", "page", "per_page", "sort"}
 
 
+def _shared_address(request):
+    """A GET or HEAD of an address many people ask for (known parameters, short values)."""
+    return (
+        request.method in ("GET", "HEAD")
+        and set(request.GET) <= SHARED_PARAMETERS
+        and all(len(v) <= 12 for v in request.GET.values())
+    )
+
+
 def _bypass(request):
-    if request.method not in ("GET", "HEAD"):
-        return True
-    if not set(request.GET) <= SHARED_PARAMETERS or any(len(v) > 12 for v in request.GET.values()):
+    if not _shared_address(request):
         return True
     if request.user.is_authenticated:
         return True
@@ -205,12 +212,10 @@ class PublicPageMiddleware:
         return answer if answer is not None else self.get_response(request)
 
     def _answer(self, request):
-        if request.method not in ("GET", "HEAD") or not request.path_info.startswith("/events/"):
+        if not request.path_info.startswith("/events/") or not _shared_address(request):
             return None
         cookies = request.COOKIES
         if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
-            return None
-        if not set(request.GET) <= SHARED_PARAMETERS or any(len(v) > 12 for v in request.GET.values()):
             return None
         try:
             match = resolve(request.path_info)

@@ -40,9 +40,9 @@ from scoring.events import (
 )
 from scoring.final_stage import final_stage_start, knockout_advance, stage_of
 from scoring.forms import SwapForm, form_errors
-from scoring.lineups import LineUpError, first_board, lineup_set, match_tables, seats_for
+from scoring.lineups import LineUpError, first_board, lineup_set, match_tables, seats_for, team_members
 from scoring.messages import message_text
-from scoring.models import Entrant, Event, EventRole, Match, Membership, Round
+from scoring.models import Entrant, Event, EventRole, Match, Round
 from scoring.organiser_forms import (
     ArchiveUploadForm,
     ByeForm,
@@ -593,12 +593,7 @@ def lineup_page(request, event, number, match_number):
     tables = match_tables(match)
     if event.kind != Event.Kind.TEAMS or len(tables) != 2:
         raise Http404("not a team match")
-    members = {}
-    for table in tables:
-        for team in (table.ns_entrant, table.ew_entrant):
-            members[team.id] = [
-                m.player for m in Membership.objects.filter(entrant=team).select_related("player").order_by("position")
-            ]
+    members = team_members(tables)
     session = int(request.GET.get("session", "1")) if request.GET.get("session", "1").isdigit() else 1
     session = min(max(session, 1), rnd.sessions)
     first = first_board_of(event, rnd, session)
