@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from scoring.models import Deal, Entrant, Event, Match, Membership, Player, Round, Table
-from scoring.standings import CRITERIA_LABELS, Format, MatchResult, TableResult, compute_standings
+from scoring.standings import CRITERIA_LABELS, Format, MatchResult, TableResult, compute_standings, match_finished
 from scoring.versions import current_version
 from scoring.vocabulary import LABEL_CONTEXT, Kind, MatchMode
 
@@ -121,26 +121,53 @@ def event_standings(event, *, published_only=False, after_round=None):
     return standings_by_round(event, published_only=published_only, rounds=[after_round])[after_round]
 
 
-def standings_by_round(event, *, published_only=False, rounds=None):
+def standings_by_round(event, *, published_only=False, rounds=None, finished_only=False):
     """{after_round: rows} for several cut-offs from one read of the results (None = all rounds).
 
+    `finished_only` (the officials' files): a match of an unpublished round counts only once
+    it is finished (`scoring.standings.match_finished`); published rounds count as published.
     Cached under the event's `results_version`, which every write bumps, so a
     cached table is never stale; a 10,000-player event's standings then cost
     a cache look-up instead of summing 360,000 deals.
     """
     version = current_version(event, public=published_only)
     rounds = [None] if rounds is None else list(rounds)
-    keys = {r: f"standings:{event.pk}:{version}:{int(published_only)}:{r}" for r in rounds}
+    keys = {r: f"standings:{event.pk}:{version}:{int(published_only)}{int(finished_only)}:{r}" for r in rounds}
     found = cache.get_many(list(keys.values()))
     result = {r: found[key] for r, key in keys.items() if key in found}
     missing = [r for r in rounds if r not in result]
     if missing:
         matches = event_match_results(event, published_only=published_only)
         fmt, codes = event_format(event), entrant_codes(event)
+        if finished_only:
+            unfinished = {id(match) for match in _unfinished(event, fmt, matches)}
+            matches = [match for match in matches if id(match) not in unfinished]
         for r in missing:
             result[r] = compute_standings(fmt, matches, codes, after_round=r)
         cache.set_many({keys[r]: result[r] for r in missing}, timeout=24 * 3600)
     return result
+
+
+def _unfinished(event, fmt, matches):
+    published = set(Round.objects.filter(event=event).published().values_list("number", flat=True))
+    return [match for match in matches if match.round not in published and not match_finished(fmt, match)]
+
+
+def unfinished_matches(event):
+    """The matches of unpublished rounds that are not finished yet, for the officials' files to
+    name: [{"round", "sides", "deals"}] (`sides`: the entrants' codes, or the four players' in an
+    individual event; `deals`: confirmed deals at its tables)."""
+    fmt = event_format(event)
+    return [
+        {
+            "round": match.round,
+            "sides": [match.home, match.away]
+            if match.home
+            else [code for table in match.tables for code in table.seats.values()],
+            "deals": sum(table.deal_count for table in match.tables),
+        }
+        for match in _unfinished(event, fmt, event_match_results(event))
+    ]
 
 
 def public_standing(event, code):

@@ -165,6 +165,25 @@ def score_match(fmt, match):
     }
 
 
+def match_finished(fmt, match):
+    """Whether every table of the match has played its length: all its boards, or all its 局.
+
+    A bye is finished. (A published round is finished by the arbiter's word whatever this
+    says: a 局 match cut short by time is scored as it stands.)
+    """
+    if match.bye:
+        return True
+    if not match.tables:
+        return False
+    for table in match.tables:
+        if fmt.mode == MatchMode.GAMES:
+            if sum(game.finished for game in split_games(table.side_scores, fmt.threshold)) < fmt.length:
+                return False
+        elif table.deal_count < fmt.length:
+            return False
+    return True
+
+
 def compute_standings(fmt, matches, entrants=(), after_round=None):
     """Ranked `Row`s for the matches of rounds ≤ `after_round` (all when None).
 

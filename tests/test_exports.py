@@ -32,7 +32,7 @@ def test_standings_xlsx_matches_the_standings_module_and_has_a_sheet_per_round(c
     response = client.get("/events/t-pairs/standings.xlsx")
     assert response.status_code == 200
     wb = load_workbook(io.BytesIO(content(response)))
-    assert wb.sheetnames == ["排名", "第1轮后"]  # round 2 is not published
+    assert wb.sheetnames == ["排名", "第1轮后", "说明"]  # round 2 is not published
     ws = wb["排名"]
     header = [c.value for c in ws[1]]
     assert header[:2] == ["名次", "编号"]
@@ -75,7 +75,50 @@ def test_an_organiser_gets_every_round(client, published):
 
     client.force_login(make_user("boss", "organiser", published))
     wb = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/standings.xlsx"))))
-    assert wb.sheetnames == ["排名", "第1轮后", "第2轮后"]
+    assert wb.sheetnames == ["排名", "第1轮后", "第2轮后", "说明"]
+    about = dict(wb["说明"].iter_rows(values_only=True))
+    assert about["赛事"] == "测试双人赛" and "工作人员版" in about["内容"] and "第2轮进行中" in about["内容"]
+    assert about["打印于"][:4] == "2026" or about["打印于"][:2] == "20"
+    # And the public version on request, as the public gets it.
+    public = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/standings.xlsx?scope=public"))))
+    assert public.sheetnames == ["排名", "第1轮后", "说明"]
+    assert "公开版" in dict(public["说明"].iter_rows(values_only=True))["内容"]
+
+
+def standings_sheet(wb, title="排名"):
+    ws = wb[title]
+    header = [c.value for c in ws[1]]
+    return [dict(zip(header, [c.value for c in row], strict=True)) for row in ws.iter_rows(min_row=2)]
+
+
+def test_the_officials_standings_count_finished_matches_only_and_name_the_others(client, published):
+    """Round 2 is in play with one board of sixteen entered at each table: the officials'
+    standings leave its matches out and say so; once the matches are finished they count."""
+    from scoring.models import Event
+    from scoring.versions import results_changed
+    from tests.referee_setup import make_user
+
+    client.force_login(make_user("boss", "organiser", published))
+    after_round_one = standings_json(published, after_round=1)["rows"]
+    wb = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/standings.xlsx"))))
+    assert [(r["编号"], r["场分"], r["总得分"]) for r in standings_sheet(wb)] == [
+        (e["id"], e["match_points"], e["total_score"]) for e in after_round_one
+    ]
+    note = dict(wb["说明"].iter_rows(values_only=True))["说明"]
+    assert "不计入" in note and note.count("第2轮") == 2 and "已确认 1 副" in note
+    _, text = pdf_text(client.get("/events/t-pairs/standings.pdf"))
+    assert "不计入" in " ".join(text.split())
+
+    Event.objects.filter(pk=published.pk).update(match_length=1)  # one board a match: round 2 is finished
+    published.refresh_from_db()
+    results_changed(published)  # as the event form's service does
+    everything = standings_json(published)["rows"]
+    assert everything != after_round_one
+    wb = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/standings.xlsx"))))
+    assert [(r["编号"], r["场分"], r["总得分"]) for r in standings_sheet(wb)] == [
+        (e["id"], e["match_points"], e["total_score"]) for e in everything
+    ]
+    assert "均已完成" in dict(wb["说明"].iter_rows(values_only=True))["说明"]
 
 
 def pdf_text(response):
@@ -123,7 +166,45 @@ def test_score_sheets_have_a_page_per_table_with_names_and_a_qr_link(client, pub
     north = Player.objects.get(event=published, code="p01")
     assert "1 号桌" in first and "记分表" in first and "签名" in first
     assert north.name[-4:] in first.replace("\n", "")
-    assert "NS累计" in first
+    # Names, not codes: both partners of each side.
+    assert "南北 NS：A " in first and "钱某2" in first and "东西 EW：B 孙某3、李某4" in first
+
+
+def scoresheet_header(page):
+    """The grid's header line: the card labels in the order printed."""
+    text = " ".join(page.extract_text().split())
+    return text[text.index("副 ") :]
+
+
+def test_a_score_sheet_mirrors_the_entry_grid(client, published):
+    """A column per point card in the entry page's order, holder and exposure of the four
+    special cards, penalties per seat as the entry page takes them (positive), a line per board."""
+    from scoring.entry_form import card_rows, exposable_rows
+
+    reader, _ = pdf_text(client.get("/events/t-pairs/rounds/1/scoresheets.pdf"))
+    header = scoresheet_header(reader.pages[0])
+    labels = [row["label"] for row in card_rows({})]
+    assert len(labels) == 16
+    positions = [header.index(label + " ") for label in labels[:-1]]  # ♣10 is followed by ♠Q 持牌
+    assert positions == sorted(positions)
+    for row in exposable_rows({}):
+        assert f"{row['label']} 持牌" in header and f"{row['label']} 亮牌" in header
+    assert header.count("罚分") == 4 and "负号已印好" in reader.pages[0].extract_text()
+    # 16 boards numbered down the first column, then the signatures.
+    assert " 16 南北方签名" in header
+
+
+def test_a_two_deck_score_sheet_has_two_lines_per_board(client, published):
+    from scoring.models import Event
+
+    Event.objects.filter(pk=published.pk).update(ruleset="online-2deck")
+    reader, text = pdf_text(client.get("/events/t-pairs/rounds/1/scoresheets.pdf"))
+    # Two lines a board do not fit 16 boards on a page: each table continues overleaf.
+    assert len(reader.pages) == 4
+    first = reader.pages[0].extract_text()
+    assert "记分表（1/2）" in first and "①" in first and "②" in first and "两副牌" in first
+    assert "签名" not in first and "签名" in reader.pages[1].extract_text()
+    assert " 16 " in scoresheet_header(reader.pages[1])
 
 
 def test_unpublished_rounds_are_not_exported_to_the_public(client, published):
@@ -176,3 +257,14 @@ def test_workbooks_say_what_they_hold_and_statuses_are_words(client, event, peop
 def test_every_pdf_page_says_when_it_was_printed(client, event):
     _reader, text = pdf_text(client.get("/events/t-pairs/standings.pdf"))
     assert "打印于 20" in text
+
+
+def test_travellers_name_the_players_and_print_hearts_and_diamonds_red(client, published):
+    reader, text = pdf_text(client.get("/events/t-pairs/rounds/1/travellers.pdf"))
+    flat = " ".join(text.split())
+    # Table 1 of round 1: A (p01, p02) against B (p03, p04), named rather than coded.
+    assert "NS " in flat and "孙某3、李某4" in flat
+    assert "第 1 副" in flat and "♥A" in flat
+    stream = b"".join(page.get_contents().get_data() for page in reader.pages)
+    red = b".776471 .156863 .156863 rg"  # #c62828, the colour of the cards' red suits
+    assert red in stream

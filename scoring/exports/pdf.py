@@ -4,6 +4,7 @@ Every PDF embeds a CJK TrueType font (Debian's WenQuanYi Zen Hei by default,
 `settings.CJK_FONT_PATH`); reportlab embeds the subset of glyphs used.
 """
 
+import re
 from functools import cache
 from xml.sax.saxutils import escape
 
@@ -17,11 +18,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
-from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+from reportlab.platypus import KeepTogether, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
 from scoring.deals import event_rules
 from scoring.rulebook import rules_text
-from scoring.rules import SEATS
+from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, card_label
 from scoring.vocabulary import SEAT_NAMES, Kind, MatchMode
 
 FONT = "HuapaiCJK"
@@ -47,7 +48,13 @@ def _styles():
 def _text(text, style):
     """A Paragraph of plain text: reportlab reads Paragraph text as markup, so names such as
     `<a href=…>` or `<img src=…>` would become links or make the server open files."""
-    return Paragraph(escape(str(text)), style)
+    return Paragraph(escape(str(text)).replace("\n", "<br/>"), style)
+
+
+def _cards(text, style):
+    """Card text with ♥ and ♦ cards in red, as on the cards (and on the public pages)."""
+    marked = re.sub(r"([♥♦][0-9AKQJ]+[①②]?)", r'<font color="#c62828">\1</font>', escape(str(text)))
+    return Paragraph(marked.replace("\n", "<br/>"), style)
 
 
 def _table_style(header_rows=1):
@@ -183,25 +190,27 @@ def write_travellers(out, event, rnd, boards):
     if normalised:
         story.append(_text("各座位：得分（括号内为原始分，归一化之前、不含罚分）", styles["small"]))
     for board, rows in boards:
-        body = [["桌", "NS/EW", "北", "东", "南", "西", "亮牌/罚分", "N", "E", "S", "W", "NS", "EW"]]
+        body = [["桌", "选手", "北 N", "东 E", "南 S", "西 W", "亮牌/罚分", "N", "E", "S", "W", "NS", "EW"]]
         for row in rows:
             table = row["table"]
-            pair = f"{table.ns_entrant.code}/{table.ew_entrant.code}" if table.ns_entrant else ""
+            pair = f"NS {table.north.name}、{table.south.name}\nEW {table.east.name}、{table.west.name}"
             notes = " ".join(
                 [f"{c}{word}" for c, word in row["exposed"].items()]
                 + [f"罚{s}{p}" for s, p in row["penalties"].items()]
                 + (["调整分"] if row["adjusted"] else [])
             )
             body.append(
-                [table.number, pair]
-                + [_text(row["captured"][s], styles["cell"]) for s in SEATS]
-                + [_text(notes, styles["cell"])]
+                [table.number, _text(pair, styles["cell"])]
+                + [_cards(row["captured"][s], styles["cell"]) for s in SEATS]
+                + [_cards(notes, styles["cell"])]
                 + [f"{row['scores'][s]}\n({row['raw'][s]})" if normalised else row["scores"][s] for s in SEATS]
                 + [row["ns"], row["ew"]]
             )
-        table = LongTable(body, repeatRows=1, colWidths=[10 * mm, 20 * mm] + [36 * mm] * 4 + [30 * mm] + [13 * mm] * 6)
+        table = LongTable(body, repeatRows=1, colWidths=[9 * mm, 34 * mm] + [32 * mm] * 4 + [28 * mm] + [13 * mm] * 6)
         table.setStyle(_table_style())
-        story += [Spacer(1, 4 * mm), _text(f"第 {board} 副", styles["title"]), table]
+        # A board is kept whole on one page when it fits (a board split across pages is
+        # misread at the check); a board longer than a page still breaks, its header repeated.
+        story += [Spacer(1, 4 * mm), KeepTogether([_text(f"第 {board} 副", styles["title"]), table])]
     doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
     _build(doc, story, _footer(event.name))
 
@@ -224,93 +233,149 @@ def _qr(pdf, url, x, y, size):
                 run_start = None
 
 
+RED = colors.HexColor("#c62828")
+RED_SUITS = ("♥", "♦")
+
+
+def _scoresheet_columns(decks):
+    """The score sheet's columns, in mm before scaling: the entry grid laid on its side.
+
+    One column per point card (the referee writes the seat that took it), then holder and
+    exposure of ♠Q ♦J ♣10 ♥A, penalties per seat, and the side scores for the check.
+    With two decks each board takes two lines, ① and ②, as the entry page's rows do.
+    """
+    columns = [("副", "", 9, False)]
+    columns += [(card_label(card), "", 9, card[0] in "HD") for card in POINT_CARDS]
+    for card in EXPOSABLE:
+        columns += [(card_label(card), "持牌", 10, card[0] in "HD"), (card_label(card), "亮牌", 10, card[0] in "HD")]
+    columns += [("罚分", seat, 8, False) for seat in SEATS]
+    columns += [("NS", "得分", 14, False), ("EW", "得分", 14, False)]
+    return columns
+
+
 def write_scoresheets(out, event, rnd, sheets):
-    """One A4 sheet per table. `sheets`: dicts with table number, ns/ew codes, seat names, and entry url."""
+    """One landscape A4 page per table (more when the match is long), mirroring the entry page:
+    a line per board (two with two decks), a column per point card. `sheets`: dicts with the
+    table number, the pairs' and seats' names, the line-ups and the entry address for the QR code."""
     register_font()
-    pdf = canvas.Canvas(out, pagesize=A4, pageCompression=1, initialFontName=FONT, initialFontSize=9)
+    pdf = canvas.Canvas(out, pagesize=landscape(A4), pageCompression=1, initialFontName=FONT, initialFontSize=9)
     pdf.setTitle(f"{event.name} 第{rnd.number}轮 记分表")
-    width, height = A4
-    boards = event.match_length if event.match_mode == MatchMode.BOARDS else 24
-    columns = [
-        ("副", 9),
-        ("北 得分牌", 25),
-        ("东 得分牌", 25),
-        ("南 得分牌", 25),
-        ("西 得分牌", 25),
-        ("亮牌/持牌人", 30),
-        ("罚分", 11),
-        ("N", 11),
-        ("E", 11),
-        ("S", 11),
-        ("W", 11),
-        ("NS", 12),
-        ("EW", 12),
-        ("NS累计", 13),
-        ("EW累计", 13),
-    ]
+    pdf.setAuthor("华牌赛事计分")
+    width, height = landscape(A4)
+    printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
     rules = event_rules(event)
-    normalised = rules.normalises
+    decks = rules.decks
+    fixed_boards = event.match_mode == MatchMode.BOARDS
+    boards = event.match_length if fixed_boards else 24
+    columns = _scoresheet_columns(decks)
+    left = 10 * mm
+    scale = (width - 2 * left) / (sum(c[2] for c in columns) * mm)
+    xs = [left]
+    for column in columns:
+        xs.append(xs[-1] + column[2] * mm * scale)
+    header_height = 9 * mm
+    grid_top = height - 44 * mm
+    # Lines at least 6.5 mm high, so a seat letter fits by hand; a long match continues overleaf.
+    line_height = 6.5 * mm
+    boards_per_page = max(1, int((grid_top - header_height - 22 * mm) / (line_height * decks)))
     rules_line = rules_text(event)
-    if rules.decks == 2:
-        columns[1:5] = [(f"{label}（两副）", w) for label, w in columns[1:5]]
-    scale = (width - 20 * mm) / sum(w for _, w in columns)
+    instructions = (
+        "每张得分牌写拿到它的座位 N E S W；持牌写发牌时拿着这张牌的座位；亮牌写 明 或 首明；"
+        "罚分是负数：负号已印好，填扣的分数（与录入页相同）" + ("；两副牌：每副两行，①② 各一张" if decks == 2 else "")
+    )
     for sheet in sheets:
-        top = height - 14 * mm
-        pdf.setFont(FONT, 14)
-        pdf.drawString(10 * mm, top, f"{event.name}")
-        pdf.setFont(FONT, 12)
-        pdf.drawString(10 * mm, top - 7 * mm, f"第 {rnd.number} 轮 · {sheet['table']} 号桌 · 记分表")
-        pdf.setFont(FONT, 9)
-        line = top - 14 * mm
-        for seat in SEATS:
-            pdf.drawString(10 * mm, line, f"{SEAT_NAMES[seat]} {seat}：{sheet['seats'].get(seat, '')}")
-            line -= 5 * mm
-        if sheet.get("ns"):
-            pdf.drawString(80 * mm, top - 14 * mm, f"NS：{sheet['ns']}    EW：{sheet['ew']}")
-        pdf.setFont(FONT, 7)
-        pdf.drawString(80 * mm, top - 19 * mm, rules_line)
-        pdf.drawString(80 * mm, top - 23 * mm, "罚分写负数" + ("；N E S W 栏填原始分" if normalised else ""))
-        for index, lineup in enumerate(sheet.get("lineups", [])[:2]):  # substitutions for later 节
-            names = "  ".join(f"{seat} {lineup['seats'][seat]}" for seat in SEATS)
-            pdf.drawString(80 * mm, top - (27 + 3.5 * index) * mm, f"第 {lineup['session']} 节起：{names}")
-        pdf.setFont(FONT, 9)
-        _qr(pdf, sheet["url"], width - 38 * mm, top - 26 * mm, 28 * mm)
-        pdf.setFont(FONT, 6)
-        pdf.drawCentredString(width - 24 * mm, top - 29 * mm, "扫码录入本桌")
-        pdf.setFont(FONT, 5)
-        pdf.drawRightString(width - 10 * mm, top - 32 * mm, sheet["url"])  # for those who cannot scan
-        grid_top = top - 36 * mm
-        row_height = min(11 * mm, (grid_top - 40 * mm) / (boards + 1))
-        x_positions = [10 * mm]
-        for _, w in columns:
-            x_positions.append(x_positions[-1] + w * scale)
-        pdf.setFillColor(colors.HexColor("#1d2330"))
-        pdf.rect(10 * mm, grid_top - row_height, x_positions[-1] - 10 * mm, row_height, fill=1, stroke=0)
-        pdf.setFillColor(colors.white)
-        pdf.setFont(FONT, 7)
-        for (label, _), x0, x1 in zip(columns, x_positions, x_positions[1:], strict=False):
-            pdf.drawCentredString((x0 + x1) / 2, grid_top - row_height + 2.5 * mm, label)
-        pdf.setFillColor(colors.black)
-        pdf.setLineWidth(0.4)
-        bottom = grid_top - row_height * (boards + 1)
-        for row in range(boards + 2):
-            y = grid_top - row * row_height
-            pdf.line(10 * mm, y, x_positions[-1], y)
-        for x in x_positions:
-            pdf.line(x, grid_top, x, bottom)
-        pdf.setFont(FONT, 8)
-        for board in range(1, boards + 1):
-            y = grid_top - (board + 1) * row_height + 2.5 * mm
-            pdf.drawCentredString(
-                (x_positions[0] + x_positions[1]) / 2, y, str(board) if event.match_mode == MatchMode.BOARDS else ""
-            )
-        sign_y = bottom - 14 * mm
-        pdf.setFont(FONT, 9)
-        for index, label in enumerate(["南北方签名", "东西方签名", "裁判签名"]):
-            x = 10 * mm + index * 63 * mm
-            pdf.drawString(x, sign_y, f"{label}：")
-            pdf.line(x + 20 * mm, sign_y - 1 * mm, x + 58 * mm, sign_y - 1 * mm)
-        pdf.setFont(FONT, 7)
-        pdf.drawString(10 * mm, 8 * mm, f"{event.name} · 第{rnd.number}轮 · {sheet['table']}号桌")
-        pdf.showPage()
+        starts = list(range(1, boards + 1, boards_per_page))
+        for page_index, first in enumerate(starts):
+            last = min(boards, first + boards_per_page - 1)
+            top = height - 12 * mm
+            pdf.setFillColor(colors.black)
+            pdf.setFont(FONT, 13)
+            pdf.drawString(left, top, event.name)
+            pdf.setFont(FONT, 11)
+            more = f"（{page_index + 1}/{len(starts)}）" if len(starts) > 1 else ""
+            pdf.drawString(left, top - 6 * mm, f"第 {rnd.number} 轮 · {sheet['table']} 号桌 · 记分表{more}")
+            pdf.setFont(FONT, 9)
+            if sheet.get("ns"):
+                pdf.drawString(left, top - 12 * mm, f"南北 NS：{sheet['ns']}")
+                pdf.drawString(left, top - 17 * mm, f"东西 EW：{sheet['ew']}")
+            seat_line = "    ".join(f"{SEAT_NAMES[seat]} {seat} {sheet['seats'].get(seat, '')}" for seat in SEATS)
+            pdf.drawString(left, top - 22 * mm, seat_line)
+            pdf.setFont(FONT, 7)
+            pdf.drawString(left, top - 26.5 * mm, rules_line)
+            pdf.drawString(left, top - 30 * mm, instructions)
+            for index, lineup in enumerate(sheet.get("lineups", [])[:1]):  # a substitution for a later 节
+                names = "  ".join(f"{seat} {lineup['seats'][seat]}" for seat in SEATS)
+                pdf.drawString(left, top - (33.5 + 3.5 * index) * mm, f"第 {lineup['session']} 节起：{names}")
+            qr_size = 26 * mm
+            _qr(pdf, sheet["url"], width - left - qr_size, top - 27 * mm, qr_size)
+            pdf.setFont(FONT, 6)
+            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, "扫码录入本桌")
+            pdf.setFont(FONT, 5)
+            pdf.drawRightString(width - left, top - 31.5 * mm, sheet["url"])  # for those who cannot scan
+            _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, fixed_boards)
+            bottom = grid_top - header_height - line_height * decks * (last - first + 1)
+            if page_index == len(starts) - 1:
+                sign_y = max(bottom - 10 * mm, 14 * mm)
+                pdf.setFont(FONT, 9)
+                for index, label in enumerate(["南北方签名", "东西方签名", "裁判签名"]):
+                    x = left + index * 90 * mm
+                    pdf.drawString(x, sign_y, f"{label}：")
+                    pdf.line(x + 20 * mm, sign_y - 1 * mm, x + 80 * mm, sign_y - 1 * mm)
+            pdf.setFont(FONT, 7)
+            pdf.drawString(left, 6 * mm, f"{event.name} · 第{rnd.number}轮 · {sheet['table']}号桌 · 打印于 {printed}")
+            pdf.showPage()
     pdf.save()
+
+
+def _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, numbered):
+    right = xs[-1]
+    lines = (last - first + 1) * decks
+    bottom = grid_top - header_height - lines * line_height
+    pdf.setFillColor(colors.HexColor("#eef1f5"))
+    pdf.rect(xs[0], grid_top - header_height, right - xs[0], header_height, fill=1, stroke=0)
+    for (label, sub, _, red), x0, x1 in zip(columns, xs, xs[1:], strict=False):
+        pdf.setFillColor(RED if red else colors.black)
+        pdf.setFont(FONT, 8)
+        middle = (x0 + x1) / 2
+        pdf.drawCentredString(middle, grid_top - (4 if sub else 5.5) * mm, label)
+        if sub:
+            pdf.setFont(FONT, 6)
+            pdf.setFillColor(colors.black)
+            pdf.drawCentredString(middle, grid_top - 7.5 * mm, sub)
+    pdf.setFillColor(colors.black)
+    pdf.setStrokeColor(colors.black)
+    # A thin line between the copies of a board, a firm one between boards.
+    for line in range(lines + 1):
+        y = grid_top - header_height - line * line_height
+        pdf.setLineWidth(0.8 if line % decks == 0 else 0.25)
+        pdf.line(xs[0], y, right, y)
+    pdf.setLineWidth(0.8)
+    pdf.line(xs[0], grid_top, right, grid_top)
+    # The columns that hold one value per board (board, penalties, scores) span both copies.
+    per_board = {0} | set(range(len(columns) - 6, len(columns)))
+    for index, x in enumerate(xs):
+        pdf.setLineWidth(0.8 if index in (0, 1, 17, 25, len(xs) - 7, len(xs) - 3, len(xs) - 1) else 0.3)
+        pdf.line(x, grid_top, x, bottom)
+    if decks == 2:
+        # Cover the thin line inside per-board cells.
+        pdf.setFillColor(colors.white)
+        for board_index in range(last - first + 1):
+            y = grid_top - header_height - (board_index * 2 + 1) * line_height
+            for column in per_board:
+                pdf.rect(xs[column] + 0.4, y - 0.3, xs[column + 1] - xs[column] - 0.8, 0.6, fill=1, stroke=0)
+        pdf.setFillColor(colors.black)
+    pdf.setFont(FONT, 8)
+    penalty_columns = range(len(columns) - 6, len(columns) - 2)
+    for board_index, board in enumerate(range(first, last + 1)):
+        y = grid_top - header_height - board_index * decks * line_height
+        for column in penalty_columns:  # the minus sign printed, as on the entry page
+            pdf.drawString(xs[column] + 0.8 * mm, y - decks * line_height / 2 - 1 * mm, "−")
+        if numbered:
+            pdf.drawCentredString((xs[0] + xs[1]) / 2, y - decks * line_height / 2 - 1 * mm, str(board))
+        if decks == 2:
+            pdf.setFont(FONT, 5)
+            pdf.setFillColor(colors.HexColor("#8a93a3"))
+            for copy, mark in enumerate("①②"):
+                pdf.drawString(xs[1] + 0.6 * mm, y - copy * line_height - 2.2 * mm, mark)
+            pdf.setFillColor(colors.black)
+            pdf.setFont(FONT, 8)

@@ -15,9 +15,13 @@ def visible_rounds(event, published_only):
 
 
 def standings_sheets(event, *, published_only, language="zh-hans"):
-    """[(title, rows)]: the standings now, then after each visible round."""
+    """[(title, rows)]: the standings now, then after each visible round (the officials' version:
+    finished matches only)."""
     numbers = [r.number for r in visible_rounds(event, published_only)]
-    by_round = standings_by_round(event, published_only=published_only, rounds=[None, *numbers])
+    # The officials' version counts unfinished matches of unpublished rounds nowhere.
+    by_round = standings_by_round(
+        event, published_only=published_only, rounds=[None, *numbers], finished_only=not published_only
+    )
     sheets = [("排名", standings_rows(event, by_round[None], language))]
     sheets += [(f"第{n}轮后", standings_rows(event, by_round[n], language)) for n in numbers]
     return sheets
@@ -126,16 +130,24 @@ def scoresheet_data(event, rnd, *, entry_url):
         .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west")
         .order_by("number")
     ):
+        seats = table.seat_players()
         sheets.append(
             {
                 "table": table.number,
-                "ns": table.ns_entrant.code if table.ns_entrant else "",
-                "ew": table.ew_entrant.code if table.ew_entrant else "",
-                "seats": {
-                    seat: f"{player.name}（{player.code}）" for seat, player in table.seat_players().items() if player
-                },
+                "ns": _side_name(table.ns_entrant, seats["N"], seats["S"]),
+                "ew": _side_name(table.ew_entrant, seats["E"], seats["W"]),
+                "seats": {seat: f"{player.name}（{player.code}）" for seat, player in seats.items() if player},
                 "url": entry_url(table.number),
                 "lineups": lineups.get(table.id, []),
             }
         )
     return sheets
+
+
+def _side_name(entrant, first, second):
+    """A side as players and referees know it: "A01 张三、李四", or the team's name."""
+    if entrant is None:
+        return ""
+    if entrant.name:
+        return f"{entrant.code} {entrant.name}"
+    return f"{entrant.code} " + "、".join(player.name for player in (first, second) if player)

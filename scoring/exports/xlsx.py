@@ -98,8 +98,18 @@ def describe(wb, event, title, scope):
     wb.properties.created = timezone.now().replace(tzinfo=None)
 
 
-def write_standings(out, event, sheets, scope=""):
-    """`sheets`: [(sheet title, [standings row dicts])]; the first is the current standings."""
+def write_about_sheet(wb, event, scope, note=""):
+    """A last sheet that says what the workbook holds, readable without File → Info."""
+    ws = wb.create_sheet(title="说明")
+    printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
+    for label, value in (("赛事", event.name), ("内容", scope), ("说明", note), ("打印于", printed)):
+        if value:
+            ws.append([label, safe(ws, value)])
+
+
+def write_standings(out, event, sheets, scope="", note=""):
+    """`sheets`: [(sheet title, [standings row dicts])]; the first is the current standings.
+    `note`: what the standings leave out (the officials' version names unfinished matches)."""
     wb = Workbook(write_only=True)
     describe(wb, event, "排名", scope)
     columns = INDIVIDUAL_COLUMNS if event.kind == Kind.INDIVIDUAL else STANDINGS_COLUMNS
@@ -116,6 +126,7 @@ def write_standings(out, event, sheets, scope=""):
         for row in rows:
             # Plain values (openpyxl's fast path); only typed text that looks like a formula gets a text cell.
             append([safe(ws, row[key]) if key in TEXT_KEYS else row[key] for key in keys])
+    write_about_sheet(wb, event, scope, note)
     wb.save(out)
 
 
@@ -171,4 +182,5 @@ def write_results(out, event, tables_with_deals, players, scope=""):
                 + [deal["scores"][s] for s in SEATS]
                 + [deal["ns"], deal["ew"], status_label.get(deal["status"], deal["status"])]
             )
+    write_about_sheet(wb, event, scope)
     wb.save(out)

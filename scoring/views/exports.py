@@ -12,6 +12,7 @@ from scoring.exports.sources import player_names, scoresheet_data, standings_she
 from scoring.models import Event, Round
 from scoring.permissions import is_official
 from scoring.records import board_traveller, round_results
+from scoring.results import unfinished_matches
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -25,8 +26,10 @@ def _file(write, filename, content_type):
 
 
 def _event_and_scope(request, slug):
+    """The event and whether the file holds published rounds only: always for the public; for
+    officials when they ask for the public version (`?scope=public`)."""
     event = get_object_or_404(Event, slug=slug)
-    return event, not is_official(request.user, event)
+    return event, not is_official(request.user, event) or request.GET.get("scope") == "public"
 
 
 def _round(event, number, published_only):
@@ -48,11 +51,26 @@ def _scope(event, published_only):
     return ("公开版（只含已公布的轮次）：" if published_only else "工作人员版（含未公布的成绩）：") + states
 
 
+def _unfinished_note(event, published_only):
+    """The officials' standings count finished matches only; the file names the others."""
+    if published_only:
+        return ""
+    unfinished = unfinished_matches(event)
+    if not unfinished:
+        return "未公布轮次的对局均已完成。"
+    return "以下未完成的对局不计入排名：" + "；".join(
+        f"第{m['round']}轮 {' 对 '.join(m['sides'])}（已确认 {m['deals']} 副）" for m in unfinished
+    )
+
+
 def standings_xlsx(request, slug):
     event, published_only = _event_and_scope(request, slug)
     sheets = standings_sheets(event, published_only=published_only)
     scope = _scope(event, published_only)
-    return _file(lambda out: xlsx.write_standings(out, event, sheets, scope), f"{event.slug}-standings.xlsx", XLSX)
+    note = _unfinished_note(event, published_only)
+    return _file(
+        lambda out: xlsx.write_standings(out, event, sheets, scope, note), f"{event.slug}-standings.xlsx", XLSX
+    )
 
 
 def results_xlsx(request, slug):
@@ -70,7 +88,9 @@ def results_xlsx(request, slug):
 def standings_pdf(request, slug):
     event, published_only = _event_and_scope(request, slug)
     _, rows = standings_sheets(event, published_only=published_only)[0]
-    subtitle = "含全部已公布轮次" if published_only else "含全部轮次（含未公布）"
+    subtitle = " ".join(
+        part for part in (_scope(event, published_only), _unfinished_note(event, published_only)) if part
+    )
     return _file(
         lambda out: pdf.write_standings(out, event, rows, subtitle=subtitle),
         f"{event.slug}-standings.pdf",
