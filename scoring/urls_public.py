@@ -19,6 +19,7 @@ urlpatterns = [
     path("events/<name:slug>/standings.xlsx", exports.standings_xlsx, name="standings-xlsx"),
     path("events/<name:slug>/results.xlsx", exports.results_xlsx, name="results-xlsx"),
     path("events/<name:slug>/standings.pdf", exports.standings_pdf, name="standings-pdf"),
+    path("events/<name:slug>/standings.png", public.standings_png, name="standings-png"),
     path("events/<name:slug>/rounds/<num:number>/results.pdf", exports.round_results_pdf, name="round-results-pdf"),
     path("events/<name:slug>/rounds/<num:number>/travellers.pdf", exports.travellers_pdf, name="travellers-pdf"),
     path("events/<name:slug>/rounds/<num:number>/scoresheets.pdf", exports.scoresheets_pdf, name="scoresheets-pdf"),

@@ -1,0 +1,66 @@
+"""The standings as a long PNG for a chat group: drawn on the server with Pillow and the CJK font,
+so it reads the same on every phone whatever fonts the phone has."""
+
+from functools import cache
+
+from django.conf import settings
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH = 1080  # what chat apps show full width on a phone without scaling text below legibility
+ROW_HEIGHT = 52
+MARGIN = 36
+INK = (29, 35, 48)
+MUTED = (110, 118, 132)
+BAND = (243, 245, 248)
+HEADER = (29, 35, 48)
+ACCENT = (198, 40, 40)
+
+
+@cache
+def font(size):
+    path = str(settings.CJK_FONT_PATH)
+    return ImageFont.truetype(path, size, index=0) if path.endswith(".ttc") else ImageFont.truetype(path, size)
+
+
+def _fitted(draw, text, width, face):
+    """The text, cut with an ellipsis to fit `width` pixels (a long club name must not run
+    into the next column)."""
+    text = str(text)
+    if draw.textlength(text, font=face) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=face) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def write_standings_png(out, *, title, subtitle, footer, columns, rows):
+    """`columns`: [(heading, key, width in px, "left" | "right")], widths summing to at most
+    WIDTH − 2·MARGIN; `rows`: dicts with those keys. Writes a PNG to `out`."""
+    top = 150
+    height = top + ROW_HEIGHT * (len(rows) + 1) + 90
+    image = Image.new("RGB", (WIDTH, height), "white")
+    draw = ImageDraw.Draw(image)
+    draw.text((MARGIN, 30), _fitted(draw, title, WIDTH - 2 * MARGIN, font(40)), font=font(40), fill=INK)
+    draw.text((MARGIN, 90), _fitted(draw, subtitle, WIDTH - 2 * MARGIN, font(24)), font=font(24), fill=MUTED)
+    body = font(26)
+    draw.rectangle([0, top, WIDTH, top + ROW_HEIGHT], fill=HEADER)
+    xs = [MARGIN]
+    for _, _, width, _ in columns:
+        xs.append(xs[-1] + width)
+    for (heading, _, width, align), x in zip(columns, xs, strict=False):
+        _cell(draw, heading, x, top, width, align, font(24), "white")
+    for index, row in enumerate(rows):
+        y = top + ROW_HEIGHT * (index + 1)
+        if index % 2:
+            draw.rectangle([0, y, WIDTH, y + ROW_HEIGHT], fill=BAND)
+        for (_, key, width, align), x in zip(columns, xs, strict=False):
+            colour = ACCENT if key == "rank" and row[key] in (1, 2, 3) else INK
+            _cell(draw, row[key], x, y, width, align, body, colour)
+    draw.text((MARGIN, height - 60), _fitted(draw, footer, WIDTH - 2 * MARGIN, font(22)), font=font(22), fill=MUTED)
+    image.save(out, format="PNG", optimize=True)
+
+
+def _cell(draw, value, x, y, width, align, face, fill):
+    text = _fitted(draw, "" if value is None else value, width - 12, face)
+    left = x + 6 if align == "left" else x + width - 6 - draw.textlength(text, font=face)
+    draw.text((left, y + ROW_HEIGHT / 2), text, font=face, fill=fill, anchor="lm")
