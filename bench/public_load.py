@@ -13,7 +13,13 @@ The client is asyncio in its own process, so the server's two cores are shared w
 exactly as they are for the floor. Every loop is bounded in count and time and only talks
 to 127.0.0.1.
 
+With `--entry-rate R` (a real 2,500-table round produces about 7 deals a second) the next
+round is paired and, after the quiet runs, every route is run again while a referee client
+PUTs deals of that round through the API at R a second; the report gives each route's
+throughput during entry as a share of its quiet figure.
+
 Run: .venv/bin/python bench/public_load.py [--pairs 1250] [--clients 50 200] [--seconds 30] [--postgres]
+     [--entry-rate 7]
 """
 
 import argparse
@@ -45,7 +51,40 @@ with open(sys.argv[1], "rb") as handle:
     event = import_archive(handle.read(), consume=True)
 from scoring.models import Entrant
 codes = list(Entrant.objects.filter(event=event).values_list("code", flat=True)[:400])
-print(json.dumps(codes))
+token = None
+if sys.argv[2] == "live":
+    # The next round paired and in play, and a referee with an API token to enter it.
+    from scoring.accounts import role_grant, token_for
+    from scoring.rounds import round_pair
+    rnd, _ = round_pair(event, "swiss")
+    token = token_for(role_grant(username="live-referee", role="referee", event=event)[0])
+    print(json.dumps({"codes": codes, "token": token, "round": rnd.number, "tables": rnd.tables.count()}))
+else:
+    print(json.dumps({"codes": codes}))
+"""
+
+ENTRY = r"""
+import json, random, sys, time
+sys.path.insert(0, sys.argv[1])
+from bench.referee_load import KeepAliveClient, deal_body, request_bytes
+port, token = int(sys.argv[2]), sys.argv[3]
+number, tables, rate, seconds = int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
+rng = random.Random(13)
+client = KeepAliveClient(port)
+statuses = {}
+interval = 1 / rate
+next_start = time.perf_counter()
+stop_at = next_start + seconds
+sent = 0
+while time.perf_counter() < stop_at:
+    time.sleep(max(0.0, next_start - time.perf_counter()))
+    next_start += interval
+    table, board = sent % tables + 1, sent // tables + 1
+    path = f"/api/events/crowd/rounds/{number}/tables/{table}/boards/{board}"
+    status = client.request(request_bytes("PUT", path, token, deal_body(rng)))
+    statuses[status] = statuses.get(status, 0) + 1
+    sent += 1
+print(json.dumps(statuses))
 """
 
 
@@ -142,6 +181,27 @@ def first_request_seconds(port, path):
     return time.perf_counter() - started, response.status
 
 
+def live_entry(port, table, args, setup, quiet):
+    """Every route again while a referee enters the next round at `--entry-rate` deals/s."""
+    for clients in args.clients:
+        print(f"\n{clients} clients while a referee enters {args.entry_rate:g} deals/s (round {setup['round']}):")
+        print(f"  {'route':24} {'req/s':>8} {'p95 ms':>8} {'of quiet':>9}  statuses  (entry statuses)")
+        for name, paths in table:
+            arguments = [str(REPO), str(port), setup["token"], str(setup["round"]), str(setup["tables"])]
+            entry = subprocess.Popen(
+                [sys.executable, "-c", ENTRY, *arguments, str(args.entry_rate), str(args.seconds + 1)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            time.sleep(0.5)  # the entry client is pacing before the crowd starts
+            run = crowd(port, paths, clients, args.seconds)
+            entered = json.loads(entry.communicate(timeout=args.seconds + 60)[0])
+            rate = len(run["latencies"]) / run["elapsed"]
+            p95 = percentile(run["latencies"], 0.95)
+            share = rate / quiet[(name, clients)][0]
+            print(f"  {name:24} {rate:8.0f} {p95 * 1000:8.0f} {share:9.1%}  {run['statuses']}  ({entered})")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, default=1250)
@@ -149,6 +209,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--entry-rate", type=float, default=0, help="deals/s entered during a second pass")
     args = parser.parse_args()
 
     from bench.big_event import generate
@@ -172,9 +233,15 @@ def main():
         )  # a fresh cache: the first requests are cold
         started = time.perf_counter()
         out = subprocess.run(
-            [sys.executable, "-c", SETUP, str(archive)], env=env, cwd=REPO, capture_output=True, text=True, check=True
+            [sys.executable, "-c", SETUP, str(archive), "live" if args.entry_rate else "quiet"],
+            env=env,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
         )
-        codes = json.loads(out.stdout.strip().splitlines()[-1])
+        setup = json.loads(out.stdout.strip().splitlines()[-1])
+        codes = setup["codes"]
         print(f"imported {args.pairs} pairs in {time.perf_counter() - started:.1f} s")
         port = free_port()
         server = subprocess.Popen(
@@ -211,6 +278,8 @@ def main():
                 for name, _paths in table:
                     rate, p95, statuses = results[(name, clients)]
                     print(f"  {name:24} {rate:8.0f} {p95 * 1000:8.0f} {rate / floor:9.1%}  {statuses}")
+            if args.entry_rate:
+                live_entry(port, table, args, setup, results)
         finally:
             server.terminate()
             server.wait(timeout=30)

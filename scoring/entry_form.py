@@ -1,16 +1,8 @@
 """The entry page's form fields ⇄ deal JSON. Plain data; no scoring here."""
 
-from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, card_label
+from django.utils.translation import gettext as _
 
-PENALTY_REASONS = [
-    ("late_exposure", "亮牌超时"),
-    ("early_play", "亮出的牌过早打出"),
-    ("revoke", "藏牌"),
-    ("wrong_card_count", "牌数错误"),
-    ("slow_play", "出牌迟缓"),
-    ("conduct", "不当行为"),
-    ("other", "其他"),
-]
+from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, card_label
 
 
 def _int(value):
@@ -129,7 +121,7 @@ def card_rows(values, decks=1):
 
 
 def exposable_rows(values, decks=1):
-    names = {"SQ": "猪", "DJ": "羊", "C10": "变压器", "HA": "红桃A"}
+    names = {"SQ": _("猪"), "DJ": _("羊"), "C10": _("变压器"), "HA": _("红桃A")}
     return [
         {
             "code": card,

@@ -5,7 +5,7 @@ Writes are in `scoring.entry`; nothing here changes the database."""
 
 from scoring.deals import event_rules, score_stored
 from scoring.errors import EntryError
-from scoring.messages import message_text
+from scoring.messages import message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Table
 from scoring.rules import (
     EXPOSABLE,
@@ -184,11 +184,14 @@ def deal_preview(table, board, deal_json):
         sides.sort()
     games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
     return {
-        "problems": [{"code": p.code, "message": message_text(p)} for p in problems],
+        # `card` (as the grid labels it, "♥A") lets the page put the problem beside that card.
+        "problems": [
+            {"code": p.code, "message": message_text(p), "card": str(p.params.get("card", ""))} for p in problems
+        ],
         "scores": result["scores"] if result else None,
         "raw": result["raw"] if result else None,
         "sides": result["sides"] if result else None,
-        "breakdown": {seat: [e["text"] for e in entries] for seat, entries in result["breakdown"].items()}
+        "breakdown": {seat: [term_text(e["text"]) for e in entries] for seat, entries in result["breakdown"].items()}
         if result
         else None,
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],

@@ -1,7 +1,15 @@
-"""Domain messages in the request's language: the one place where a refusal's
-template (Chinese, marked in the pure layer) goes through gettext."""
+"""Text in the request's language: domain messages (the one place where a refusal's template,
+Chinese and marked in the pure layer, goes through gettext), the engine's words, and lists of
+people's names."""
 
-from django.utils.translation import gettext
+import re
+from functools import cache
+
+from django.utils.translation import get_language, gettext, pgettext
+
+from scoring.deal_text import EXPOSURE_WORDS
+from scoring.names import pinyin_sort_key, romanised
+from scoring.rules.engine import BREAKDOWN_TERMS
 
 
 def message_text(message) -> str:
@@ -14,3 +22,45 @@ def message_text(message) -> str:
 
 def message_json(error) -> dict:
     return {"error": {"code": error.code, "message": message_text(error)}}
+
+
+# The engine's breakdown ("猪 −100 ×2 明 ×2 自得") and the exposure words are made of a closed
+# vocabulary; translating each word renders them in the page's language without the engine
+# knowing about languages.
+TERMS = tuple(sorted(set(BREAKDOWN_TERMS) | set(EXPOSURE_WORDS.values()), key=len, reverse=True))
+TERM_PATTERN = re.compile("|".join(re.escape(term) for term in TERMS))
+
+
+@cache
+def _term_table(language):
+    return {term: pgettext("breakdown", term) for term in TERMS}
+
+
+def term_text(text) -> str:
+    """A breakdown or exposure text of the engine's words, in the active language."""
+    if not text:
+        return text
+    table = _term_table(get_language())
+    return TERM_PATTERN.sub(lambda match: table[match.group()], str(text))
+
+
+HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def joined(words):
+    """Names or clubs in a list, with the page language's separator (、 or ", ")."""
+    return pgettext("list separator", "、").join(words)
+
+
+def name_with_pinyin(name, sort_key=None):
+    """A Chinese name as it is; in another language followed by its pinyin: "朱娟 (Zhu Juan)"."""
+    if (get_language() or "zh-hans").startswith("zh") or not HAN.search(name or ""):
+        return name
+    return f"{name} ({romanised(sort_key or pinyin_sort_key(name))})"
+
+
+def people_label(people):
+    """Players' names for a page: Chinese names stay as they are; in another language each is
+    followed by its pinyin, "朱娟 (Zhu Juan)", so readers can say it. `people`: objects with
+    `name` and `sort_key`."""
+    return joined(name_with_pinyin(person.name, person.sort_key) for person in people)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring import vocabulary
-from scoring.messages import message_text
+from scoring.messages import message_text, people_label
 from scoring.names import pinyin_sort_key
 from scoring.rules import RULESETS, read_options
 
@@ -188,7 +188,7 @@ class Entrant(models.Model):
     def display_name(self):
         if self.name:
             return self.name
-        return "、".join(m.player.name for m in self.memberships.all())
+        return people_label([m.player for m in self.memberships.all()])
 
 
 class Membership(models.Model):

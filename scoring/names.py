@@ -1,4 +1,4 @@
-"""Sorting Chinese names by pinyin (pypinyin), with the surnames it misreads."""
+"""Sorting Chinese names by pinyin (pypinyin), with the surnames it misreads; names in Latin letters."""
 
 from functools import cache
 
@@ -54,3 +54,11 @@ def pinyin_sort_key(name):
             rest = lazy_pinyin(name[len(surname) :])
             return " ".join([SURNAME_READINGS[surname], *rest]).lower()
     return " ".join(lazy_pinyin(name)).lower()
+
+
+def romanised(sort_key):
+    """`zhu juan` → `Zhu Juan`, `zhang san feng` → `Zhang Sanfeng`: the surname, then the given name."""
+    if not sort_key.split():
+        return ""
+    surname, *given = sort_key.split()
+    return " ".join(part for part in (surname.title(), "".join(given).title()) if part)

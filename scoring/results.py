@@ -8,9 +8,10 @@ from django.core.cache import cache
 from django.db import connections, transaction
 from django.db.models import Count, Sum
 from django.utils import translation
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
+from scoring.messages import joined, people_label
 from scoring.models import Deal, Entrant, Event, Match, Membership, Player, Round, Table
 from scoring.standings import CRITERIA_LABELS, Format, MatchResult, TableResult, compute_standings, match_finished
 from scoring.versions import current_version
@@ -202,7 +203,7 @@ def standings_json(event, *, published_only=False, after_round=None):
 def entrant_labels(event):
     """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual), cached."""
     # Under the public version: entrant and name changes move it, referees' entries do not.
-    key = f"labels:{event.pk}:{current_version(event, public=True)}"
+    key = f"labels:{event.pk}:{current_version(event, public=True)}:{get_language()}"
     labels = cache.get(key)
     if labels is None:
         labels = _entrant_labels(event)
@@ -220,8 +221,8 @@ def _entrant_labels(event):
     labels = {}
     for entrant in Entrant.objects.filter(event=event):
         people = members[entrant.id]
-        names = "、".join(p.name for p in people)
-        clubs = "、".join(dict.fromkeys(p.club for p in people if p.club))
+        names = people_label(people)
+        clubs = joined(dict.fromkeys(p.club for p in people if p.club))
         labels[entrant.code] = {
             "name": entrant.name or names,
             "players": names,

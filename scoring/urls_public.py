@@ -12,6 +12,7 @@ urlpatterns = [
     path("events/<name:slug>/entrants/<code:code>/", public.entrant, name="entrant"),
     path("events/<name:slug>/changes/", public.changes, name="changes"),
     path("events/<name:slug>/penalties/", public.penalties, name="penalties"),
+    path("events/<name:slug>/statistics/", public.statistics, name="statistics"),
     path("events/<name:slug>/final/", public.final_stage, name="final-stage"),
     path("events/<name:slug>/rounds/<num:number>/", public.round_detail, name="round"),
     path("events/<name:slug>/rounds/<num:number>/boards/<num:board>/", public.board_detail, name="board"),

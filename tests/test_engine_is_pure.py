@@ -25,6 +25,7 @@ PURE_MODULES = [
     "scoring.deals",
     "scoring.deal_text",
     "scoring.names",
+    "scoring.player_stats",
     "scoring.vocabulary",
 ]
 

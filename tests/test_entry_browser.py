@@ -1,6 +1,7 @@
 """Referees entering deals in Chromium: keyboard, mouse, second-referee confirmation, a stale form."""
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.models import Deal
 from tests.archives import EXAMPLES
@@ -51,7 +52,10 @@ def test_the_page_names_the_unassigned_and_refuses_to_save(live_server, page, pe
     log_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=2))
     page.keyboard.type("n" * 15)  # ♣10 left unassigned
-    page.locator("#problems li", has_text="♣10 未分配").wait_for()
+    # The problem stands beside the card it is about, not in a list away from it.
+    page.locator('.card-row[data-card="C10"].has-error .row-error', has_text="♣10 未分配").wait_for()
+    expect(page.locator(".card-row.has-error")).to_have_count(1)  # once the last preview has answered
+    assert page.locator("#problems li", has_text="♣10").count() == 0
     page.click("#save")
     assert "♣10 未分配" in page.locator("#errors").inner_text()
     assert not Deal.objects.filter(table__round__number=3, board=2).exists()
@@ -176,3 +180,28 @@ def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(
     page.select_option("select[name=holder-SQ]", "N")
     page.locator("#questions li", has_text="♠Q").wait_for(state="detached")
     page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
+def test_the_save_bar_stays_in_view_and_targets_fit_a_finger(live_server, browser, people, viewport):
+    page = browser.new_context(viewport=viewport, locale="zh-CN").new_page()
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=4))
+
+    def in_view(selector):
+        box = page.locator(selector).bounding_box()
+        return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
+
+    assert in_view("#save") and in_view("#save-next")
+    page.locator('.card-row[data-card="C10"]').scroll_into_view_if_needed()
+    assert in_view("#save") and in_view("#save-next")
+    page.locator('.card-row[data-card="HA"] input').first.focus()
+    page.keyboard.type("n" * 16)  # every card to North: a valid deal (满贯) with a score
+    page.locator("#bar-scores", has_text="NS").wait_for()  # the score, beside the buttons
+    # Every control a referee touches is at least 44 × 44 CSS pixels (WCAG 2.5.5).
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+            '.seat-choice span, .specials select, .penalties input, #entry-actions button'
+        )).map(e => e.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length"""
+    )
+    assert small == 0

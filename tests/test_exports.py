@@ -198,7 +198,7 @@ def test_a_two_deck_score_sheet_has_two_lines_per_board(client, published):
     from scoring.models import Event
 
     Event.objects.filter(pk=published.pk).update(ruleset="online-2deck")
-    reader, text = pdf_text(client.get("/events/t-pairs/rounds/1/scoresheets.pdf"))
+    reader, _text = pdf_text(client.get("/events/t-pairs/rounds/1/scoresheets.pdf"))
     # Two lines a board do not fit 16 boards on a page: each table continues overleaf.
     assert len(reader.pages) == 4
     first = reader.pages[0].extract_text()

@@ -128,6 +128,27 @@ def test_a_correction_to_a_published_round_needs_a_reason_and_is_listed_publicly
     assert "记分表抄错" in client.get("/events/t-pairs/changes/").content.decode()
 
 
+@pytest.mark.parametrize(
+    ("who", "message", "badge"),
+    [("referee1", "版，待另一名裁判确认）", "草稿"), ("organiser", "版，已确认）", "已确认")],
+)
+def test_the_save_message_says_what_the_badge_shows(event, people, who, message, badge):
+    """A referee's correction of a published round waits for a second referee; an organiser's
+    is the ruling and stands confirmed. The message after saving says which, as the badge does."""
+    from scoring.entry_form import form_from_deal
+
+    publish_round_three(event, people)
+    deal = Deal.objects.get(table=table_one(event), board=1)
+    source = EXAMPLES["T2"]["deal"]
+    corrected = Deal(**{key: source.get(key, {}) for key in ("captured", "holders", "exposed", "penalties")})
+    client = Client()
+    client.force_login(people[who])
+    data = {**form_from_deal(corrected), "version": deal.version, "reason": "记分表抄错"}
+    page = client.post("/referee/t-pairs/rounds/3/tables/1/boards/1/", data, follow=True).content.decode()
+    shown = page.split('id="deal-status">')[1].split("</span>")[0]
+    assert message in page and badge in shown
+
+
 def test_make_official_refuses_a_round_whose_correction_is_not_confirmed(event, people):
     rnd = publish_round_three(event, people)
     deal = Deal.objects.get(table=table_one(event), board=1)

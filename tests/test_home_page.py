@@ -16,6 +16,13 @@ def test_the_home_page_is_available_in_english(client):
     assert '<html lang="en">' in response.text
 
 
+@pytest.mark.django_db
+def test_each_language_is_named_in_itself_in_the_menu(client):
+    """A reader who does not read the page's language can still find their own."""
+    assert 'hreflang="en">English</a>' in client.get("/").text
+    assert 'hreflang="zh-hans">简体中文</a>' in client.get("/", headers={"accept-language": "en"}).text
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_home_page_renders_in_chromium(live_server, page):

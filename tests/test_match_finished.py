@@ -21,9 +21,9 @@ def test_a_games_match_is_finished_when_its_last_game_has_ended():
     fmt = Format(mode=MatchMode.GAMES, length=2, threshold=1000)
     one_game = [(-600, 100), (-500, 0)]  # NS reach −1100: the first 局 ends
     assert not match_finished(fmt, MatchResult(round=1, home="A", away="B", tables=[table(one_game)]))
-    second_running = one_game + [(-900, 0)]  # the second 局 at −900 is still being played
+    second_running = [*one_game, (-900, 0)]  # the second 局 at −900 is still being played
     assert not match_finished(fmt, MatchResult(round=1, home="A", away="B", tables=[table(second_running)]))
-    both = second_running + [(-200, 0)]
+    both = [*second_running, (-200, 0)]
     assert match_finished(fmt, MatchResult(round=1, home="A", away="B", tables=[table(both)]))
 
 

@@ -90,3 +90,30 @@ def test_the_standings_update_on_a_phone_without_a_reload(live_server, browser, 
     expect(phone.locator("#standings tbody")).not_to_have_text(before, timeout=15_000)
     assert phone.evaluate("window.stillTheSamePage") is True  # swapped in place, not reloaded
     phone.context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1024, "height": 768}])
+def test_player_statistics_and_the_standings_image_on_a_phone_and_a_tablet(live_server, browser, viewport):
+    """From the standings to everyone's statistics, sorted by pigs taken, to one's own."""
+    import json
+    from pathlib import Path
+
+    demo = json.loads((Path(__file__).resolve().parent.parent / "fixtures" / "demo-event.json").read_text("utf-8"))
+    event = import_archive(demo)
+    context = browser.new_context(viewport=viewport, locale="zh-CN", has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/events/{event.slug}/standings/")
+    image = context.request.get(live_server.url + page.locator("#standings-image").get_attribute("href"))
+    assert image.ok and image.headers["content-type"] == "image/png" and image.body()[:4] == b"\x89PNG"
+    page.get_by_role("link", name="选手统计").first.click()
+    page.get_by_role("link", name="猪").click()
+    pigs = page.locator("#statistics tbody tr td:nth-child(3)").all_inner_texts()
+    assert pigs == sorted(pigs, key=int, reverse=True) and len(pigs) == 32
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    name_cell = page.locator("#statistics tbody tr").first.locator(".names")
+    box = name_cell.bounding_box()
+    assert box["height"] < 30  # a name on one line, never broken
+    name_cell.locator("a").click()
+    page.wait_for_url("**/entrants/**")
+    assert page.locator("#player-statistics tbody tr").count() == 2
+    context.close()

@@ -19,6 +19,42 @@ from .cards import (
 from .deal import EXPOSURES, validate_deal
 from .rulesets import DEFAULT_RULESET
 
+
+def pgettext(context, word):
+    """A marker for `makemessages` (context "breakdown": these words read differently on a
+    form); the engine itself always writes Chinese."""
+    return word
+
+
+# Every word the breakdown texts are made of, for translation (the site renders them in the
+# page's language with `scoring.messages.term_text`).
+BREAKDOWN_TERMS = (
+    pgettext("breakdown", "变压器单得"),
+    pgettext("breakdown", "猪（变正）"),
+    pgettext("breakdown", "首明+明"),
+    pgettext("breakdown", "双首明"),
+    pgettext("breakdown", "双明"),
+    pgettext("breakdown", "首明"),
+    pgettext("breakdown", "明"),
+    pgettext("breakdown", "自得"),
+    pgettext("breakdown", "张"),
+    pgettext("breakdown", "亮牌"),
+    pgettext("breakdown", "满贯"),
+    pgettext("breakdown", "全红"),
+    pgettext("breakdown", "满红"),
+    pgettext("breakdown", "红桃"),
+    pgettext("breakdown", "猪"),
+    pgettext("breakdown", "羊"),
+    pgettext("breakdown", "变压器"),
+    pgettext("breakdown", "归一化"),
+    pgettext("breakdown", "罚分"),
+    pgettext("breakdown", "调整分"),
+    pgettext("breakdown", "（"),
+    pgettext("breakdown", "）"),
+    pgettext("breakdown", "；"),
+    pgettext("breakdown", "、"),
+)
+
 SELF_CAPTURE_TEXT = " ×2 自得"
 TWO_COPIES_TEXT = " ×2张"
 

@@ -5,7 +5,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
-from scoring.messages import message_text
+from scoring.messages import joined, message_text, name_with_pinyin, term_text
 
 register = template.Library()
 
@@ -34,3 +34,21 @@ def suits(text):
     """Cards as text with ♥ and ♦ in red (their own colour on the paper and the cards)."""
     escaped = conditional_escape(text)  # escaped first: only the spans added here are markup
     return mark_safe(re.sub(r"([♥♦](?:10|[AKQJ2-9]))", r'<span class="red">\1</span>', escaped))
+
+
+@register.filter
+def terms(text):
+    """The engine's words (a score breakdown, 明/首明) in the page's language."""
+    return term_text(text)
+
+
+@register.filter
+def join_names(names):
+    """People's names in a list, with the page language's separator (and pinyin in English)."""
+    return joined(name_with_pinyin(name) for name in names or ())
+
+
+@register.filter
+def join_list(words):
+    """Words (clubs, codes) in a list, with the page language's separator."""
+    return joined(words or ())

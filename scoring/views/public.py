@@ -3,6 +3,7 @@
 import io
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -20,7 +21,16 @@ from scoring.final_stage import stage_summary
 from scoring.models import Event, Round
 from scoring.page_cache import public_page
 from scoring.publication import changes_since_publication
-from scoring.records import board_traveller, entrant_record, penalty_list, published_round, round_results
+from scoring.records import (
+    STATISTICS_ORDER,
+    board_traveller,
+    entrant_record,
+    penalty_list,
+    player_statistics,
+    published_round,
+    round_results,
+    statistics_rows,
+)
 from scoring.results import entrant_labels, event_standings, filter_rows, public_standing, standings_rows
 from scoring.rulebook import rules_in_force
 from scoring.rules import SEATS
@@ -137,7 +147,12 @@ def entrant(request, slug, code):
     if record is None:
         raise Http404("no such entrant")
     standing, count = public_standing(event, code)
-    return render(request, "scoring/entrant.html", {"event": event, "standing": standing, "count": count, **record})
+    subject = record["subject"]
+    members = [subject] if event.kind == Event.Kind.INDIVIDUAL else list(subject.players.order_by("code"))
+    totals = player_statistics(event, players={player.id for player in members})
+    statistics = [(player, totals[player.id]) for player in members if player.id in totals]
+    context = {"event": event, "standing": standing, "count": count, "statistics": statistics, **record}
+    return render(request, "scoring/entrant.html", context)
 
 
 @public_page
@@ -223,6 +238,20 @@ def switch_language(request, code):
         httponly=True,
     )
     return response
+
+
+@public_page
+def statistics(request, slug):
+    """Per-player statistics over the published rounds, 100 players a page."""
+    event = get_object_or_404(Event, slug=slug)
+    order = request.GET.get("sort", "")
+    rows = statistics_rows(event, order)
+    page = Paginator(rows, 100).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "scoring/statistics.html",
+        {"event": event, "page": page, "order": order if order in STATISTICS_ORDER else ""},
+    )
 
 
 @public_page

@@ -18,7 +18,7 @@ from scoring.client_address import client_ip
 from scoring.deal_text import cards_text, exposed_text, holders_text
 from scoring.deals import event_rules
 from scoring.entry import blind_entry_submit, deal_confirm, deal_save, irregularity_record
-from scoring.entry_form import PENALTY_REASONS, card_rows, deal_from_form, exposable_rows, form_from_deal
+from scoring.entry_form import card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.entry_reads import (
     blind_differences,
     deal_preview,
@@ -36,7 +36,7 @@ from scoring.forms import (
     form_errors,
 )
 from scoring.lineups import seats_for
-from scoring.messages import message_text
+from scoring.messages import joined, message_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, Round, Table
 from scoring.permissions import is_official, is_organiser, may_confirm, may_enter
 from scoring.publication import PublicationError, publication_checklist, round_make_official, round_publish
@@ -156,7 +156,6 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         "irregularity_kinds": Irregularity.Kind.choices,
-        "penalty_reasons": PENALTY_REASONS,
         "blind": event.double_entry and not organiser,
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
         "next_board": board + 1 if event.match_mode == Event.MatchMode.GAMES or board < event.match_length else None,
@@ -211,7 +210,12 @@ def board_entry(request, event, number, table_number, board):
                 reason=form.cleaned_data["reason"],
                 ip=client_ip(request),
             )
-            saved = _("第 %(board)s 副已保存（第 %(version)s 版，待另一名裁判确认）")
+            # The message says what the badge will show: an organiser's correction of a
+            # published round stands confirmed at once; anything else waits for a second referee.
+            if deal.status == Deal.Status.CONFIRMED:
+                saved = _("第 %(board)s 副已保存（第 %(version)s 版，已确认）")
+            else:
+                saved = _("第 %(board)s 副已保存（第 %(version)s 版，待另一名裁判确认）")
             messages.success(request, saved % {"board": board, "version": deal.version})
     except EntryError as failure:
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
@@ -287,7 +291,7 @@ def table_confirm(request, event, number, table_number):
                 except EntryError as failure:
                     refused.append(f"{board}: {message_text(failure)}")
             if done:
-                messages.success(request, _("已确认第 %(boards)s 副") % {"boards": "、".join(map(str, done))})
+                messages.success(request, _("已确认第 %(boards)s 副") % {"boards": joined(map(str, done))})
             for line in refused:
                 messages.error(request, line)
             return redirect("referee-table-confirm", event.slug, number, table_number)

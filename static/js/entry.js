@@ -49,14 +49,35 @@
   function draw(data) {
     var problems = document.getElementById("problems");
     problems.innerHTML = "";
+    rows.forEach(function (row) {
+      row.classList.remove("has-error");
+      var old = row.querySelector(".row-error");
+      if (old) old.remove();
+    });
     // A blank board shows no errors until something is entered.
     var touched = form.querySelector(".card-row input:checked") !== null;
     (touched ? data.problems || [] : []).forEach(function (p) {
+      // A problem about a card goes beside that card (both copies with two decks); others in the list.
+      var marked = p.card ? rows.filter(function (row) {
+        var label = row.dataset.label;
+        return label === p.card || label === p.card + "①" || label === p.card + "②";
+      }) : [];
+      marked.forEach(function (row) {
+        row.classList.add("has-error");
+        var note = document.createElement("span");
+        note.className = "row-error";
+        note.setAttribute("role", "alert");
+        note.textContent = p.message;
+        row.appendChild(note);
+      });
+      if (marked.length) return;
       var li = document.createElement("li");
       li.textContent = p.message;
       li.dataset.code = p.code;
       problems.appendChild(li);
     });
+    var bar = document.getElementById("bar-scores");
+    if (bar) setText(bar, data.sides ? "NS " + data.sides.NS + " · EW " + data.sides.EW : "");
     ["N", "E", "S", "W"].forEach(function (seat) {
       setText(document.querySelector('#preview-scores [data-seat="' + seat + '"]'), data.scores ? data.scores[seat] : "");
     });
