@@ -259,6 +259,23 @@ def test_every_pdf_page_says_when_it_was_printed(client, event):
     assert "打印于 20" in text
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/events/t-pairs/standings.pdf",
+        "/events/t-pairs/rounds/1/results.pdf",
+        "/events/t-pairs/rounds/1/travellers.pdf",
+    ],
+)
+def test_every_results_pdf_states_the_event_the_round_its_status_and_the_printing_time(client, published, url):
+    reader, _text = pdf_text(client.get(url))
+    for page in reader.pages:
+        text = page.extract_text()
+        assert "测试双人赛" in text and "打印于 20" in text
+    first = " ".join(reader.pages[0].extract_text().split())
+    assert "第1轮" in first.replace(" ", "") and "正式" in first  # round 1 is official
+
+
 def test_travellers_name_the_players_and_print_hearts_and_diamonds_red(client, published):
     reader, text = pdf_text(client.get("/events/t-pairs/rounds/1/travellers.pdf"))
     flat = " ".join(text.split())

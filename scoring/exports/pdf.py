@@ -184,7 +184,7 @@ def write_travellers(out, event, rnd, boards):
     styles = _styles()
     normalised = event_rules(event).normalises
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮 牌例对照", styles["title"]),
+        _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
         _text(rules_text(event), styles["small"]),
     ]
     if normalised:
