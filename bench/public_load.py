@@ -69,13 +69,13 @@ sys.path.insert(0, sys.argv[1])
 from bench.referee_load import KeepAliveClient, deal_body, request_bytes
 port, token = int(sys.argv[2]), sys.argv[3]
 number, tables, rate, seconds = int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
+sent = int(sys.argv[8])  # deals entered by the earlier passes: each pass enters new boards
 rng = random.Random(13)
 client = KeepAliveClient(port)
 statuses = {}
 interval = 1 / rate
 next_start = time.perf_counter()
 stop_at = next_start + seconds
-sent = 0
 while time.perf_counter() < stop_at:
     time.sleep(max(0.0, next_start - time.perf_counter()))
     next_start += interval
@@ -183,19 +183,29 @@ def first_request_seconds(port, path):
 
 def live_entry(port, table, args, setup, quiet):
     """Every route again while a referee enters the next round at `--entry-rate` deals/s."""
+    entered_so_far = 0
     for clients in args.clients:
         print(f"\n{clients} clients while a referee enters {args.entry_rate:g} deals/s (round {setup['round']}):")
         print(f"  {'route':24} {'req/s':>8} {'p95 ms':>8} {'of quiet':>9}  statuses  (entry statuses)")
         for name, paths in table:
             arguments = [str(REPO), str(port), setup["token"], str(setup["round"]), str(setup["tables"])]
             entry = subprocess.Popen(
-                [sys.executable, "-c", ENTRY, *arguments, str(args.entry_rate), str(args.seconds + 1)],
+                [
+                    sys.executable,
+                    "-c",
+                    ENTRY,
+                    *arguments,
+                    str(args.entry_rate),
+                    str(args.seconds + 1),
+                    str(entered_so_far),
+                ],
                 stdout=subprocess.PIPE,
                 text=True,
             )
             time.sleep(0.5)  # the entry client is pacing before the crowd starts
             run = crowd(port, paths, clients, args.seconds)
             entered = json.loads(entry.communicate(timeout=args.seconds + 60)[0])
+            entered_so_far += sum(entered.values())
             rate = len(run["latencies"]) / run["elapsed"]
             p95 = percentile(run["latencies"], 0.95)
             share = rate / quiet[(name, clients)][0]
@@ -238,8 +248,10 @@ def main():
             cwd=REPO,
             capture_output=True,
             text=True,
-            check=True,
+            check=False,
         )
+        if out.returncode:
+            raise SystemExit(f"setup failed:\n{out.stderr[-3000:]}")
         setup = json.loads(out.stdout.strip().splitlines()[-1])
         codes = setup["codes"]
         print(f"imported {args.pairs} pairs in {time.perf_counter() - started:.1f} s")

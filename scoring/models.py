@@ -191,6 +191,16 @@ class Entrant(models.Model):
         return people_label([m.player for m in self.memberships.all()])
 
 
+def with_members(prefix=""):
+    """A prefetch of entrants' memberships with their players in one query.
+
+    Not `prefetch_related("memberships__player")`: Django then reads the players with one
+    `id = … OR id = …` term per player, which SQLite refuses beyond 1,000 players
+    ("Expression tree is too large"); the join reads them with the memberships.
+    """
+    return models.Prefetch(f"{prefix}memberships", queryset=Membership.objects.select_related("player"))
+
+
 class Membership(models.Model):
     entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="memberships")
     player = models.ForeignKey(Player, on_delete=models.CASCADE)

@@ -8,7 +8,7 @@ from django.db.models import Q
 from scoring.deal_text import cards_text, exposure_word, per_copy
 from scoring.deals import event_rules, score_stored
 from scoring.lineups import session_of
-from scoring.models import Deal, Entrant, Irregularity, LineUp, Membership, Player, Round, Table
+from scoring.models import Deal, Entrant, Irregularity, LineUp, Membership, Player, Round, Table, with_members
 from scoring.player_stats import PlayerStats, deal_statistics
 from scoring.results import entrant_labels, event_format
 from scoring.rules import SEATS, DealError, card_label, split_games
@@ -36,7 +36,7 @@ def deal_row(deal, game_numbers):
 def entrant_record(event, code):
     """None when the code is unknown; else the entrant and its published matches."""
     individual = event.kind == Kind.INDIVIDUAL
-    entrant = Entrant.objects.filter(event=event, code=code).prefetch_related("memberships__player").first()
+    entrant = Entrant.objects.filter(event=event, code=code).prefetch_related(with_members()).first()
     if entrant is None:
         return None
     # An individual's entrant has one member, who sits at a different seat each round.
@@ -48,7 +48,7 @@ def entrant_record(event, code):
         Table.objects.filter(round__in=Round.objects.published().filter(event=event))
         .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
         # Every opponent's name without a query per opponent.
-        .prefetch_related("ns_entrant__memberships__player", "ew_entrant__memberships__player")
+        .prefetch_related(with_members("ns_entrant__"), with_members("ew_entrant__"))
         .order_by("round__number", "number")
     )
     if individual:

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from scoring.models import Deal, Entrant, Match, Membership, PairingLog, Player, Round, Table
+from scoring.models import Deal, Entrant, Match, Membership, PairingLog, Player, Round, Table, with_members
 from scoring.pairing import (
     Pairing,
     PairingError,
@@ -147,7 +147,7 @@ def round_candidates(event, number):
     """Who round `number` pairs: `(playing, sitting out)` as Entrants, in code order. Sitting
     out: withdrawn before it, joining later, or a bye asked for this round."""
     playing, out = [], []
-    for entrant in Entrant.objects.filter(event=event).prefetch_related("memberships__player").order_by("code"):
+    for entrant in Entrant.objects.filter(event=event).prefetch_related(with_members()).order_by("code"):
         (playing if entrant.plays_in(number) else out).append(entrant)
     return playing, out
 
@@ -293,7 +293,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     entrants = {
         e.code: e
         for e in Entrant.objects.filter(event=event, code__in=[first_code, second_code]).prefetch_related(
-            "memberships__player"
+            with_members()
         )
     }
     if len(entrants) != 2:

@@ -42,7 +42,7 @@ from scoring.final_stage import final_stage_start, knockout_advance, stage_of
 from scoring.forms import SwapForm, form_errors
 from scoring.lineups import LineUpError, first_board, lineup_set, match_tables, seats_for, team_members
 from scoring.messages import message_text
-from scoring.models import Entrant, Event, EventRole, Match, Round
+from scoring.models import Entrant, Event, EventRole, Match, Round, with_members
 from scoring.organiser_forms import (
     ArchiveUploadForm,
     ByeForm,
@@ -307,7 +307,7 @@ def entrants_page(request, event):
                 return redirect("organiser-entrants", event.slug)
         else:
             messages.error(request, "；".join(form_errors(form)))
-    entrants = Entrant.objects.filter(event=event).prefetch_related("memberships__player").order_by("code").all()
+    entrants = Entrant.objects.filter(event=event).prefetch_related(with_members()).order_by("code").all()
     return render(
         request,
         "organiser/entrants.html",
