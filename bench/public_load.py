@@ -219,6 +219,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--only", default="", help="run only the routes whose name contains this")
     parser.add_argument("--entry-rate", type=float, default=0, help="deals/s entered during a second pass")
     args = parser.parse_args()
 
@@ -268,7 +269,7 @@ def main():
                     break
                 except OSError:
                     time.sleep(0.2)
-            table = routes(codes)
+            table = [(name, paths) for name, paths in routes(codes) if name == "static floor" or args.only in name]
             print(
                 f"machine: {platform.node()} {os.cpu_count()} cores, {platform.python_version()}, "
                 f"{'PostgreSQL' if args.postgres else 'SQLite'}, Redis cache, gunicorn.conf.py"

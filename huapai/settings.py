@@ -136,7 +136,15 @@ if os.environ.get("REDIS_URL"):
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 3600}}
+    # One process's memory: room for a big event's standing rows (one key each) and stored
+    # pages; Django's default of 300 entries would cull them as fast as they are written.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "TIMEOUT": 3600,
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        }
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -76,14 +76,16 @@ def _margin(scored, seat):
     return scored["sides"][own] - scored["sides"]["EW" if own == "NS" else "NS"]
 
 
-def deal_statistics(rules, deal_json, adjusted, seat_players):
+def deal_statistics(rules, deal_json, adjusted, seat_players, only=None):
     """{player: PlayerStats} for one deal; `seat_players` maps seats to player ids (a seat
-    without a player is skipped). Raises `DealError` for a deal the engine refuses."""
+    without a player is skipped, and so is a player not in `only` when it is given: an
+    entrant's page scores no counterfactual for its opponents). Raises `DealError` for a deal
+    the engine refuses."""
     scored = score_stored(rules, deal_json, adjusted)
     made = exposures_by_seat(scored["holders"], scored["exposed"])
     result = {}
     for seat, player in seat_players.items():
-        if player is None:
+        if player is None or (only is not None and player not in only):
             continue
         cards = scored["captured"][seat]
         rules_applied = {entry["rule"] for entry in scored["breakdown"][seat]}

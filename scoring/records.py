@@ -107,7 +107,7 @@ def entrant_record(event, code):
                 "deals": [deal_row(d, game_numbers) for d in deals],
             }
         )
-    return {"subject": subject, "matches": matches}
+    return {"subject": subject, "matches": matches, "table_ids": [table.id for table in tables]}
 
 
 def published_round(event, number):
@@ -261,38 +261,30 @@ def _penalty_row(table, board, seat, points, kind, ruling):
     }
 
 
-def player_statistics(event, *, players=None):
+def player_statistics(event, *, players=None, tables=None):
     """{player id: PlayerStats} over the confirmed deals of the published rounds
-    (`scoring.player_stats`); `players` limits the deals read to those where one of them sat.
+    (`scoring.player_stats`); `players` and `tables` (ids) limit it to those players at
+    those tables (an entrant's page: its members at its tables, a few index look-ups).
 
     Who sat where follows the team line-ups per 节. Cached under the public version for the
     whole event (every deal scored again, twice when it has exposures: 2–4 s for 90,000 deals).
     """
     key = f"player-stats:{event.pk}:{current_version(event, public=True)}"
-    if players is None:
+    whole_event = players is None and tables is None
+    if whole_event:
         found = cache.get(key)
         if found is not None:
             return found
     rules = event_rules(event)
     published = Round.objects.published().filter(event=event)
     deals = Deal.objects.filter(table__round__in=published, status=Deal.Status.CONFIRMED)
-    if players is not None:
-        # A substitute of a later 节 sits in a line-up, not on the table.
-        lined_up = LineUp.objects.filter(
-            Q(north__in=players) | Q(east__in=players) | Q(south__in=players) | Q(west__in=players)
-        ).values("table_id")
-        deals = deals.filter(
-            Q(table__north__in=players)
-            | Q(table__east__in=players)
-            | Q(table__south__in=players)
-            | Q(table__west__in=players)
-            | Q(table_id__in=lined_up)
-        )
+    lineups_read = LineUp.objects.filter(table__round__in=published)
+    if tables is not None:
+        deals = deals.filter(table_id__in=tables)
+        lineups_read = lineups_read.filter(table_id__in=tables)
     lineups = {}
-    for row in (
-        LineUp.objects.filter(table__round__in=published)
-        .order_by("session")
-        .values("table_id", "session", "north_id", "east_id", "south_id", "west_id")
+    for row in lineups_read.order_by("session").values(
+        "table_id", "session", "north_id", "east_id", "south_id", "west_id"
     ):
         seats = {"N": row["north_id"], "E": row["east_id"], "S": row["south_id"], "W": row["west_id"]}
         lineups.setdefault(row["table_id"], []).append((row["session"], seats))
@@ -318,14 +310,13 @@ def player_statistics(event, *, players=None):
                 seats = lineup
         deal_json = {"captured": captured, "holders": holders, "exposed": exposed, "penalties": penalties}
         try:
-            per_player = deal_statistics(rules, deal_json, adjusted, seats)
+            per_player = deal_statistics(rules, deal_json, adjusted, seats, only=players)
         except DealError:
             continue  # a stored deal the engine now refuses is listed by the publication checks
         for player, stats in per_player.items():
-            if players is None or player in players:
-                totals[player].add(stats)
+            totals[player].add(stats)
     totals = dict(totals)
-    if players is None:
+    if whole_event:
         cache.set(key, totals, timeout=24 * 3600)
     return totals
 

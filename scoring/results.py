@@ -1,6 +1,7 @@
 """Reading results out of the database as the plain data `scoring.standings` takes."""
 
 import threading
+import time
 from collections import defaultdict
 
 from django.conf import settings
@@ -137,6 +138,32 @@ def standings_by_round(event, *, published_only=False, rounds=None, finished_onl
     found = cache.get_many(list(keys.values()))
     result = {r: found[key] for r, key in keys.items() if key in found}
     missing = [r for r in rounds if r not in result]
+    lock = f"standings-computing:{event.pk}:{version}:{int(published_only)}{int(finished_only)}"
+    if missing and not cache.add(lock, 1, STANDINGS_LOCK_SECONDS):
+        # Another request is computing this table (a crowd on a cold cache: each entrant's
+        # page needs its standing): wait for it rather than compute it again beside it.
+        deadline = time.monotonic() + STANDINGS_WAIT_SECONDS
+        while missing and time.monotonic() < deadline:
+            time.sleep(0.02)
+            found = cache.get_many([keys[r] for r in missing])
+            result.update({r: found[keys[r]] for r in missing if keys[r] in found})
+            missing = [r for r in rounds if r not in result]
+        if not missing:
+            return result
+        cache.add(lock, 1, STANDINGS_LOCK_SECONDS)  # waited long enough: compute it here
+    if missing:
+        try:
+            _compute_missing(event, published_only, finished_only, missing, keys, result)
+        finally:
+            cache.delete(lock)
+    return result
+
+
+STANDINGS_LOCK_SECONDS = 60
+STANDINGS_WAIT_SECONDS = 15.0
+
+
+def _compute_missing(event, published_only, finished_only, missing, keys, result):
     if missing:
         matches = event_match_results(event, published_only=published_only)
         fmt, codes = event_format(event), entrant_codes(event)

@@ -149,7 +149,7 @@ def entrant(request, slug, code):
     standing, count = public_standing(event, code)
     subject = record["subject"]
     members = [subject] if event.kind == Event.Kind.INDIVIDUAL else list(subject.players.order_by("code"))
-    totals = player_statistics(event, players={player.id for player in members})
+    totals = player_statistics(event, players={player.id for player in members}, tables=record["table_ids"])
     statistics = [(player, totals[player.id]) for player in members if player.id in totals]
     context = {"event": event, "standing": standing, "count": count, "statistics": statistics, **record}
     return render(request, "scoring/entrant.html", context)
