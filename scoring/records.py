@@ -107,7 +107,10 @@ def entrant_record(event, code):
                 "deals": [deal_row(d, game_numbers) for d in deals],
             }
         )
-    return {"subject": subject, "matches": matches, "table_ids": [table.id for table in tables]}
+    # Each player's statistics over these tables only (an entrant's page reads a few deals).
+    totals = player_statistics(event, players={player.id for player in members}, tables=[t.id for t in tables])
+    statistics = [(player, totals[player.id]) for player in members if player.id in totals]
+    return {"subject": subject, "matches": matches, "statistics": statistics}
 
 
 def published_round(event, number):

@@ -164,16 +164,15 @@ STANDINGS_WAIT_SECONDS = 15.0
 
 
 def _compute_missing(event, published_only, finished_only, missing, keys, result):
-    if missing:
-        matches = event_match_results(event, published_only=published_only)
-        fmt, codes = event_format(event), entrant_codes(event)
-        if finished_only:
-            unfinished = {id(match) for match in _unfinished(event, fmt, matches)}
-            matches = [match for match in matches if id(match) not in unfinished]
-        for r in missing:
-            result[r] = compute_standings(fmt, matches, codes, after_round=r)
-        cache.set_many({keys[r]: result[r] for r in missing}, timeout=24 * 3600)
-    return result
+    """Compute the `missing` cut-offs into `result` and store them."""
+    matches = event_match_results(event, published_only=published_only)
+    fmt, codes = event_format(event), entrant_codes(event)
+    if finished_only:
+        unfinished = {id(match) for match in _unfinished(event, fmt, matches)}
+        matches = [match for match in matches if id(match) not in unfinished]
+    for r in missing:
+        result[r] = compute_standings(fmt, matches, codes, after_round=r)
+    cache.set_many({keys[r]: result[r] for r in missing}, timeout=24 * 3600)
 
 
 def _unfinished(event, fmt, matches):

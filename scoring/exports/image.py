@@ -4,7 +4,11 @@ so it reads the same on every phone whatever fonts the phone has."""
 from functools import cache
 
 from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
+
+from scoring.vocabulary import Kind, RoundStatus
 
 WIDTH = 1080  # what chat apps show full width on a phone without scaling text below legibility
 ROW_HEIGHT = 52
@@ -45,15 +49,15 @@ def write_standings_png(out, *, title, subtitle, footer, columns, rows):
     body = font(26)
     draw.rectangle([0, top, WIDTH, top + ROW_HEIGHT], fill=HEADER)
     xs = [MARGIN]
-    for _, _, width, _ in columns:
-        xs.append(xs[-1] + width)
-    for (heading, _, width, align), x in zip(columns, xs, strict=False):
+    for column in columns:
+        xs.append(xs[-1] + column[2])
+    for (heading, _key, width, align), x in zip(columns, xs, strict=False):
         _cell(draw, heading, x, top, width, align, font(24), "white")
     for index, row in enumerate(rows):
         y = top + ROW_HEIGHT * (index + 1)
         if index % 2:
             draw.rectangle([0, y, WIDTH, y + ROW_HEIGHT], fill=BAND)
-        for (_, key, width, align), x in zip(columns, xs, strict=False):
+        for (_heading, key, width, align), x in zip(columns, xs, strict=False):
             colour = ACCENT if key == "rank" and row[key] in (1, 2, 3) else INK
             _cell(draw, row[key], x, y, width, align, body, colour)
     draw.text((MARGIN, height - 60), _fitted(draw, footer, WIDTH - 2 * MARGIN, font(22)), font=font(22), fill=MUTED)
@@ -64,3 +68,21 @@ def _cell(draw, value, x, y, width, align, face, fill):
     text = _fitted(draw, "" if value is None else value, width - 12, face)
     left = x + 6 if align == "left" else x + width - 6 - draw.textlength(text, font=face)
     draw.text((left, y + ROW_HEIGHT / 2), text, font=face, fill=fill, anchor="lm")
+
+
+def write_public_standings(out, event, rows, *, counted, total, address):
+    """The public standings picture: `rows` (standings row dicts) as shown, `counted` the
+    published rounds they count, `total` the number of entrants ranked, `address` the page's."""
+    if any(r.status == RoundStatus.PROVISIONAL for r in counted):
+        state = _("成绩为临时成绩")
+    else:
+        state = _("成绩为正式成绩") if counted else _("尚无公布的成绩")
+    when = _("第 %(n)s 轮后") % {"n": counted[-1].number} if counted else ""
+    subtitle = " · ".join(part for part in (_("排名"), when, state, _("共 %(n)s 名") % {"n": total}) if part)
+    footer = _("生成于 %(time)s · %(url)s") % {"time": timezone.localtime().strftime("%Y-%m-%d %H:%M"), "url": address}
+    if event.kind == Kind.INDIVIDUAL:
+        figures = [(_("总得分"), "total_score", 200, "right"), (_("副数"), "deals", 130, "right")]
+    else:
+        figures = [(_("场分"), "match_points", 130, "right"), (_("总得分"), "total_score", 200, "right")]
+    columns = [(_("名次"), "rank", 90, "right"), (_("编号"), "id", 130, "left"), (_("名称"), "name", 458, "left")]
+    write_standings_png(out, title=event.name, subtitle=subtitle, footer=footer, columns=columns + figures, rows=rows)

@@ -8,10 +8,8 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from scoring import draws
@@ -26,7 +24,6 @@ from scoring.records import (
     board_traveller,
     entrant_record,
     penalty_list,
-    player_statistics,
     published_round,
     round_results,
     statistics_rows,
@@ -115,28 +112,9 @@ def standings_png(request, slug):
     rows = event_standings(event, published_only=True, after_round=after) if published else []
     shown = standings_rows(event, rows[: _per_page(request)], get_language() or "zh-hans")
     counted = [r for r in published if after is None or r.number <= after]
-    state = (
-        _("成绩为临时成绩")
-        if any(r.status == Round.Status.PROVISIONAL for r in counted)
-        else _("成绩为正式成绩")
-        if counted
-        else _("尚无公布的成绩")
-    )
-    when = _("第 %(n)s 轮后") % {"n": counted[-1].number} if counted else ""
-    subtitle = " · ".join(part for part in (_("排名"), when, state, _("共 %(n)s 名") % {"n": len(rows)}) if part)
-    footer = _("生成于 %(time)s · %(url)s") % {
-        "time": timezone.localtime().strftime("%Y-%m-%d %H:%M"),
-        "url": request.build_absolute_uri(reverse("standings", args=[event.slug])),
-    }
-    if event.kind == Event.Kind.INDIVIDUAL:
-        figures = [(_("总得分"), "total_score", 200, "right"), (_("副数"), "deals", 130, "right")]
-    else:
-        figures = [(_("场分"), "match_points", 130, "right"), (_("总得分"), "total_score", 200, "right")]
-    columns = [(_("名次"), "rank", 90, "right"), (_("编号"), "id", 130, "left"), (_("名称"), "name", 458, "left")]
     body = io.BytesIO()
-    image.write_standings_png(
-        body, title=event.name, subtitle=subtitle, footer=footer, columns=columns + figures, rows=shown
-    )
+    address = request.build_absolute_uri(reverse("standings", args=[event.slug]))
+    image.write_public_standings(body, event, shown, counted=counted, total=len(rows), address=address)
     return HttpResponse(body.getvalue(), content_type="image/png")
 
 
@@ -147,12 +125,7 @@ def entrant(request, slug, code):
     if record is None:
         raise Http404("no such entrant")
     standing, count = public_standing(event, code)
-    subject = record["subject"]
-    members = [subject] if event.kind == Event.Kind.INDIVIDUAL else list(subject.players.order_by("code"))
-    totals = player_statistics(event, players={player.id for player in members}, tables=record["table_ids"])
-    statistics = [(player, totals[player.id]) for player in members if player.id in totals]
-    context = {"event": event, "standing": standing, "count": count, "statistics": statistics, **record}
-    return render(request, "scoring/entrant.html", context)
+    return render(request, "scoring/entrant.html", {"event": event, "standing": standing, "count": count, **record})
 
 
 @public_page
