@@ -159,7 +159,7 @@ LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]  # each named in its own language
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Public standings are computed again after a publication or correction in a background
-# thread, not in the request that made it (scoring.results.warm_public_standings_soon).
+# thread, not in the request that made it (scoring.warmup.warm_public_standings_soon).
 HUAPAI_WARM_IN_BACKGROUND = env_bool("HUAPAI_WARM_IN_BACKGROUND", True)
 # How long a worker process reuses its reading of an event's public version before asking
 # the database again (scoring.page_cache): a publication shows within this time.

@@ -23,8 +23,8 @@ from scoring.models import (
     Round,
     Table,
 )
-from scoring.results import warm_public_standings_soon
 from scoring.versions import results_changed
+from scoring.warmup import warm_public_standings_soon
 
 # For each model an organiser may pick in a form: the lookup from it to its event.
 EVENT_PATHS = {

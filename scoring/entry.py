@@ -15,10 +15,10 @@ from scoring.errors import EntryError
 from scoring.hot_sql import create_with_history, deal_at, insert, round_status_for_write
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round
 from scoring.permissions import is_organiser, may_confirm, may_enter
-from scoring.results import warm_public_standings_soon
 from scoring.rules import SEATS, DealError
 from scoring.rules.errors import Text, _
 from scoring.versions import results_changed
+from scoring.warmup import warm_public_standings_soon
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Stored as the history's reason in Chinese; pages show it through gettext (history_reason).

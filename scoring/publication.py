@@ -8,11 +8,11 @@ from django.utils import timezone
 
 from scoring.entry_reads import table_board_states
 from scoring.models import Deal, DealHistory, PairingLog, Round
-from scoring.results import warm_public_standings_soon
 from scoring.rules import card_label, split_games
 from scoring.rules.errors import Refusal, Text, _, listed
 from scoring.versions import results_changed
 from scoring.vocabulary import Kind, MatchMode
+from scoring.warmup import warm_public_standings_soon
 
 
 def publication_checklist(rnd):

@@ -1,5 +1,6 @@
 """An entrant's record: every published match, deal and 局, as plain data for the page."""
 
+import time
 from collections import defaultdict
 
 from django.core.cache import cache
@@ -16,6 +17,15 @@ from scoring.standings import table_points
 from scoring.versions import current_version
 from scoring.vocabulary import Kind
 
+STATISTICS_SECONDS = 24 * 3600
+STATISTICS_LOCK_SECONDS = 300
+STATISTICS_WAIT_SECONDS = 60.0
+
+DEAL_ROW_FIELDS = (
+    "table_id", "sequence", "board", "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score",
+    "penalties", "adjusted", "adjusted_reason", "exposed",
+)  # fmt: skip
+
 
 def deal_row(deal, game_numbers):
     return {
@@ -27,9 +37,7 @@ def deal_row(deal, game_numbers):
         "adjusted": deal.adjusted is not None,
         "adjusted_reason": deal.adjusted_reason,
         "game": game_numbers.get(deal.id),
-        "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
         "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
-        "status": deal.status,
     }
 
 
@@ -57,7 +65,9 @@ def entrant_record(event, code):
         tables = tables.filter(Q(ns_entrant=subject) | Q(ew_entrant=subject))
     tables = list(tables)
     deals_by_table = {}
-    for deal in Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).order_by("table_id", "sequence"):
+    # Only what the page shows: the captures and holders are the largest JSON to decode.
+    confirmed = Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).only(*DEAL_ROW_FIELDS)
+    for deal in confirmed.order_by("table_id", "sequence"):
         deals_by_table.setdefault(deal.table_id, []).append(deal)
     fmt = event_format(event)
     matches = []
@@ -107,8 +117,7 @@ def entrant_record(event, code):
                 "deals": [deal_row(d, game_numbers) for d in deals],
             }
         )
-    # Each player's statistics over these tables only (an entrant's page reads a few deals).
-    totals = player_statistics(event, players={player.id for player in members}, tables=[t.id for t in tables])
+    totals = members_statistics(event, members, tables)
     statistics = [(player, totals[player.id]) for player in members if player.id in totals]
     return {"subject": subject, "matches": matches, "statistics": statistics}
 
@@ -264,20 +273,70 @@ def _penalty_row(table, board, seat, points, kind, ruling):
     }
 
 
+def _statistics_keys(event, version):
+    prefix = f"player-stats:{event.pk}:{version}"
+    return prefix, f"{prefix}:ready", f"{prefix}:player:"
+
+
+def warm_player_statistics(event):
+    """Every player's statistics, computed once for the public version (the publication's
+    warm-up) and stored per player as well, so that each entrant's page reads its own."""
+    version = current_version(event, public=True)
+    _whole, ready, per_player = _statistics_keys(event, version)
+    if cache.get(ready):
+        return
+    totals = event_player_statistics(event, version)
+    cache.set_many({f"{per_player}{player}": stats for player, stats in totals.items()}, timeout=STATISTICS_SECONDS)
+    cache.set(ready, True, timeout=STATISTICS_SECONDS)  # last: "ready" promises the entries above
+
+
+def members_statistics(event, members, tables):
+    """{player id: PlayerStats} of an entrant's members: the warm-up's figures when it has
+    run for the current public version, else computed over the entrant's own tables (a
+    player plays only at their entrant's tables, so the two agree)."""
+    version = current_version(event, public=True)
+    _whole, ready, per_player = _statistics_keys(event, version)
+    keys = [f"{per_player}{player.id}" for player in members]
+    found = cache.get_many([ready, *keys])
+    if found.pop(ready, False):
+        totals = {player.id: found[key] for player, key in zip(members, keys, strict=True) if key in found}
+        # A member with no entry played no published deal (or the cache dropped it: count again).
+        if all(key in found for key in keys):
+            return totals
+    return player_statistics(event, players={player.id for player in members}, tables=[t.id for t in tables])
+
+
+def event_player_statistics(event, version=None):
+    """{player id: PlayerStats} of the whole event, cached under the public version.
+
+    Every deal is scored again, and once more for each player's exposures (12 s for the
+    90,000 deals of the 1,250-pair bench event), so one request or warm-up computes it
+    while the others wait for its answer rather than computing it beside it."""
+    key, _ready, _per_player = _statistics_keys(event, version or current_version(event, public=True))
+    found = cache.get(key)
+    if found is not None:
+        return found
+    lock = f"{key}:computing"
+    if not cache.add(lock, 1, STATISTICS_LOCK_SECONDS):
+        deadline = time.monotonic() + STATISTICS_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            found = cache.get(key)
+            if found is not None:
+                return found
+    try:
+        totals = player_statistics(event)
+        cache.set(key, totals, timeout=STATISTICS_SECONDS)
+    finally:
+        cache.delete(lock)
+    return totals
+
+
 def player_statistics(event, *, players=None, tables=None):
     """{player id: PlayerStats} over the confirmed deals of the published rounds
-    (`scoring.player_stats`); `players` and `tables` (ids) limit it to those players at
-    those tables (an entrant's page: its members at its tables, a few index look-ups).
-
-    Who sat where follows the team line-ups per 节. Cached under the public version for the
-    whole event (every deal scored again, twice when it has exposures: 2–4 s for 90,000 deals).
-    """
-    key = f"player-stats:{event.pk}:{current_version(event, public=True)}"
-    whole_event = players is None and tables is None
-    if whole_event:
-        found = cache.get(key)
-        if found is not None:
-            return found
+    (`scoring.player_stats`), computed now; `players` and `tables` (ids) limit it to those
+    players at those tables (an entrant's page: its members at its tables, a few index
+    look-ups). Who sat where follows the team line-ups per 节."""
     rules = event_rules(event)
     published = Round.objects.published().filter(event=event)
     deals = Deal.objects.filter(table__round__in=published, status=Deal.Status.CONFIRMED)
@@ -318,10 +377,7 @@ def player_statistics(event, *, players=None, tables=None):
             continue  # a stored deal the engine now refuses is listed by the publication checks
         for player, stats in per_player.items():
             totals[player].add(stats)
-    totals = dict(totals)
-    if whole_event:
-        cache.set(key, totals, timeout=24 * 3600)
-    return totals
+    return dict(totals)
 
 
 STATISTICS_ORDER = ("pigs", "goats", "transformers", "all_hearts", "grand_slams", "exposures", "exposure_gain")
@@ -330,7 +386,7 @@ STATISTICS_ORDER = ("pigs", "goats", "transformers", "all_hearts", "grand_slams"
 def statistics_rows(event, order=""):
     """A row per player who played a published deal: the player, their entrant (for the link)
     and their `PlayerStats`; by the pinyin of the name, or most first by `order` (STATISTICS_ORDER)."""
-    totals = player_statistics(event)
+    totals = event_player_statistics(event)
     entrant_of = dict(
         Membership.objects.filter(player_id__in=totals, entrant__event=event).values_list("player_id", "entrant__code")
     )

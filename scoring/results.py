@@ -1,19 +1,16 @@
 """Reading results out of the database as the plain data `scoring.standings` takes."""
 
-import threading
 import time
 from collections import defaultdict
 
-from django.conf import settings
 from django.core.cache import cache
-from django.db import connections, transaction
 from django.db.models import Count, Sum
 from django.utils import translation
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.messages import joined, people_label
-from scoring.models import Deal, Entrant, Event, Match, Membership, Player, Round, Table
+from scoring.models import Deal, Entrant, Match, Membership, Player, Round, Table
 from scoring.standings import CRITERIA_LABELS, Format, MatchResult, TableResult, compute_standings, match_finished
 from scoring.versions import current_version
 from scoring.vocabulary import LABEL_CONTEXT, Kind, MatchMode
@@ -329,43 +326,3 @@ def filter_rows(rows, query):
         return False
 
     return [row for row in rows if matches(row)]
-
-
-def warm_public_standings_soon(event):
-    """After the writing transaction commits, compute the public standings again — in a
-    background thread (settings.HUAPAI_WARM_IN_BACKGROUND), so that the organiser's or
-    referee's request does not wait for it; one warm-up per event at a time."""
-    event_id = event.pk
-    transaction.on_commit(lambda: _start_warm(event_id))
-
-
-def _start_warm(event_id):
-    if not settings.HUAPAI_WARM_IN_BACKGROUND:
-        _warm(event_id)
-        return
-    threading.Thread(target=_warm_in_thread, args=(event_id,), daemon=True, name=f"warm-{event_id}").start()
-
-
-def _warm_in_thread(event_id):
-    lock = f"warming:{event_id}"
-    if not cache.add(lock, 1, 60):
-        return  # another warm-up of this event is running; the next write starts a new one
-    try:
-        _warm(event_id)
-    finally:
-        cache.delete(lock)
-        connections.close_all()  # this thread's own connections
-
-
-def _warm(event_id):
-    event = Event.objects.filter(pk=event_id).first()
-    if event is not None:
-        warm_public_standings(event)
-
-
-def warm_public_standings(event):
-    """Compute the public standings now (after publication or a correction), so the
-    first visitor afterwards does not pay for summing every deal."""
-    published = list(Round.objects.published().filter(event=event).values_list("number", flat=True))
-    standings_by_round(event, published_only=True, rounds=[None, *published])  # the page and standings.xlsx
-    entrant_labels(event)

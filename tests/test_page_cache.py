@@ -134,7 +134,7 @@ def test_the_language_link_keeps_the_page_and_refuses_other_sites(imported):
 def test_the_warm_up_after_a_publication_runs_outside_the_request(
     event, people, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
-    import scoring.results
+    import scoring.warmup
 
     started = []
 
@@ -145,7 +145,7 @@ def test_the_warm_up_after_a_publication_runs_outside_the_request(
         def start(self):
             pass
 
-    monkeypatch.setattr(scoring.results.threading, "Thread", RecordingThread)
+    monkeypatch.setattr(scoring.warmup.threading, "Thread", RecordingThread)
     settings.HUAPAI_WARM_IN_BACKGROUND = True
     rnd = event.rounds.get(number=3)
     for table in Table.objects.filter(round=rnd):
@@ -154,7 +154,7 @@ def test_the_warm_up_after_a_publication_runs_outside_the_request(
             deal_confirm(deal=deal, user=people["referee2"], expected_version=deal.version)
     with django_capture_on_commit_callbacks(execute=True):
         round_publish(rnd, user=people["organiser"])
-    assert started == [(scoring.results._warm_in_thread, (event.pk,))]
+    assert started == [(scoring.warmup._warm_in_thread, (event.pk,))]
 
 
 def test_a_stored_page_is_answered_before_sessions_with_the_security_headers(imported, django_assert_max_num_queries):

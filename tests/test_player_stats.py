@@ -4,8 +4,9 @@ import pytest
 
 from scoring.archive import import_archive
 from scoring.player_stats import PlayerStats, deal_statistics, exposures_by_seat, without_exposures_of
-from scoring.rules import rules_for
-from tests.archives import pairs_archive
+from scoring.rules import card_label, rules_for
+from tests.archives import EXAMPLES, pairs_archive
+from tests.archives import deal as example_deal
 
 HEARTS = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7", "H6", "H5", "H4", "H3", "H2"]
 SEATS = {"N": "n", "E": "e", "S": "s", "W": "w"}
@@ -88,3 +89,81 @@ def test_the_statistics_page_and_the_entrant_page_show_the_counts(client):
     assert cells == ["1", "1", "0", "0", "0", "0", "1", "-200"]
     entrant = client.get(f"/events/{event.slug}/entrants/A/").text
     assert 'id="player-statistics"' in entrant and "-200" in entrant.split('id="player-statistics"')[1]
+
+
+def _three_round_event():
+    """Four pairs, three official rounds of shared examples (exposures included)."""
+    names = [
+        name
+        for name, example in EXAMPLES.items()
+        if example["deal"]["ruleset"] == "huapai" and "options" not in example["deal"]
+    ]
+    rounds = []
+    for number, (ns1, ew1, ns2, ew2) in enumerate([("A", "B", "C", "D"), ("A", "C", "B", "D"), ("D", "A", "C", "B")]):
+        boards = [example_deal(names[(number * 5 + i) % len(names)], i + 1) for i in range(4)]
+        tables = [
+            {"table": 1, "ns": ns1, "ew": ew1, "deals": boards},
+            {"table": 2, "ns": ns2, "ew": ew2, "deals": boards},
+        ]
+        rounds.append({"number": number + 1, "status": "official", "matches": tables})
+    return import_archive(pairs_archive(["A", "B", "C", "D"], rounds, length=4))
+
+
+@pytest.mark.django_db
+def test_after_the_warm_up_an_entrants_page_reads_its_players_figures_without_scoring_a_deal(client, monkeypatch):
+    import scoring.records
+    from scoring.models import Entrant
+    from scoring.warmup import warm_public_standings
+
+    event = _three_round_event()
+    computed = {}
+    for entrant in Entrant.objects.filter(event=event):
+        record = scoring.records.entrant_record(event, entrant.code)  # cold: over its own tables
+        computed[entrant.code] = {player.code: stats for player, stats in record["statistics"]}
+    assert any(stats.exposures for figures in computed.values() for stats in figures.values())
+    warm_public_standings(event)
+
+    def no_scoring(*args, **kwargs):
+        raise AssertionError("an entrant's page scored deals after the warm-up")
+
+    monkeypatch.setattr(scoring.records, "player_statistics", no_scoring)
+    for code, figures in computed.items():
+        record = scoring.records.entrant_record(event, code)
+        assert {player.code: stats for player, stats in record["statistics"]} == figures
+    assert client.get(f"/events/{event.slug}/entrants/A/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_an_entrants_deal_rows_escape_what_officials_wrote_and_print_every_cell(client):
+    """The rows written by hand (scoring.templatetags.huapai.deal_rows): the board's link, 局,
+    four seats, both sides, exposures with red suits, penalties and an adjustment's reason."""
+    shown = example_deal("T5", 1)
+    assert EXAMPLES["T5"]["deal"]["ruleset"] == "huapai" and EXAMPLES["T5"]["deal"]["exposed"]
+    adjusted = {**example_deal("T1", 2), "penalties": {"E": -50}}
+    adjusted |= {"adjusted": {"N": 100, "E": -100, "S": 0, "W": 0}, "adjusted_reason": '<script>alert("x")</script>'}
+    archive = pairs_archive(
+        ["A", "B"],
+        [
+            {
+                "number": 1,
+                "status": "official",
+                "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": [shown, adjusted]}],
+            }
+        ],
+        length=2,
+    )
+    event = import_archive(archive)
+    page = client.get(f"/events/{event.slug}/entrants/B/").text
+    rows = page.split('<table class="deals">')[1].split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[1:]
+    assert len(rows) == 2
+    assert f'href="/events/{event.slug}/rounds/1/boards/1/">1</a>' in rows[0]
+    assert f'href="/events/{event.slug}/rounds/1/boards/2/">2</a>' in rows[1]
+    cells = [cell.split(">")[-1] for cell in rows[1].split("</td>")[:8]]
+    # 调整分 N +100, E −100 and its −50 penalty: E −150; NS 100, EW −150.
+    assert cells[2:] == ["100", "-150", "0", "0", "100", "-150"]
+    assert "罚分 E -50" in rows[1]
+    assert "<script>" not in page and "调整分：&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in rows[1]
+    words = {"shown": "明", "first": "首明"}
+    plain = rows[0].replace('<span class="red">', "").replace("</span>", "")
+    for card, kind in shown["exposed"].items():
+        assert f"{card_label(card)}{words[kind]} " in plain

@@ -1,4 +1,5 @@
 import re
+from html import escape  # the standard library's: Django's is lazy-aware and six times slower
 
 from django import template
 from django.utils.html import conditional_escape
@@ -52,3 +53,34 @@ def join_names(names):
 def join_list(words):
     """Words (clubs, codes) in a list, with the page language's separator."""
     return joined(words or ())
+
+
+@register.simple_tag
+def deal_rows(deals, round_url):
+    """The rows of a table's deals on an entrant's page (`scoring.records.deal_row`), each
+    board linked to its traveller under `round_url`.
+
+    Written by hand rather than in the template (or with format_html): nine rounds of 16
+    boards made 2,600 template nodes and 20,000 lazy-aware escapes, two thirds of the page's
+    first render. The numbers are ints; every text is escaped here."""
+    penalty_word, adjusted_word = escape(gettext("罚分")), escape(gettext("调整分："))
+    url = escape(round_url)
+    rows = []
+    for deal in deals:
+        scores = deal["scores"]
+        exposed = "".join(f"{suits(card)}{escape(term_text(word))} " for card, word in deal["exposed"].items())
+        remarks = ""
+        if deal["penalties"]:
+            remarks = penalty_word + " " + "".join(f"{escape(seat)} {int(p)} " for seat, p in deal["penalties"].items())
+        if deal["adjusted"]:
+            remarks += adjusted_word + escape(deal["adjusted_reason"])
+        game = "" if deal["game"] is None else int(deal["game"])
+        rows.append(
+            f'<tr><td class="num"><a href="{url}boards/{int(deal["board"])}/">{int(deal["board"])}</a></td>'
+            f'<td class="num">{game}</td>\n<td class="num">{int(scores["N"])}</td>'
+            f'<td class="num">{int(scores["E"])}</td><td class="num">{int(scores["S"])}</td>'
+            f'<td class="num">{int(scores["W"])}</td>\n'
+            f'<td class="num">{int(deal["ns"])}</td><td class="num">{int(deal["ew"])}</td>\n'
+            f'<td class="hide-phone">{exposed}</td>\n<td>{remarks}</td></tr>'
+        )
+    return mark_safe("\n".join(rows))
