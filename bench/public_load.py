@@ -3,11 +3,12 @@
 Imports the generated 1,250-pair event (bench/big_event.py: 9 Swiss rounds × 16 boards,
 90,000 deals) into a fresh SQLite (or PostgreSQL, --postgres) database, starts gunicorn
 exactly as shipped (gunicorn.conf.py, production settings, DEBUG=0) with the Redis cache,
-and then, for every public route and every crowd size, runs closed-loop keep-alive
-clients (each sends its next request when the previous answer arrived, `Accept-Encoding:
-gzip` as phones do) for `--seconds`. The floor is the same clients fetching a static file
-(served by WhiteNoise through the same gunicorn) in the same run. It also times each
-route's first request after the import (a cold cache, as right after a publication).
+times each route's first request on that cold cache (as right after a publication), runs
+the warm-up a publication starts (`scoring.warmup`), and then, for every public route and
+every crowd size, runs closed-loop keep-alive clients (each sends its next request when the
+previous answer arrived, `Accept-Encoding: gzip` as phones do) for `--seconds`. The floor
+is the same clients fetching a static file (served by WhiteNoise through the same gunicorn)
+in the same run. The entrant route cycles over 400 entrants: its first pass renders each.
 
 The client is asyncio in its own process, so the server's two cores are shared with it
 exactly as they are for the floor. Every loop is bounded in count and time and only talks
@@ -39,6 +40,18 @@ sys.path.insert(0, str(REPO))
 from bench.referee_load import free_port, server_env  # noqa: E402
 
 SLUG = "crowd"
+# What a publication starts in the background (scoring.warmup), run here after the cold
+# first requests: the crowd then finds what it would find a few seconds after a publication.
+WARM = r"""
+import sys, time
+import django
+django.setup()
+from scoring.models import Event
+from scoring.warmup import warm_public_standings
+started = time.perf_counter()
+warm_public_standings(Event.objects.get(slug=sys.argv[1]))
+print(f"{time.perf_counter() - started:.1f}")
+"""
 SETUP = r"""
 import json, sys
 import django
@@ -278,6 +291,10 @@ def main():
             for name, paths in table:
                 seconds, status = first_request_seconds(port, paths[0])
                 print(f"  {name:24} {seconds * 1000:8.0f} ms  ({status})")
+            warm = subprocess.run(
+                [sys.executable, "-c", WARM, SLUG], env=env, cwd=REPO, capture_output=True, text=True, check=True
+            )
+            print(f"publication warm-up (standings, labels, every player's statistics): {warm.stdout.strip()} s")
             results = {}
             for clients in args.clients:
                 for name, paths in table:

@@ -21,23 +21,26 @@ STATISTICS_SECONDS = 24 * 3600
 STATISTICS_LOCK_SECONDS = 300
 STATISTICS_WAIT_SECONDS = 60.0
 
+# Only what an entrant's page shows, read as plain values: the captures and holders are the
+# largest JSON to decode, and building model objects cost as much as the query.
 DEAL_ROW_FIELDS = (
-    "table_id", "sequence", "board", "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score",
+    "id", "table_id", "board", "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score",
     "penalties", "adjusted", "adjusted_reason", "exposed",
 )  # fmt: skip
 
 
-def deal_row(deal, game_numbers):
+def deal_row(deal, game_number):
+    """A row of an entrant's deal table from a `Deal.objects.values(*DEAL_ROW_FIELDS)` row."""
     return {
-        "board": deal.board,
-        "scores": deal.scores,
-        "ns": deal.ns_score,
-        "ew": deal.ew_score,
-        "penalties": deal.penalties,
-        "adjusted": deal.adjusted is not None,
-        "adjusted_reason": deal.adjusted_reason,
-        "game": game_numbers.get(deal.id),
-        "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
+        "board": deal["board"],
+        "scores": {"N": deal["score_n"], "E": deal["score_e"], "S": deal["score_s"], "W": deal["score_w"]},
+        "ns": deal["ns_score"],
+        "ew": deal["ew_score"],
+        "penalties": deal["penalties"],
+        "adjusted": deal["adjusted"] is not None,
+        "adjusted_reason": deal["adjusted_reason"],
+        "game": game_number,
+        "exposed": {card_label(card): exposure_word(kind) for card, kind in deal["exposed"].items()},
     }
 
 
@@ -54,7 +57,7 @@ def entrant_record(event, code):
     subject = members[0] if individual else entrant
     tables = (
         Table.objects.filter(round__in=Round.objects.published().filter(event=event))
-        .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        .select_related("round", "ns_entrant", "ew_entrant")
         # Every opponent's name without a query per opponent.
         .prefetch_related(with_members("ns_entrant__"), with_members("ew_entrant__"))
         .order_by("round__number", "number")
@@ -65,22 +68,22 @@ def entrant_record(event, code):
         tables = tables.filter(Q(ns_entrant=subject) | Q(ew_entrant=subject))
     tables = list(tables)
     deals_by_table = {}
-    # Only what the page shows: the captures and holders are the largest JSON to decode.
-    confirmed = Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).only(*DEAL_ROW_FIELDS)
-    for deal in confirmed.order_by("table_id", "sequence"):
-        deals_by_table.setdefault(deal.table_id, []).append(deal)
+    confirmed = Deal.objects.filter(table__in=tables, status=Deal.Status.CONFIRMED).order_by("table_id", "sequence")
+    for deal in confirmed.values(*DEAL_ROW_FIELDS):
+        deals_by_table.setdefault(deal["table_id"], []).append(deal)
     fmt = event_format(event)
     matches = []
     for table in tables:
         deals = deals_by_table.get(table.id, [])
         if individual:
-            seat = next(s for s, p in table.seat_players().items() if p and p.id == subject.id)
+            seat_ids = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
+            seat = next(s for s, player_id in seat_ids.items() if player_id == subject.id)
             side = "NS" if seat in "NS" else "EW"
         else:
             side = "NS" if table.ns_entrant_id == subject.id else "EW"
-        sides = [(d.ns_score, d.ew_score) for d in deals]
+        sides = [(d["ns_score"], d["ew_score"]) for d in deals]
         games = split_games(sides, event.game_threshold)
-        game_numbers = {deals[i].id: game.number for game in games for i in game.deals}
+        game_numbers = {i: game.number for game in games for i in game.deals}
         own = sum(ns if side == "NS" else ew for ns, ew in sides)
         other = sum(ew if side == "NS" else ns for ns, ew in sides)
         # 场分 belong to a pairs table; a team's match spans two tables and individuals have none.
@@ -96,7 +99,6 @@ def entrant_record(event, code):
                 "table": table.number,
                 "side": side,
                 "opponent": opponent,
-                "seats": table.seat_players(),
                 "own": own,
                 "other": other,
                 "points": own_points,
@@ -114,7 +116,7 @@ def entrant_record(event, code):
                     }
                     for g in games
                 ],
-                "deals": [deal_row(d, game_numbers) for d in deals],
+                "deals": [deal_row(d, game_numbers.get(i)) for i, d in enumerate(deals)],
             }
         )
     totals = members_statistics(event, members, tables)
