@@ -64,3 +64,17 @@ def test_the_migration_turns_stored_individual_players_and_byes_into_entrants():
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert sorted(Entrant.objects.filter(event__slug="old-ind").values_list("code", flat=True)) == ["q1", "q2"]
     assert Match.objects.get(round__event__slug="old-ind").bye.code == "q1"
+
+
+def test_an_individual_players_page_shows_each_table_from_their_own_seat(client):
+    """p02 sat East at table 1 (example T1): the page says EW and gives EW's score as its own."""
+    from tests.archives import sides
+
+    event = import_archive(individual_archive())
+    event.rounds.update(status="official")
+    page = client.get(f"/events/{event.slug}/entrants/p02/").text
+    expected = sides("T1")
+    assert "EW · " in page
+    assert f"本方 {expected['EW']} : {expected['NS']} 对方" in page
+    north = client.get(f"/events/{event.slug}/entrants/p01/").text
+    assert "NS · " in north and f"本方 {expected['NS']} : {expected['EW']} 对方" in north
