@@ -3,6 +3,8 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from scoring.results import explanation_text
+
 
 class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=_("名次"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
@@ -32,6 +34,11 @@ class StandingsTable(tables.Table):
         # The page size comes from the view, bounded (`public._per_page`): django-tables2 would
         # take any integer from ?per_page=, and a negative one ends in a server error.
         per_page_field = "page_size_from_view"
+
+    def render_explanation(self, value):
+        """The rows come with what separates each from the one above as data
+        (`standings_rows(explain=False)`): only the rows of the page are put in words."""
+        return explanation_text(value)
 
 
 class IndividualStandingsTable(StandingsTable):

@@ -83,7 +83,7 @@ def standings(request, slug):
     after = _after_round(request, published)
     rows = event_standings(event, published_only=True, after_round=after) if published else []
     query = request.GET.get("q", "").strip()
-    data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans"), query)
+    data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans", explain=False), query)
     table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
     table = table_class(data)
     RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
