@@ -300,11 +300,10 @@ def members_statistics(event, members, tables):
     _whole, ready, per_player = _statistics_keys(event, version)
     keys = [f"{per_player}{player.id}" for player in members]
     found = cache.get_many([ready, *keys])
-    if found.pop(ready, False):
-        totals = {player.id: found[key] for player, key in zip(members, keys, strict=True) if key in found}
-        # A member with no entry played no published deal (or the cache dropped it: count again).
-        if all(key in found for key in keys):
-            return totals
+    if found.get(ready) and all(key in found for key in keys):
+        return {player.id: found[key] for player, key in zip(members, keys, strict=True)}
+    # Not warmed for this version, or a member without figures (no published deal yet, or
+    # dropped by the cache): count them here, over these tables.
     return player_statistics(event, players={player.id for player in members}, tables=[t.id for t in tables])
 
 

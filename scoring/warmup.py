@@ -10,6 +10,7 @@ from django.db import connections, transaction
 from scoring.models import Event, Round
 from scoring.records import warm_player_statistics
 from scoring.results import entrant_labels, standings_by_round
+from scoring.versions import current_version
 
 
 def warm_public_standings_soon(event):
@@ -27,12 +28,26 @@ def _start_warm(event_id):
     threading.Thread(target=_warm_in_thread, args=(event_id,), daemon=True, name=f"warm-{event_id}").start()
 
 
+# A warm-up of a 10,000-player event takes under a minute (docs/performance.md); the lock
+# only outlives a thread that died.
+WARM_LOCK_SECONDS = 300
+WARM_PASSES = 5
+
+
 def _warm_in_thread(event_id):
     lock = f"warming:{event_id}"
-    if not cache.add(lock, 1, 60):
-        return  # another warm-up of this event is running; the next write starts a new one
+    if not cache.add(lock, 1, WARM_LOCK_SECONDS):
+        return  # another warm-up of this event is running: it warms again if the version moved
     try:
-        _warm(event_id)
+        # A publication during a warm-up finds the lock taken: warm until the version stands still.
+        for _ in range(WARM_PASSES):
+            event = Event.objects.filter(pk=event_id).first()
+            if event is None:
+                break
+            before = current_version(event, public=True)
+            warm_public_standings(event)
+            if current_version(event, public=True) == before:
+                break
     finally:
         cache.delete(lock)
         connections.close_all()  # this thread's own connections

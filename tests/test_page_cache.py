@@ -4,6 +4,7 @@ refreshes, compressed once, personal pages never shared."""
 import gzip
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from scoring.entry import deal_confirm, deal_save
@@ -227,3 +228,25 @@ def test_the_public_penalty_list_shows_published_rulings_only(client, event, peo
         (1, 1, "E", -50, "东家藏牌，罚 50")
     ]
     assert rows[0]["kind"] == "藏牌" and rows[0]["player"]
+
+
+def test_a_warm_up_warms_again_when_a_publication_came_during_it(event, monkeypatch):
+    """The second publication's warm-up finds the lock taken and leaves; the running one sees
+    the public version moved and warms again, until it stands still."""
+    import scoring.warmup
+    from scoring.versions import current_version, results_changed
+
+    warmed = []
+
+    def warm_and_publish_during_the_first(warmed_event):
+        warmed.append(current_version(warmed_event, public=True))
+        if len(warmed) == 1:
+            results_changed(warmed_event, public=True)  # a publication while this pass runs
+            scoring.warmup._warm_in_thread(warmed_event.pk)  # its own warm-up: the lock is taken
+
+    monkeypatch.setattr(scoring.warmup, "warm_public_standings", warm_and_publish_during_the_first)
+    # The thread closes its own connections when done; here it runs in the test's own.
+    monkeypatch.setattr(scoring.warmup.connections, "close_all", lambda: None)
+    scoring.warmup._warm_in_thread(event.pk)
+    assert len(warmed) == 2 and warmed[1] > warmed[0]
+    assert cache.add(f"warming:{event.pk}", 1, 1)  # released
