@@ -31,6 +31,7 @@ from django.utils.translation import get_language
 
 from scoring.models import Event, ResultsCounter, Round
 from scoring.vocabulary import RoundStatus
+from scoring.waiting import wait_for
 
 BROWSER_MAX_AGE = 5  # seconds a phone or a proxy may reuse a page without asking
 STALE_WHILE_REVALIDATE = 30
@@ -237,12 +238,11 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
     for it, or get the previous version of the page rather than render it again."""
     lock = f"{key}:rendering"
     if not cache.add(lock, 1, RENDER_LOCK_SECONDS):
-        deadline = time.monotonic() + WAIT_FOR_RENDER
-        while time.monotonic() < deadline:
-            entry = cache.get(f"{key}:{encoding}") or cache.get(f"{latest_key}:{encoding}")
-            if entry is not None:
-                return entry
-            time.sleep(0.01)
+        entry = wait_for(
+            lambda: cache.get(f"{key}:{encoding}") or cache.get(f"{latest_key}:{encoding}"), WAIT_FOR_RENDER
+        )
+        if entry is not None:
+            return entry
     try:
         request.page_etag = _etag(key)  # the page names its own version (live updates compare it)
         response = view(request, slug, *args, **kwargs)

@@ -1,6 +1,5 @@
 """An entrant's record: every published match, deal and 局, as plain data for the page."""
 
-import time
 from collections import defaultdict
 
 from django.core.cache import cache
@@ -16,6 +15,7 @@ from scoring.rules import SEATS, DealError, card_label, split_games
 from scoring.standings import table_points
 from scoring.versions import current_version
 from scoring.vocabulary import Kind
+from scoring.waiting import wait_for
 
 STATISTICS_SECONDS = 24 * 3600
 STATISTICS_LOCK_SECONDS = 300
@@ -319,12 +319,9 @@ def event_player_statistics(event, version=None):
         return found
     lock = f"{key}:computing"
     if not cache.add(lock, 1, STATISTICS_LOCK_SECONDS):
-        deadline = time.monotonic() + STATISTICS_WAIT_SECONDS
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            found = cache.get(key)
-            if found is not None:
-                return found
+        found = wait_for(lambda: cache.get(key), STATISTICS_WAIT_SECONDS)
+        if found is not None:
+            return found
     try:
         totals = player_statistics(event)
         cache.set(key, totals, timeout=STATISTICS_SECONDS)

@@ -1,6 +1,5 @@
 """Reading results out of the database as the plain data `scoring.standings` takes."""
 
-import time
 from collections import defaultdict
 
 from django.core.cache import cache
@@ -14,6 +13,7 @@ from scoring.models import Deal, Entrant, Match, Membership, Player, Round, Tabl
 from scoring.standings import CRITERIA_LABELS, Format, MatchResult, TableResult, compute_standings, match_finished
 from scoring.versions import current_version
 from scoring.vocabulary import LABEL_CONTEXT, Kind, MatchMode
+from scoring.waiting import wait_for
 
 
 def event_format(event):
@@ -137,14 +137,13 @@ def standings_by_round(event, *, published_only=False, rounds=None, finished_onl
     if missing and not cache.add(lock, 1, STANDINGS_LOCK_SECONDS):
         # Another request is computing this table (a crowd on a cold cache: each entrant's
         # page needs its standing): wait for it rather than compute it again beside it.
-        deadline = time.monotonic() + STANDINGS_WAIT_SECONDS
-        while missing and time.monotonic() < deadline:
-            time.sleep(0.02)
-            found = cache.get_many([keys[r] for r in missing])
-            result.update({r: found[keys[r]] for r in missing if keys[r] in found})
-            missing = [r for r in rounds if r not in result]
-        if not missing:
-            return result
+        def all_found():
+            found = cache.get_many([keys[r] for r in rounds])
+            return found if len(found) == len(rounds) else None
+
+        found = wait_for(all_found, STANDINGS_WAIT_SECONDS)
+        if found is not None:
+            return {r: found[keys[r]] for r in rounds}
         cache.add(lock, 1, STANDINGS_LOCK_SECONDS)  # waited long enough: compute it here
     if missing:
         try:
