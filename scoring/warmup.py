@@ -39,24 +39,22 @@ def _warm_in_thread(event_id):
     if not cache.add(lock, 1, WARM_LOCK_SECONDS):
         return  # another warm-up of this event is running: it warms again if the version moved
     try:
-        # A publication during a warm-up finds the lock taken: warm until the version stands still.
-        for _ in range(WARM_PASSES):
-            event = Event.objects.filter(pk=event_id).first()
-            if event is None:
-                break
-            before = current_version(event, public=True)
-            warm_public_standings(event)
-            if current_version(event, public=True) == before:
-                break
+        _warm(event_id)
     finally:
         cache.delete(lock)
         connections.close_all()  # this thread's own connections
 
 
 def _warm(event_id):
-    event = Event.objects.filter(pk=event_id).first()
-    if event is not None:
+    # A publication during a warm-up finds the lock taken: warm until the version stands still.
+    for _ in range(WARM_PASSES):
+        event = Event.objects.filter(pk=event_id).first()
+        if event is None:
+            return
+        before = current_version(event, public=True)
         warm_public_standings(event)
+        if current_version(event, public=True) == before:
+            return
 
 
 def warm_public_standings(event):
