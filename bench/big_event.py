@@ -15,10 +15,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from scoring.pairing import candidates_from_history, pair_swiss  # noqa: E402
-from scoring.rules import score_deal  # noqa: E402
-from scoring.rules.samples import random_deal  # noqa: E402
-from scoring.standings import Format, MatchResult, TableResult, compute_standings  # noqa: E402
+from scoring.engine.pairing import candidates_from_history, pair_swiss  # noqa: E402
+from scoring.engine.standings import Format, MatchResult, TableResult, compute_standings  # noqa: E402
+from scoring.games.huapai import score_deal  # noqa: E402
+from scoring.games.huapai.samples import random_deal  # noqa: E402
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余于杜叶程魏苏吕丁任卢姚沈钟姜崔谭陆范汪廖石金韦贾夏付方邹熊白孟秦邱侯江尹薛闫段雷龙黎史陶贺毛郝顾龚邵万覃武钱戴严莫孔向常汤康易乔赖文"  # noqa: E501
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超霞平刚华建国志红玉兰英梅林海波辉鹏宇飞斌浩凯雪琳晨阳"

@@ -22,11 +22,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from scoring.rules.samples import write_jsonl  # noqa: E402
+from scoring.games.huapai.samples import write_jsonl  # noqa: E402
 
 FLOOR = r"""
 import json, sys
-from scoring.rules import score_deal
+from scoring.games.huapai import score_deal
 with open(sys.argv[1], encoding="utf-8") as handle:
     template = score_deal(json.loads(handle.readline()))
 out = sys.stdout

@@ -58,7 +58,7 @@ def stage(name, args):
         call_command("migrate", verbosity=0)
         return {}
     if name == "import":
-        from scoring.archive import import_archive
+        from scoring.archive.database import import_archive
 
         started = time.perf_counter()
         with open(args[0], encoding="utf-8") as handle:
@@ -101,7 +101,7 @@ def stage(name, args):
     if name == "standings":
         from django.core.cache import cache
 
-        from scoring.results import event_standings
+        from scoring.results.standings import event_standings
 
         timings = []
         for _ in range(3):
@@ -123,13 +123,13 @@ def stage(name, args):
                 timings.append(time.perf_counter() - started)
         return {"seconds": min(timings), "peak_mb": peak_mb()}
     if name == "swiss":
-        from scoring.rounds import round_pair
+        from scoring.rounds.creation import round_pair
 
         started = time.perf_counter()
         rnd = round_pair(event, "swiss")[0]
         return {"seconds": time.perf_counter() - started, "tables": rnd.tables.count(), "peak_mb": peak_mb()}
     if name == "swiss_floor":
-        from scoring.results import event_standings
+        from scoring.results.standings import event_standings
 
         rows = event_standings(event)
         started = time.perf_counter()

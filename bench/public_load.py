@@ -5,7 +5,7 @@ Imports the generated 1,250-pair event (bench/big_event.py: 9 Swiss rounds × 16
 exactly as shipped (gunicorn.conf.py, production settings, DEBUG=0) with the Redis cache,
 times each route's first request on that cold cache, then publishes (the public version
 moves) and times each route's first request again while the publication's warm-up
-(`scoring.warmup`) runs beside it, and then, once it is done, for every public route and
+(`scoring.cache.warmup`) runs beside it, and then, once it is done, for every public route and
 every crowd size, runs closed-loop keep-alive clients (each sends its next request when the
 previous answer arrived, `Accept-Encoding: gzip` as phones do) for `--seconds`. The floor
 is the same clients fetching a static file (served by WhiteNoise through the same gunicorn)
@@ -42,7 +42,7 @@ from bench.referee_load import free_port, server_env  # noqa: E402
 
 SLUG = "crowd"
 # A publication as the server sees it: the public version moves (every stored page and the
-# standings are then out of date) and the warm-up it starts (scoring.warmup) runs beside the
+# standings are then out of date) and the warm-up it starts (scoring.cache.warmup) runs beside the
 # first readers, whom the bench times meanwhile.
 PUBLISH = r"""
 import sys, time
@@ -50,8 +50,8 @@ import django
 django.setup()
 from django.db import transaction
 from scoring.models import Event
-from scoring.versions import results_changed
-from scoring.warmup import warm_public_standings
+from scoring.cache.versions import results_changed
+from scoring.cache.warmup import warm_public_standings
 event = Event.objects.get(slug=sys.argv[1])
 with transaction.atomic():
     results_changed(event, public=True)
@@ -67,7 +67,7 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 call_command("collectstatic", verbosity=0, interactive=False)
-from scoring.archive import import_archive
+from scoring.archive.database import import_archive
 with open(sys.argv[1], "rb") as handle:
     event = import_archive(handle.read(), consume=True)
 from scoring.models import Entrant
@@ -75,8 +75,8 @@ codes = list(Entrant.objects.filter(event=event).values_list("code", flat=True)[
 token = None
 if sys.argv[2] == "live":
     # The next round paired and in play, and a referee with an API token to enter it.
-    from scoring.accounts import role_grant, token_for
-    from scoring.rounds import round_pair
+    from scoring.events.accounts import role_grant, token_for
+    from scoring.rounds.creation import round_pair
     rnd, _ = round_pair(event, "swiss")
     token = token_for(role_grant(username="live-referee", role="referee", event=event)[0])
     print(json.dumps({"codes": codes, "token": token, "round": rnd.number, "tables": rnd.tables.count()}))

@@ -68,9 +68,9 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 call_command("collectstatic", verbosity=0, interactive=False)
-from scoring.archive import import_archive
-from scoring.rounds import round_pair
-from scoring.accounts import role_grant, token_for
+from scoring.archive.database import import_archive
+from scoring.rounds.creation import round_pair
+from scoring.events.accounts import role_grant, token_for
 pairs, clients = int(sys.argv[1]), int(sys.argv[2])
 players = [{"id": f"p{i}", "name": f"选手{i}"} for i in range(2 * pairs)]
 archive = {"format": "huapai-event/1", "event": {"slug": "load", "name": "压力测试", "kind": "pairs"},
@@ -121,7 +121,7 @@ def start_server(env, port, workers, threads, extra=()):
 
 
 def deal_body(rng):
-    from scoring.rules.samples import random_deal
+    from scoring.games.huapai.samples import random_deal
 
     deal = random_deal(rng)
     del deal["ruleset"]

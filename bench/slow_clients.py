@@ -41,7 +41,7 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 call_command("collectstatic", verbosity=0, interactive=False)
-from scoring.archive import import_archive
+from scoring.archive.database import import_archive
 players = [{"id": f"p{i}", "name": f"选手{i}"} for i in range(32)]
 import_archive({"format": "huapai-event/1", "event": {"slug": "slow", "name": "慢连接测试", "kind": "pairs"},
                 "players": players,

@@ -58,11 +58,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "scoring.middleware.SecurityHeadersMiddleware",
+    "scoring.web.middleware.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Stored public pages for visitors without a session, before the rest (scoring.page_cache).
-    "scoring.page_cache.PublicPageMiddleware",
+    # Stored public pages for visitors without a session, before the rest (scoring.cache.pages).
+    "scoring.cache.pages.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -85,7 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "scoring.page_cache.live_updates",
+                "scoring.cache.pages.live_updates",
             ],
         },
     },
@@ -122,7 +122,7 @@ SQLITE_OPTIONS = {
     "timeout": 20,
 }
 
-# Lets scoring/hot_sql.py prepare the referee's hot statements on the server
+# Lets scoring/entry/hot_sql.py prepare the referee's hot statements on the server
 # (Django's own queries bind on the client and are never prepared). Behind
 # PgBouncer, use its transaction mode only from 1.21, which keeps them.
 POSTGRES_OPTIONS = {"prepare_threshold": 5}
@@ -159,10 +159,10 @@ LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]  # each named in its own language
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # Public standings are computed again after a publication or correction in a background
-# thread, not in the request that made it (scoring.warmup.warm_public_standings_soon).
+# thread, not in the request that made it (scoring.cache.warmup.warm_public_standings_soon).
 HUAPAI_WARM_IN_BACKGROUND = env_bool("HUAPAI_WARM_IN_BACKGROUND", True)
 # How long a worker process reuses its reading of an event's public version before asking
-# the database again (scoring.page_cache): a publication shows within this time.
+# the database again (scoring.cache.pages): a publication shows within this time.
 HUAPAI_PAGE_STAMP_SECONDS = float(os.environ.get("HUAPAI_PAGE_STAMP_SECONDS", "1"))
 # How often an open public page asks whether it changed (a HEAD answered from the cache).
 HUAPAI_LIVE_POLL_SECONDS = int(os.environ.get("HUAPAI_LIVE_POLL_SECONDS", "30"))

@@ -1,6 +1,6 @@
 """Organisers edit events, entrants and rounds in the Django admin.
 
-Deal results are not edited here: they change only through `scoring.entry`,
+Deal results are not edited here: they change only through `scoring.entry.services`,
 which validates, versions and records history.
 """
 
@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from scoring.cache.versions import results_changed
+from scoring.cache.warmup import warm_public_standings_soon
 from scoring.models import (
     Appeal,
     Deal,
@@ -23,8 +25,6 @@ from scoring.models import (
     Round,
     Table,
 )
-from scoring.versions import results_changed
-from scoring.warmup import warm_public_standings_soon
 
 # For each model an organiser may pick in a form: the lookup from it to its event.
 EVENT_PATHS = {

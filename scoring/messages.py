@@ -7,13 +7,13 @@ from functools import cache
 
 from django.utils.translation import get_language, gettext, pgettext
 
-from scoring.deal_text import EXPOSURE_WORDS
-from scoring.names import pinyin_sort_key, romanised
-from scoring.rules.engine import BREAKDOWN_TERMS
+from scoring.engine.names import pinyin_sort_key, romanised
+from scoring.games.huapai.deal_text import EXPOSURE_WORDS
+from scoring.games.huapai.engine import BREAKDOWN_TERMS
 
 
 def message_text(message) -> str:
-    """Render a `Refusal` or `Text` (see `scoring.rules.errors`) in the active language."""
+    """Render a `Refusal` or `Text` (see `scoring.games.refusals`) in the active language."""
     params = {
         key: message_text(value) if hasattr(value, "template") else value for key, value in message.params.items()
     }

@@ -1,7 +1,7 @@
 """The competition as stored: events, entrants, rounds, matches, tables and deals.
 
 Deals hold exactly what deal-json.md holds; the engine's seat scores are
-cached on each deal when it is saved (by `scoring.entry` or the archive
+cached on each deal when it is saved (by `scoring.entry.services` or the archive
 import), so standings can sum them in SQL. Nothing here computes a score.
 """
 
@@ -14,10 +14,10 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoring import vocabulary
+from scoring.engine import vocabulary
+from scoring.engine.names import pinyin_sort_key
+from scoring.games.huapai import RULESETS, read_options
 from scoring.messages import message_text, people_label
-from scoring.names import pinyin_sort_key
-from scoring.rules import RULESETS, read_options
 
 RULESET_CHOICES = [(name, name) for name in RULESETS]
 
@@ -112,7 +112,7 @@ class Event(models.Model):
 
 
 class ResultsCounter(models.Model):
-    """One shard of an event's results version (see `scoring.versions`)."""
+    """One shard of an event's results version (see `scoring.cache.versions`)."""
 
     SHARDS = 16
 
@@ -276,7 +276,7 @@ class Match(models.Model):
     home = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     away = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     bye = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    # A knockout match: quarter_final, semi_final, final or third_place (scoring.brackets.MatchLabel).
+    # A knockout match: quarter_final, semi_final, final or third_place (scoring.engine.brackets.MatchLabel).
     label = models.CharField(max_length=20, blank=True)
     extra = models.JSONField(default=dict, blank=True)
 
@@ -316,7 +316,7 @@ class Table(models.Model):
 
 class LineUp(models.Model):
     """Who sits at a team table from a later 节 (session) of the round on (substitutions);
-    the table's own seats are the first session's. See `scoring.lineups`."""
+    the table's own seats are the first session's. See `scoring.events.lineups`."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="lineups")
     session = models.PositiveSmallIntegerField(_("节"))

@@ -60,8 +60,8 @@ def page(browser):
 @pytest.fixture
 def event():
     """The four-pair archive with a scheduled round 3 (tables 1 and 2) paired by Swiss."""
-    from scoring.archive import import_archive
-    from scoring.rounds import round_pair
+    from scoring.archive.database import import_archive
+    from scoring.rounds.creation import round_pair
     from tests.archives import four_pairs_two_rounds
 
     event = import_archive(four_pairs_two_rounds())
@@ -72,7 +72,7 @@ def event():
 @pytest.fixture
 def people(event):
     """Two referees and an organiser of `event`, a user with no role, a referee of another event."""
-    from scoring.archive import import_archive
+    from scoring.archive.database import import_archive
     from tests.archives import four_pairs_two_rounds
     from tests.referee_setup import make_user
 

@@ -4,7 +4,7 @@ import copy
 
 from django.contrib.auth import get_user_model
 
-from scoring.accounts import role_grant, token_for
+from scoring.events.accounts import role_grant, token_for
 from tests.archives import EXAMPLES
 
 PASSWORD = "correct-horse-battery"

@@ -2,8 +2,8 @@
 
 from hypothesis import strategies as st
 
-from scoring.rules import EXPOSABLE, POINT_CARDS, RULESETS, SEATS
-from scoring.rules.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
+from scoring.games.huapai import EXPOSABLE, POINT_CARDS, RULESETS, SEATS
+from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
 
 seats = st.sampled_from(SEATS)
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
 
-from scoring.vocabulary import Kind, RoundStatus
+from scoring.engine.vocabulary import Kind, RoundStatus
 
 WIDTH = 1080  # what chat apps show full width on a phone without scaling text below legibility
 ROW_HEIGHT = 52

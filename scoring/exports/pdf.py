@@ -20,10 +20,10 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
-from scoring.deals import event_rules
-from scoring.rulebook import rules_text
-from scoring.rules import EXPOSABLE, POINT_CARDS, SEATS, card_label
-from scoring.vocabulary import SEAT_NAMES, Kind, MatchMode
+from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
+from scoring.events.rulebook import rules_text
+from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
+from scoring.games.huapai.stored import event_rules
 
 FONT = "HuapaiCJK"
 

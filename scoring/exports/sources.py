@@ -4,7 +4,7 @@ from collections import defaultdict
 from itertools import groupby
 
 from scoring.models import Deal, LineUp, Player, Table
-from scoring.results import standings_by_round, standings_rows
+from scoring.results.standings import standings_by_round, standings_rows
 
 
 def visible_rounds(event, published_only):

@@ -11,10 +11,10 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from scoring.deal_text import exposed_text, holders_text
+from scoring.engine.vocabulary import SEAT_NAMES, Kind
+from scoring.games.huapai import SEATS, card_label, split_games
+from scoring.games.huapai.deal_text import exposed_text, holders_text
 from scoring.models import Deal
-from scoring.rules import SEATS, card_label, split_games
-from scoring.vocabulary import SEAT_NAMES, Kind
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="1D2330")

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from scoring.rules import SEATS, read_deal, rules_for, score_valid_deal
+from scoring.games.huapai import SEATS, read_deal, rules_for, score_valid_deal
 
 
 def fill_raw_scores(apps, schema_editor):

@@ -20,13 +20,13 @@ def get_seat(mapping, seat):
 @register.filter
 def history_reason(reason):
     """A change's reason as stored: a referee's own words, or a reason the system wrote in
-    Chinese (`scoring.entry.BLIND_AGREEMENT`), which reads in the page's language."""
+    Chinese (`scoring.entry.services.BLIND_AGREEMENT`), which reads in the page's language."""
     return gettext(reason) if reason else reason
 
 
 @register.filter
 def message(value):
-    """A domain message (`scoring.rules.errors.Text` or a refusal) in the page's language."""
+    """A domain message (`scoring.games.refusals.Text` or a refusal) in the page's language."""
     return message_text(value) if hasattr(value, "template") else value
 
 
@@ -57,7 +57,7 @@ def join_list(words):
 
 @register.simple_tag
 def deal_rows(deals, round_url):
-    """The rows of a table's deals on an entrant's page (`scoring.records.deal_row`), each
+    """The rows of a table's deals on an entrant's page (`scoring.results.records.deal_row`), each
     board linked to its traveller under `round_url`.
 
     Written by hand rather than in the template (or with format_html): nine rounds of 16

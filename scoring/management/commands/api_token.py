@@ -2,7 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.accounts import token_for
+from scoring.events.accounts import token_for
 
 
 class Command(BaseCommand):

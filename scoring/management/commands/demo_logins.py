@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from scoring.demo import DEMO_USERS
+from scoring.events.demo import DEMO_USERS
 
 
 class Command(BaseCommand):

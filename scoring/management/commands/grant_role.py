@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.accounts import role_grant
+from scoring.events.accounts import role_grant
 from scoring.models import Event, EventRole
 
 

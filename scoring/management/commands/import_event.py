@@ -3,8 +3,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.archive import import_archive, read_archive_json
-from scoring.archive_format import ArchiveError
+from scoring.archive.database import import_archive, read_archive_json
+from scoring.archive.format import ArchiveError
 from scoring.messages import message_text
 
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from scoring.demo import DEMO_SLUG, load_demo
+from scoring.events.demo import DEMO_SLUG, load_demo
 
 
 class Command(BaseCommand):

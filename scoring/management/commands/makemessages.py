@@ -1,5 +1,5 @@
 """Django's makemessages, also extracting `pgettext_noop(context, message)`: the pure layer
-marks labels with it (scoring/vocabulary.py) without importing Django."""
+marks labels with it (scoring/engine/vocabulary.py) without importing Django."""
 
 from django.core.management.commands import makemessages
 

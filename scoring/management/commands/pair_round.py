@@ -1,10 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
+from scoring.engine.pairing import PairingError
 from scoring.messages import message_text
 from scoring.models import Event
-from scoring.pairing import PairingError
-from scoring.rounds import METHODS, PairingOptions, round_pair
+from scoring.rounds.creation import METHODS, PairingOptions, round_pair
 
 
 class Command(BaseCommand):

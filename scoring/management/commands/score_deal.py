@@ -3,7 +3,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.scorefile import score_stream
+from scoring.engine.scorefile import score_stream
 
 
 class Command(BaseCommand):

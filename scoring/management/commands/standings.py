@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
 from scoring.models import Event
-from scoring.results import event_standings, explanation_text, standings_json
+from scoring.results.standings import event_standings, explanation_text, standings_json
 
 
 class Command(BaseCommand):

@@ -1,0 +1,423 @@
+"""Importing and exporting whole events (`huapai-event/1`) to and from the database."""
+
+import json
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.archive.format import AVAILABILITY, FORMAT, ArchiveError, parse_header, parse_round
+from scoring.engine.names import pinyin_sort_key
+from scoring.events.permissions import is_organiser
+from scoring.events.setup import may_create_events
+from scoring.games.huapai.stored import apply_result
+from scoring.games.refusals import _
+from scoring.models import (
+    Deal,
+    DealHistory,
+    Entrant,
+    Event,
+    EventRole,
+    LineUp,
+    Match,
+    Membership,
+    Player,
+    Round,
+    Table,
+)
+
+BATCH = 2000
+
+
+def read_archive_json(raw):
+    """The JSON of an archive file (bytes or text), or `ArchiveError` saying why it is not JSON."""
+    try:
+        return json.loads(raw) if raw.strip() else None
+    except UnicodeDecodeError as error:
+        raise ArchiveError(_("不是 UTF-8 文本（第 {byte} 字节）"), byte=error.start) from None
+    except ValueError as error:
+        raise ArchiveError(_("不是有效的 JSON：{detail}"), detail=str(error)[:200]) from None
+    except RecursionError:
+        raise ArchiveError(_("JSON 嵌套过深")) from None
+
+
+def import_archive_upload(raw, *, user, replace=False):
+    """An archive uploaded by an organiser: a new event (the uploader becomes its organiser),
+    or, with `replace`, in place of an event the uploader organises that has no results yet."""
+    data = read_archive_json(raw)
+    event_info = data.get("event") if isinstance(data, dict) else None
+    slug = event_info.get("slug") if isinstance(event_info, dict) else None
+    existing = Event.objects.filter(slug=slug.strip()).first() if isinstance(slug, str) else None
+    if existing is not None:
+        if not replace:
+            raise ArchiveError(_("赛事 {slug} 已存在"), code="event_exists", slug=existing.slug)
+        if not is_organiser(user, existing):
+            raise ArchiveError(_("你不是赛事 {slug} 的组织者，不能替换它"), code="forbidden", slug=existing.slug)
+        if Deal.objects.filter(table__round__event=existing).exists():
+            raise ArchiveError(_("赛事 {slug} 已有成绩，不能整体替换"), code="has_results", slug=existing.slug)
+    elif not may_create_events(user):
+        raise ArchiveError(_("只有组织者账号可以创建赛事"), code="forbidden")
+    with transaction.atomic():
+        event = import_archive(data, replace=existing is not None, consume=True)
+        EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    return event
+
+
+def import_archive(data, *, replace=False, consume=False):
+    """Check a whole archive, then write it in one transaction. Returns the `Event`.
+
+    Every round is checked (and every deal scored) before the transaction
+    starts: on SQLite a write transaction holds the one write lock that every
+    referee waits for, so it holds it only while writing. An invalid deal in the
+    last round refuses the archive before anything is written. With `consume`,
+    each round's JSON is released once checked (the caller's `data` loses its
+    rounds), so the raw and the checked form of a round never both stay in
+    memory. An existing event with the same slug is refused unless `replace` is set.
+    """
+    if isinstance(data, (str, bytes)):
+        data = read_archive_json(data)
+    parsed, context = parse_header(data)
+    info = parsed.event
+    raw_rounds = data.get("rounds") or []
+    parsed_rounds = []
+    for index in range(len(raw_rounds)):
+        parsed_rounds.append(parse_round(raw_rounds[index], context))
+        if consume:
+            raw_rounds[index] = None
+    with transaction.atomic():
+        existing = Event.objects.filter(slug=info["slug"]).first()
+        if existing and not replace:
+            raise ArchiveError(_("赛事 {slug} 已存在"), code="event_exists", slug=info["slug"])
+        if existing:
+            entered_here = DealHistory.objects.filter(event=existing).count()
+            if entered_here:
+                raise ArchiveError(
+                    _(
+                        "赛事 {slug} 已有 {count} 条成绩修改记录（在本站录入），记录不能删除，"
+                        "不能整体替换；请用新的代号导入"
+                    ),
+                    code="has_history",
+                    slug=existing.slug,
+                    count=entered_here,
+                )
+            _delete_event(existing)
+        event = Event.objects.create(
+            slug=info["slug"],
+            name=info["name"],
+            ruleset=info["ruleset"],
+            options=info["options"],
+            game_threshold=info["game_threshold"],
+            kind=info["kind"],
+            match_mode=info["mode"],
+            match_length=info["length"],
+            points_win=info["points"]["win"],
+            points_draw=info["points"]["draw"],
+            points_loss=info["points"]["loss"],
+            tiebreaks=info["tiebreaks"],
+            **info["fields"],
+            extra={**info["extra"], **({"match": info["match_extra"]} if info["match_extra"] else {})},
+        )
+        players = [
+            Player(
+                event=event,
+                code=p["id"],
+                name=p["name"],
+                club=p["club"],
+                federation_id=p["federation_id"],
+                sort_key=p["sort_key"],
+                extra=p["extra"],
+            )
+            for p in parsed.players
+        ]
+        for player in players:
+            if not player.sort_key:
+                player.sort_key = pinyin_sort_key(player.name)
+        Player.objects.bulk_create(players, batch_size=BATCH)
+        player_by_code = {p.code: p for p in Player.objects.filter(event=event)}
+        # Every ranked unit is an entrant: in an individual event, an entrant of one player
+        # with the player's number (the archive itself keeps listing players only).
+        entrant_specs = parsed.entrants
+        if info["kind"] == Event.Kind.INDIVIDUAL:
+            entrant_specs = [
+                {"id": p["id"], "name": "", "players": [p["id"]], "extra": {}, **{k: p[k] for k in AVAILABILITY}}
+                for p in parsed.players
+            ]
+        Entrant.objects.bulk_create(
+            [
+                Entrant(event=event, code=e["id"], name=e["name"], extra=e["extra"], **{k: e[k] for k in AVAILABILITY})
+                for e in entrant_specs
+            ],
+            batch_size=BATCH,
+        )
+        entrant_by_code = {e.code: e for e in Entrant.objects.filter(event=event)}
+        Membership.objects.bulk_create(
+            [
+                Membership(entrant=entrant_by_code[e["id"]], player=player_by_code[code], position=position)
+                for e in entrant_specs
+                for position, code in enumerate(e["players"], start=1)
+            ],
+            batch_size=BATCH,
+        )
+        individual = info["kind"] == Event.Kind.INDIVIDUAL
+        members_by_entrant = {e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants}
+        for index, parsed_round in enumerate(parsed_rounds):
+            _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual)
+            parsed_rounds[index] = None  # written: let it go
+    return event
+
+
+def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual):
+    published = parsed_round.status in Round.PUBLISHED
+    rnd = Round.objects.create(
+        event=event,
+        number=parsed_round.number,
+        status=parsed_round.status,
+        extra=parsed_round.extra,
+        stage=parsed_round.stage,
+        draw_released_at=timezone.now() if parsed_round.draw_released else None,
+        # Published when imported: corrections from now on reach the public list of changes.
+        published_at=timezone.now() if published else None,
+    )
+    matches, table_specs = [], []
+    for number, parsed_match in enumerate(parsed_round.matches, start=1):
+        extra = dict(parsed_match.extra)
+        match = Match(round=rnd, number=number, label=extra.pop("label", ""), extra=extra)
+        if parsed_match.bye:
+            match.bye = entrant_by_code[parsed_match.bye]
+        elif not individual:
+            match.home = entrant_by_code[parsed_match.home]
+            match.away = entrant_by_code[parsed_match.away]
+        matches.append(match)
+        table_specs.extend((match, parsed_table) for parsed_table in parsed_match.tables)
+    Match.objects.bulk_create(matches, batch_size=BATCH)
+    tables = []
+    for match, parsed_table in table_specs:
+        seats = {seat: player_by_code[code] for seat, code in parsed_table.seats.items()}
+        if not seats and parsed_table.ns:
+            # A pair's first player sits N (or E), the second S (or W).
+            ns, ew = members_by_entrant[parsed_table.ns], members_by_entrant[parsed_table.ew]
+            seats = {"N": ns[0], "S": ns[1], "E": ew[0], "W": ew[1]}
+        tables.append(
+            Table(
+                round=rnd,
+                match=match,
+                number=parsed_table.number,
+                ns_entrant=entrant_by_code.get(parsed_table.ns),
+                ew_entrant=entrant_by_code.get(parsed_table.ew),
+                north=seats.get("N"),
+                east=seats.get("E"),
+                south=seats.get("S"),
+                west=seats.get("W"),
+            )
+        )
+    Table.objects.bulk_create(tables, batch_size=BATCH)
+    LineUp.objects.bulk_create(
+        [
+            LineUp(
+                table=table,
+                session=lineup["session"],
+                **{SEAT_FIELDS[s]: player_by_code[c] for s, c in lineup["seats"].items()},
+            )
+            for table, (_match, parsed_table) in zip(tables, table_specs, strict=True)
+            for lineup in parsed_table.lineups
+        ],
+        batch_size=BATCH,
+    )
+    deals = []
+    for table, (_match, parsed_table) in zip(tables, table_specs, strict=True):
+        for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
+            stored = Deal(
+                table=table,
+                board=parsed_deal.board,
+                sequence=sequence,
+                adjusted=parsed_deal.adjusted,
+                adjusted_reason=parsed_deal.adjusted_reason,
+                extra=parsed_deal.extra,
+                status=parsed_deal.status,
+            )
+            apply_result(stored, parsed_deal.scored)
+            deals.append(stored)
+            if len(deals) >= BATCH:
+                Deal.objects.bulk_create(deals)
+                deals = []
+    Deal.objects.bulk_create(deals)
+
+
+def _delete_event(event):
+    Deal.objects.filter(table__round__event=event).delete()
+    Table.objects.filter(round__event=event).delete()
+    Match.objects.filter(round__event=event).delete()
+    Round.objects.filter(event=event).delete()
+    Membership.objects.filter(entrant__event=event).delete()
+    Entrant.objects.filter(event=event).delete()
+    Player.objects.filter(event=event).delete()
+    event.delete()
+
+
+def _availability(entrant):
+    return {key: getattr(entrant, key) for key in AVAILABILITY if getattr(entrant, key) is not None}
+
+
+def _availability_keys(exported):
+    return {key: exported[key] for key in AVAILABILITY if key in exported}
+
+
+def export_archive(event):
+    """The event as a `huapai-event/1` document (a dict ready for `json.dumps`)."""
+    players = [
+        {
+            "id": p.code,
+            "name": p.name,
+            **({"club": p.club} if p.club else {}),
+            **({"federation_id": p.federation_id} if p.federation_id else {}),
+            "sort_key": p.sort_key,
+            **p.extra,
+        }
+        for p in event.players.order_by("id")
+    ]
+    members = {}
+    for membership in (
+        Membership.objects.filter(entrant__event=event).select_related("player").order_by("entrant_id", "position")
+    ):
+        members.setdefault(membership.entrant_id, []).append(membership.player.code)
+    entrants = [
+        {
+            "id": e.code,
+            **({"name": e.name} if e.name else {}),
+            "players": members.get(e.id, []),
+            **_availability(e),
+            **e.extra,
+        }
+        for e in event.entrants.order_by("id")
+    ]
+    if event.kind == Event.Kind.INDIVIDUAL:
+        # The archive lists an individual event's players only: their entrant's availability goes there.
+        availability = {e["players"][0]: _availability_keys(e) for e in entrants if e["players"]}
+        for player in players:
+            player.update(availability.get(player["id"], {}))
+    match_extra = event.extra.get("match", {})
+    length_key = "games" if event.match_mode == Event.MatchMode.GAMES else "boards"
+    document = {
+        "format": FORMAT,
+        "event": {
+            **{k: v for k, v in event.extra.items() if k != "match"},
+            "slug": event.slug,
+            "name": event.name,
+            "ruleset": event.ruleset,
+            "game_threshold": event.game_threshold,
+            "kind": event.kind,
+            "match": {"mode": event.match_mode, length_key: event.match_length, **match_extra},
+            "match_points": event.match_points,
+            "tiebreaks": event.tiebreaks,
+            **({"options": event.options} if event.options else {}),
+            **({"venue": event.venue} if event.venue else {}),
+            **({"start_date": event.start_date.isoformat()} if event.start_date else {}),
+            **({"end_date": event.end_date.isoformat()} if event.end_date else {}),
+        },
+        "players": players,
+    }
+    if event.kind == Event.Kind.PAIRS:
+        document["pairs"] = entrants
+    elif event.kind == Event.Kind.TEAMS:
+        document["teams"] = entrants
+    document["rounds"] = [_export_round(event, rnd) for rnd in event.rounds.order_by("number")]
+    return document
+
+
+def _export_deal(deal):
+    exported = {
+        "board": deal.board,
+        "captured": deal.captured,
+        "holders": deal.holders,
+        "exposed": deal.exposed,
+        "penalties": deal.penalties,
+        **deal.extra,
+    }
+    if deal.adjusted is not None:
+        exported["adjusted"] = deal.adjusted
+        exported["adjusted_reason"] = deal.adjusted_reason
+    if deal.status != Deal.Status.CONFIRMED:
+        exported["status"] = deal.status
+    return exported
+
+
+SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def _export_round(event, rnd):
+    lineups = {}
+    for lineup in (
+        LineUp.objects.filter(table__round=rnd).select_related("north", "east", "south", "west").order_by("session")
+    ):
+        lineups.setdefault(lineup.table_id, []).append(
+            {
+                "session": lineup.session,
+                "ns": [lineup.north.code, lineup.south.code],
+                "ew": [lineup.east.code, lineup.west.code],
+            }
+        )
+    deals_by_table = {}
+    for deal in Deal.objects.filter(table__round=rnd).order_by("table_id", "sequence"):
+        deals_by_table.setdefault(deal.table_id, []).append(_export_deal(deal))
+    tables_by_match = {}
+    for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west").order_by(
+        "number"
+    ):
+        tables_by_match.setdefault(table.match_id, []).append(table)
+    matches = []
+    for match in rnd.matches.select_related("home", "away", "bye").order_by("number"):
+        if match.bye_id:
+            matches.append({"bye": match.bye.code, **match.extra})
+            continue
+        tables = tables_by_match.get(match.id, [])
+        if event.kind == Event.Kind.TEAMS:
+            matches.append(
+                {
+                    "home": match.home.code,
+                    "away": match.away.code,
+                    "tables": [
+                        {
+                            "table": t.number,
+                            "ns_team": t.ns_entrant.code,
+                            "ew_team": t.ew_entrant.code,
+                            "ns": [t.north.code, t.south.code],
+                            "ew": [t.east.code, t.west.code],
+                            "deals": deals_by_table.get(t.id, []),
+                            **({"lineups": lineups[t.id]} if t.id in lineups else {}),
+                        }
+                        for t in tables
+                    ],
+                    **match.extra,
+                }
+            )
+        elif event.kind == Event.Kind.PAIRS:
+            (table,) = tables
+            matches.append(
+                {
+                    "table": table.number,
+                    "ns": table.ns_entrant.code,
+                    "ew": table.ew_entrant.code,
+                    "deals": deals_by_table.get(table.id, []),
+                    **match.extra,
+                }
+            )
+        else:
+            (table,) = tables
+            matches.append(
+                {
+                    "table": table.number,
+                    "seats": {
+                        "N": table.north.code,
+                        "E": table.east.code,
+                        "S": table.south.code,
+                        "W": table.west.code,
+                    },
+                    "deals": deals_by_table.get(table.id, []),
+                    **match.extra,
+                }
+            )
+    draw = {"draw": "released"} if rnd.draw_released_at else {}
+    stage = {"stage": rnd.stage} if rnd.stage else {}
+    for match, exported in zip(rnd.matches.order_by("number"), matches, strict=True):
+        if match.label:
+            exported["label"] = match.label
+    return {"number": rnd.number, "status": rnd.status, **draw, **stage, "matches": matches, **rnd.extra}

@@ -1,0 +1,697 @@
+"""Reading an event archive (`huapai-event/1`, event-archive.md) into plain, checked data.
+
+No Django here: `scoring.archive.database` writes what this returns to the database,
+and tests compute standings straight from it.
+"""
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from scoring.engine.standings import Format, MatchResult, StandingsError, TableResult, match_games
+from scoring.engine.vocabulary import (
+    ARCHIVE_TIEBREAKS,
+    DEFAULT_GAME_THRESHOLD,
+    DEFAULT_MATCH_POINTS,
+    DEFAULT_TIEBREAKS,
+    GAME_THRESHOLDS,
+    Kind,
+    MatchMode,
+    RoundStatus,
+)
+from scoring.games.huapai import SEATS, DealError, RuleSet, read_options, rules_for
+from scoring.games.huapai.rulesets import RULESETS
+from scoring.games.huapai.stored import score_stored
+from scoring.games.refusals import Refusal, Text, _
+
+FORMAT = "huapai-event/1"
+KINDS = tuple(Kind)
+ROUND_STATUSES = tuple(RoundStatus)
+EVENT_KEYS = {"slug", "name", "ruleset", "game_threshold", "kind", "match", "match_points", "tiebreaks", "options"}
+EVENT_FIELDS = ("venue", "start_date", "end_date")  # optional keys the site stores as columns
+DEAL_KEYS = {
+    "board",
+    "captured",
+    "holders",
+    "exposed",
+    "penalties",
+    "adjusted",
+    "adjusted_reason",
+    "ruleset",
+    "options",
+}
+
+
+class ArchiveError(Refusal):
+    """An archive refused as a whole; the message names the round, table, board and card."""
+
+    def __init__(self, template, code="bad_archive", **params):
+        super().__init__(code, template, **params)
+
+
+@dataclass(slots=True)
+class ParsedDeal:
+    board: int
+    scored: dict  # canonical fields and scores from `scoring.games.huapai.stored.score_stored` (no breakdown)
+    adjusted: dict | None
+    adjusted_reason: str
+    extra: dict
+    status: str = "confirmed"
+
+
+@dataclass
+class ParsedTable:
+    number: int
+    ns: str | None
+    ew: str | None
+    seats: dict  # seat -> player id
+    deals: list = field(default_factory=list)
+    raw: dict | None = None  # the table's own JSON (teams), which holds its deals
+    lineups: list = field(default_factory=list)  # teams: [{"session", "seats"}] from a later 节 on
+
+
+@dataclass
+class ParsedMatch:
+    home: str | None = None
+    away: str | None = None
+    bye: str | None = None
+    tables: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class ParsedRound:
+    number: int
+    status: str
+    matches: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+    draw_released: bool = False
+    stage: str = ""
+
+
+@dataclass
+class ParsedEvent:
+    event: dict  # slug, name, ruleset, game_threshold, kind, mode, length, points, tiebreaks, extra
+    players: list  # dicts: id, name, club, federation_id, extra
+    entrants: list  # dicts: id, name, players, extra
+    rounds: list
+
+    @property
+    def format(self):
+        e = self.event
+        return Format(
+            kind=e["kind"],
+            mode=e["mode"],
+            length=e["length"],
+            threshold=e["game_threshold"],
+            points=e["points"],
+            tiebreaks=e["tiebreaks"],
+        )
+
+    def match_results(self):
+        results = []
+        for rnd in self.rounds:
+            for match in rnd.matches:
+                tables = [
+                    TableResult.from_deals(
+                        t.ns,
+                        t.ew,
+                        [
+                            {"scores": d.scored["scores"], "penalties": d.scored["penalties"]}
+                            for d in t.deals
+                            if d.status == "confirmed"
+                        ],
+                        t.seats,
+                    )
+                    for t in match.tables
+                ]
+                results.append(
+                    MatchResult(round=rnd.number, home=match.home, away=match.away, bye=match.bye, tables=tables)
+                )
+        return results
+
+    def entrant_ids(self):
+        if self.event["kind"] == Kind.INDIVIDUAL:
+            return [p["id"] for p in self.players]
+        return [e["id"] for e in self.entrants]
+
+
+# shared/formats/event-archive.md: the characters of slugs and ids.
+SLUG = re.compile(r"[a-z0-9-]{1,50}")
+ENTRANT_ID = re.compile(r"[A-Za-z0-9_-]{1,20}")
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # players of pairs and teams are not entrants
+
+
+def _require(condition, template, **params):
+    if not condition:
+        raise ArchiveError(template, **params)
+
+
+def _round(number):
+    return Text(_("第{round}轮"), round=number)
+
+
+def _table(round_number, table_number):
+    return Text(_("第{round}轮 {table}号桌"), round=round_number, table=table_number)
+
+
+def _without_nul(value, where):
+    """PostgreSQL stores no NUL character in text or JSON: refuse it by name, anywhere."""
+    stack = [(value, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            _require("\x00" not in item, _("{path}：文字中有 NUL 字符"), path=path)
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                _require("\x00" not in key, _("{path}：键名中有 NUL 字符"), path=path)
+                stack.append((child, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
+
+
+# A final stage's rounds and knockout matches (site keys, preserved like any extra key).
+STAGES = ("", "knockout", "final_round_robin")
+LABELS = ("", "quarter_final", "semi_final", "final", "third_place")
+
+# event-archive.md: an entrant (a player in individual events) may leave or join part-way.
+AVAILABILITY = ("withdrawn_after_round", "joined_round")
+
+
+def _availability(raw):
+    found = {}
+    for key in AVAILABILITY:
+        value = raw.get(key)
+        _require(value is None or _number(value), _("{id} 的 {key} 必须是正整数"), id=raw["id"], key=key)
+        found[key] = value
+    return found
+
+
+def _known(value, ids):
+    """An id the archive declared: a string (a list or object can be in no set) that is in `ids`."""
+    return isinstance(value, str) and value in ids
+
+
+def _text(value, limit, what):
+    _require(
+        value is None or (isinstance(value, str) and len(value) <= limit and "\x00" not in value),
+        _("{what} 必须是不超过 {limit} 个字符的文字"),
+        what=what,
+        limit=limit,
+    )
+    return (value or "").strip()
+
+
+def _number(value, limit=999_999_999):
+    """A whole number for a column: not a bool, positive, within a 32-bit column."""
+    return type(value) is int and 0 < value <= limit
+
+
+def _extra(obj, known):
+    return {key: value for key, value in obj.items() if key not in known}
+
+
+def _event(raw):
+    _require(isinstance(raw, dict), _("“event” 必须是对象"))
+    slug = raw.get("slug")
+    _require(isinstance(slug, str) and slug.strip(), _("event.slug 缺失"))
+    _require(
+        SLUG.fullmatch(slug.strip()) is not None,
+        _("event.slug {slug!r:.60} 只能含小写字母、数字和 -（1–50 个）"),
+        slug=slug,
+    )
+    ruleset = raw.get("ruleset", "huapai")
+    _require(type(ruleset) is str and ruleset in RULESETS, _("未知规则 {name!r:.40}"), name=ruleset)
+    options = raw.get("options") or {}
+    _require(isinstance(options, dict), _("event.options 必须是对象"))
+    option_problems = read_options(options)[1]
+    if option_problems:
+        first = option_problems[0]
+        raise ArchiveError(_("event.options：{problem}"), code=first.code, problem=Text(first.template, **first.params))
+    threshold = raw.get("game_threshold", DEFAULT_GAME_THRESHOLD)
+    _require(
+        type(threshold) is int and threshold in GAME_THRESHOLDS,
+        _("局分必须是 {known}"),
+        known=" / ".join(map(str, GAME_THRESHOLDS)),
+    )
+    kind = raw.get("kind", Kind.PAIRS.value)
+    _require(isinstance(kind, str) and kind in KINDS, _("未知赛事类型 {kind!r:.40}"), kind=kind)
+    match = raw.get("match") or {"mode": "boards", "boards": 16}
+    _require(isinstance(match, dict), _("event.match 必须是对象"))
+    mode = match.get("mode", "boards")
+    _require(
+        isinstance(mode, str) and mode in tuple(MatchMode),
+        _("未知赛制 {mode!r:.40}"),
+        mode=mode,
+    )
+    _require(not (mode == MatchMode.GAMES and kind != Kind.PAIRS), _("局制只适用于双人赛"))
+    length = match.get("games" if mode == MatchMode.GAMES else "boards", 2 if mode == MatchMode.GAMES else 16)
+    _require(
+        _number(length, 1000),
+        _("match 的副数或局数必须是 1–1000 的整数"),
+    )
+    given_points = raw.get("match_points") or {}
+    _require(
+        isinstance(given_points, dict)
+        and set(given_points) <= {"win", "draw", "loss"}
+        and all(type(v) is int and -1000 <= v <= 1000 for v in given_points.values()),
+        _("match_points 必须是 win/draw/loss 的整数（±1000 以内）"),
+    )
+    points = {**DEFAULT_MATCH_POINTS, **given_points}
+    for key in ("start_date", "end_date"):
+        value = raw.get(key)
+        _require(
+            value is None or _is_date(value),
+            _("event.{key} 必须是 YYYY-MM-DD"),
+            key=key,
+        )
+    tiebreaks = raw.get("tiebreaks") or list(DEFAULT_TIEBREAKS)
+    known = set(ARCHIVE_TIEBREAKS)
+    _require(isinstance(tiebreaks, list), _("tiebreaks 必须是列表"))
+    for criterion in tiebreaks:
+        _require(_known(criterion, known), _("未知破同分标准 {name!r:.40}"), name=criterion)
+    name = _text(raw.get("name"), 200, "event.name")
+    for key in ("venue",):
+        _text(raw.get(key), 200, f"event.{key}")
+    return {
+        "slug": slug.strip(),
+        "name": name or slug.strip(),
+        "ruleset": ruleset,
+        "options": dict(options),
+        "game_threshold": threshold,
+        "kind": kind,
+        "mode": mode,
+        "length": length,
+        "points": points,
+        "tiebreaks": list(tiebreaks),
+        "match_extra": _extra(match, {"mode", "boards", "games"}),
+        "fields": {
+            key: date.fromisoformat(raw[key]) if key.endswith("_date") else raw[key]
+            for key in EVENT_FIELDS
+            if raw.get(key)
+        },
+        "extra": _extra(raw, EVENT_KEYS | set(EVENT_FIELDS)),
+    }
+
+
+def parse_archive(data, rules_for=None):
+    """Check a whole archive and return a `ParsedEvent`; raise `ArchiveError` naming the fault."""
+    parsed, context = parse_header(data, rules_for)
+    parsed.rounds = sorted(
+        (parse_round(raw_round, context) for raw_round in data.get("rounds") or []), key=lambda r: r.number
+    )
+    return parsed
+
+
+@dataclass
+class _Context:
+    """What checking one round needs to know of the whole archive."""
+
+    event: dict
+    rules: RuleSet
+    player_ids: set
+    entrant_ids: set
+    members_of: dict
+    round_numbers: set = field(default_factory=set)
+
+
+def parse_header(data, rules_for=None):
+    """Check everything but the rounds; returns `(ParsedEvent with no rounds, context)`.
+
+    `parse_round(raw_round, context)` then checks one round at a time, so a
+    large import can write and forget each round in turn.
+    """
+    _require(isinstance(data, dict), _("存档必须是 JSON 对象"))
+    _without_nul({key: value for key, value in data.items() if key != "rounds"}, "archive")
+    _require(isinstance(data.get("rounds") or [], list), _("“{key}” 必须是列表"), key="rounds")
+    _require(data.get("format") == FORMAT, _("format 必须是 {format!r}"), format=FORMAT)
+    event = _event(data.get("event"))
+    rules = (rules_for or _rules_for)(event)
+
+    players = []
+    player_ids = set()
+    raw_players = data.get("players") or []
+    _require(isinstance(raw_players, list), _("“{key}” 必须是列表"), key="players")
+    player_pattern = ENTRANT_ID if event["kind"] == Kind.INDIVIDUAL else PLAYER_ID
+    for raw in raw_players:
+        _require(
+            isinstance(raw, dict) and isinstance(raw.get("id"), str),
+            _("选手缺少 id：{raw!r:.60}"),
+            raw=raw,
+        )
+        _require(
+            player_pattern.fullmatch(raw["id"]) is not None,
+            _("选手编号 {id!r:.40} 只能含字母、数字、- 和 _"),
+            id=raw["id"],
+        )
+        _require(raw["id"] not in player_ids, _("选手编号重复：{id}"), id=raw["id"])
+        _require(
+            isinstance(raw.get("name"), str) and raw["name"].strip(),
+            _("选手 {id} 缺少姓名"),
+            id=raw["id"],
+        )
+        _text(raw["name"], 100, Text(_("选手 {id} 的姓名"), id=raw["id"]))
+        for key, limit in (("club", 100), ("federation_id", 40), ("sort_key", 200)):
+            _text(raw.get(key), limit, Text(_("选手 {id} 的 {key}"), id=raw["id"], key=key))
+        player_ids.add(raw["id"])
+        players.append(
+            {
+                "id": raw["id"],
+                "name": raw["name"].strip(),
+                "club": raw.get("club") or "",
+                "federation_id": raw.get("federation_id") or "",
+                "sort_key": raw.get("sort_key") or "",
+                **_availability(raw),
+                "extra": _extra(raw, {"id", "name", "club", "federation_id", "sort_key", *AVAILABILITY}),
+            }
+        )
+
+    kind = event["kind"]
+    entrants = []
+    entrant_ids = set()
+    group = "pairs" if kind == Kind.PAIRS else "teams"
+    raw_entrants = (data.get(group) or []) if kind != Kind.INDIVIDUAL else []
+    _require(isinstance(raw_entrants, list), _("“{key}” 必须是列表"), key=group)
+    for raw in raw_entrants:
+        _require(
+            isinstance(raw, dict) and isinstance(raw.get("id"), str),
+            _("{group} 缺少 id"),
+            group=group,
+        )
+        code = raw["id"]
+        _require(
+            ENTRANT_ID.fullmatch(code) is not None,
+            _("编号 {id!r:.40} 只能含字母、数字、- 和 _（1–20 个）"),
+            id=code,
+        )
+        _require(code not in entrant_ids, _("编号重复：{id}"), id=code)
+        members = raw.get("players") or []
+        _require(
+            isinstance(members, list) and all(isinstance(m, str) for m in members),
+            _("{id} 的 players 必须是选手编号的列表"),
+            id=code,
+        )
+        for member in members:
+            _require(_known(member, player_ids), _("{id} 的选手 {player} 不存在"), id=code, player=member)
+        if kind == Kind.PAIRS:
+            _require(len(members) == 2, _("{id} 必须恰有两名选手"), id=code)
+        else:
+            _require(len(members) >= 2, _("{id} 至少需要两名选手"), id=code)
+        _require(len(set(members)) == len(members), _("{id} 的选手重复"), id=code)
+        entrant_ids.add(code)
+        entrants.append(
+            {
+                "id": code,
+                "name": _text(raw.get("name"), 200, Text(_("{id} 的名称"), id=code)),
+                "players": list(members),
+                **_availability(raw),
+                "extra": _extra(raw, {"id", "name", "players", *AVAILABILITY}),
+            }
+        )
+
+    members_of = {e["id"]: set(e["players"]) for e in entrants}
+    context = _Context(event=event, rules=rules, player_ids=player_ids, entrant_ids=entrant_ids, members_of=members_of)
+    return ParsedEvent(event=event, players=players, entrants=entrants, rounds=[]), context
+
+
+def parse_round(raw_round, context):
+    """Check one round of the archive (rounds come in any order, each number once)."""
+    event, kind = context.event, context.event["kind"]
+    rules, player_ids, entrant_ids = context.rules, context.player_ids, context.entrant_ids
+    members_of, numbers = context.members_of, context.round_numbers
+    _require(
+        isinstance(raw_round, dict) and _number(raw_round.get("number")),
+        _("每轮需要正整数 number"),
+    )
+    number = raw_round["number"]
+    _without_nul(raw_round, f"rounds[number={number}]")
+    _require(number not in numbers, _("第{round}轮重复"), round=number)
+    numbers.add(number)
+    status = raw_round.get("status")
+    _require(
+        status is None or (isinstance(status, str) and status in ROUND_STATUSES),
+        _("第{round}轮状态 {status!r:.40} 无效"),
+        round=number,
+        status=status,
+    )
+    draw = raw_round.get("draw")
+    _require(
+        draw is None or draw in ("released", "hidden"),
+        _("第{round}轮 draw 必须是 released 或 hidden"),
+        round=number,
+    )
+    stage = raw_round.get("stage", "")
+    _require(stage in STAGES, _("第{round}轮 stage {stage!r:.40} 无效"), round=number, stage=stage)
+    raw_matches = raw_round.get("matches") or []
+    _require(isinstance(raw_matches, list), _("{where}：matches 必须是列表"), where=_round(number))
+    for raw_match in raw_matches:
+        label = raw_match.get("label", "") if isinstance(raw_match, dict) else ""
+        _require(label in LABELS, _("第{round}轮 label {label!r:.40} 无效"), round=number, label=label)
+    rnd = ParsedRound(
+        number=number,
+        status=status or "",
+        extra=_extra(raw_round, {"number", "status", "matches", "draw", "stage"}),
+        draw_released=draw == "released",
+        stage=stage,
+    )
+    tables_seen, entrants_seen = set(), set()
+
+    def seat_once(entrant, where, rnd_number=number, seen=entrants_seen):
+        _require(
+            entrant not in seen,
+            _("第{round}轮：{id} 出现两次（{where}）"),
+            round=rnd_number,
+            id=entrant,
+            where=where,
+        )
+        seen.add(entrant)
+
+    for raw_match in raw_matches:
+        _require(
+            isinstance(raw_match, dict),
+            _("{where}：比赛必须是对象"),
+            where=_round(number),
+        )
+        if "bye" in raw_match:
+            bye = raw_match["bye"]
+            known_ids = player_ids if kind == Kind.INDIVIDUAL else entrant_ids
+            _require(
+                _known(bye, known_ids),
+                _("{where}：轮空的 {id!r:.40} 不存在"),
+                where=_round(number),
+                id=bye,
+            )
+            seat_once(bye, Text(_("轮空")))
+            rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
+            continue
+        if kind == Kind.TEAMS:
+            match = _team_match(raw_match, number, entrant_ids, members_of, tables_seen, seat_once)
+        else:
+            match = _table_match(raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once)
+        for table in match.tables:
+            _deals(table, raw_match if kind != Kind.TEAMS else None, number, rules, score_stored, event)
+        rnd.matches.append(match)
+    if not rnd.status:
+        played = [m for m in rnd.matches if m.bye is None]
+        rnd.status = "official" if all(any(t.deals for t in m.tables) for m in played) else "in_play"
+    return rnd
+
+
+def _is_date(value):
+    try:
+        date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _rules_for(event) -> RuleSet:
+    return rules_for(event["ruleset"], event["options"] or None).with_options(game_threshold=event["game_threshold"])
+
+
+def _table_number(raw, where, tables_seen):
+    number = raw.get("table")
+    _require(_number(number), _("{where}：需要正整数桌号"), where=where)
+    _require(number not in tables_seen, _("{where}：{table}号桌重复"), where=where, table=number)
+    tables_seen.add(number)
+    return number
+
+
+def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once):
+    table_number = _table_number(raw, _round(number), tables_seen)
+    where = _table(number, table_number)
+    at_table = Text(_("{table}号桌"), table=table_number)
+    if kind == Kind.PAIRS:
+        ns, ew = raw.get("ns"), raw.get("ew")
+        for code in (ns, ew):
+            _require(_known(code, entrant_ids), _("{where}：对 {id!r:.40} 不存在"), where=where, id=code)
+        _require(ns != ew, _("{where}：同一对不能对阵自己"), where=where)
+        shared = members_of[ns] & members_of[ew]
+        _require(
+            not shared,
+            _("{where}：选手 {players} 同时坐在两方"),
+            where=where,
+            players=", ".join(sorted(shared)),
+        )
+        seat_once(ns, at_table)
+        seat_once(ew, at_table)
+        table = ParsedTable(number=table_number, ns=ns, ew=ew, seats={})
+        return ParsedMatch(home=ns, away=ew, tables=[table], extra=_extra(raw, {"table", "ns", "ew", "deals"}))
+    seats = raw.get("seats")
+    _require(
+        isinstance(seats, dict) and set(seats) == set(SEATS),
+        _("{where}：seats 需要 N E S W"),
+        where=where,
+    )
+    for seat, player in seats.items():
+        _require(
+            _known(player, player_ids),
+            _("{where}：{seat} 座选手 {player!r:.40} 不存在"),
+            where=where,
+            seat=seat,
+            player=player,
+        )
+        seat_once(player, f"{at_table} {seat}")
+    _require(len(set(seats.values())) == 4, _("{where}：同一选手坐了两个座位"), where=where)
+    table = ParsedTable(number=table_number, ns=None, ew=None, seats=dict(seats))
+    return ParsedMatch(tables=[table], extra=_extra(raw, {"table", "seats", "deals"}))
+
+
+def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
+    where = _round(number)
+    home, away = raw.get("home"), raw.get("away")
+    for code in (home, away):
+        _require(_known(code, entrant_ids), _("{where}：队 {id!r:.40} 不存在"), where=where, id=code)
+    _require(home != away, _("{where}：{id} 不能对阵自己"), where=where, id=home)
+    seat_once(home, f"{home}–{away}")
+    seat_once(away, f"{home}–{away}")
+    match = ParsedMatch(home=home, away=away, extra=_extra(raw, {"home", "away", "tables"}))
+    raw_tables = raw.get("tables") or []
+    _require(isinstance(raw_tables, list), _("{where}：tables 必须是列表"), where=where)
+    for raw_table in raw_tables:
+        _require(isinstance(raw_table, dict), _("{where}：每桌必须是对象"), where=where)
+        table_number = _table_number(raw_table, where, tables_seen)
+        here = _table(number, table_number)
+        ns_team, ew_team = raw_table.get("ns_team"), raw_table.get("ew_team")
+        _require(
+            isinstance(ns_team, str) and isinstance(ew_team, str) and {ns_team, ew_team} == {home, away},
+            _("{where}：ns_team/ew_team 必须是 {home} 和 {away}"),
+            where=here,
+            home=home,
+            away=away,
+        )
+        ns_players, ew_players = raw_table.get("ns") or [], raw_table.get("ew") or []
+        _require(
+            isinstance(ns_players, list)
+            and isinstance(ew_players, list)
+            and len(ns_players) == 2
+            and len(ew_players) == 2
+            and all(isinstance(p, str) for p in ns_players + ew_players),
+            _("{where}：ns 和 ew 各需两名选手"),
+            where=here,
+        )
+        for player in ns_players:
+            _require(
+                player in members_of[ns_team],
+                _("{where}：{player} 不是 {team} 的队员"),
+                where=here,
+                player=player,
+                team=ns_team,
+            )
+        for player in ew_players:
+            _require(
+                player in members_of[ew_team],
+                _("{where}：{player} 不是 {team} 的队员"),
+                where=here,
+                player=player,
+                team=ew_team,
+            )
+        seats = {"N": ns_players[0], "S": ns_players[1], "E": ew_players[0], "W": ew_players[1]}
+        _require(len(set(seats.values())) == 4, _("{where}：同一选手坐了两个座位"), where=here)
+        table = ParsedTable(number=table_number, ns=ns_team, ew=ew_team, seats=seats, raw=raw_table)
+        table.lineups = _lineups(raw_table.get("lineups"), here, members_of[ns_team], members_of[ew_team])
+        match.tables.append(table)
+    _require(len(match.tables) == 2, _("{where} {home}–{away}：团体赛每场两桌"), where=where, home=home, away=away)
+    return match
+
+
+def _lineups(raw, where, ns_members, ew_members):
+    """A team table's substitutions (site key `lineups`): [{"session": n ≥ 2, "ns": [N, S], "ew": [E, W]}]."""
+    if raw is None:
+        return []
+    _require(isinstance(raw, list), _("{where}：lineups 必须是列表"), where=where)
+    found, sessions = [], set()
+    for item in raw:
+        ok = (
+            isinstance(item, dict)
+            and _number(item.get("session"), 20)
+            and item["session"] >= 2
+            and item["session"] not in sessions
+            and isinstance(item.get("ns"), list)
+            and isinstance(item.get("ew"), list)
+            and len(item["ns"]) == 2
+            and len(item["ew"]) == 2
+            and all(isinstance(p, str) and p in ns_members for p in item["ns"])
+            and all(isinstance(p, str) and p in ew_members for p in item["ew"])
+            and len(set(item["ns"] + item["ew"])) == 4
+        )
+        _require(ok, _("{where}：lineups 的第 {n} 项无效"), where=where, n=len(found) + 1)
+        sessions.add(item["session"])
+        found.append(
+            {
+                "session": item["session"],
+                "seats": {"N": item["ns"][0], "S": item["ns"][1], "E": item["ew"][0], "W": item["ew"][1]},
+            }
+        )
+    return found
+
+
+def _deals(table, raw_match, round_number, rules, score_stored, event):
+    raw_deals = (raw_match if raw_match is not None else table.raw).get("deals") or []
+    _require(
+        isinstance(raw_deals, list),
+        _("{where}：deals 必须是列表"),
+        where=_table(round_number, table.number),
+    )
+    boards = set()
+    for raw in raw_deals:
+        board = raw.get("board") if isinstance(raw, dict) else None
+        _require(_number(board), _("{where}：每副需要正整数 board"), where=_table(round_number, table.number))
+        where = Text(_("第{round}轮 {table}号桌 第{board}副"), round=round_number, table=table.number, board=board)
+        _require(board not in boards, _("{where}：同一桌重复"), where=where)
+        boards.add(board)
+        adjusted = raw.get("adjusted")
+        try:
+            scored = score_stored(rules, raw, adjusted)
+        except DealError as error:
+            problem = Text(error.template, **error.params)
+            raise ArchiveError(
+                _("{where}：{problem} [{deal_code}]"), where=where, problem=problem, deal_code=error.code
+            ) from None
+        status = raw.get("status", "confirmed")
+        _require(status in ("draft", "confirmed"), _("{where}：status 无效"), where=where)
+        _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
+        del scored["breakdown"]  # 360,000 deals: keep only what is stored
+        table.deals.append(
+            ParsedDeal(
+                board=board,
+                scored=scored,
+                adjusted=adjusted,
+                adjusted_reason=raw.get("adjusted_reason") or "",
+                extra=_extra(raw, DEAL_KEYS | {"status"}),
+                status=status,
+            )
+        )
+    if event["mode"] == MatchMode.GAMES and table.deals:
+        sides = [(d.scored["sides"]["NS"], d.scored["sides"]["EW"]) for d in table.deals]
+        try:
+            match_games(sides, event["game_threshold"], event["length"])
+        except StandingsError as error:
+            board = table.deals[error.deal_index].board
+            raise ArchiveError(
+                _("第{round}轮 {table}号桌 第{board}副：在第{games}局结束之后"),
+                round=round_number,
+                table=table.number,
+                board=board,
+                games=event["length"],
+            ) from None

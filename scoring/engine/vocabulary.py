@@ -1,0 +1,76 @@
+"""The competition's vocabulary, defined once (pure Python, no Django).
+
+Event kinds, match modes, round states, tie-break keys with their labels and
+default order, 局 thresholds and seat names. Model choices, validation, archive
+reading, standings labels and templates all take them from here.
+"""
+
+from enum import StrEnum
+
+from scoring.games.huapai.cards import SEAT_NAMES, SEATS, SIDES
+from scoring.games.huapai.rulesets import GAME_THRESHOLDS
+
+
+class Kind(StrEnum):
+    PAIRS = "pairs"
+    TEAMS = "teams"
+    INDIVIDUAL = "individual"
+
+
+class MatchMode(StrEnum):
+    BOARDS = "boards"
+    GAMES = "games"
+
+
+class RoundStatus(StrEnum):
+    SCHEDULED = "scheduled"
+    IN_PLAY = "in_play"
+    PROVISIONAL = "provisional"  # published, corrections still open
+    OFFICIAL = "official"
+
+
+PUBLISHED_STATUSES = (RoundStatus.PROVISIONAL, RoundStatus.OFFICIAL)
+
+
+LABEL_CONTEXT = "tie-break"
+
+
+def pgettext_noop(context, message):
+    """Marks a label for `makemessages` (scoring's makemessages extracts this name) without
+    importing Django: the Django layer shows it with `pgettext(LABEL_CONTEXT, label)`."""
+    return message
+
+
+# Tie-break keys and their labels, in the order an organiser picks from.
+TIEBREAK_LABELS = {
+    "match_points": pgettext_noop("tie-break", "场分"),
+    "score_difference": pgettext_noop("tie-break", "得分差"),
+    "total_score": pgettext_noop("tie-break", "总得分"),
+    "head_to_head": pgettext_noop("tie-break", "相互间场分"),
+    "penalties": pgettext_noop("tie-break", "罚分"),
+}
+# Recognised in archives; "lot" is drawn by the arbiter outside the system, so it ranks nothing.
+ARCHIVE_TIEBREAKS = (*TIEBREAK_LABELS, "lot")
+DEFAULT_TIEBREAKS = ("match_points", "score_difference", "head_to_head", "penalties")
+# Individual events rank by total score, then fewer deals (event-archive.md).
+INDIVIDUAL_LABELS = {"deals": pgettext_noop("tie-break", "副数")}
+
+DEFAULT_GAME_THRESHOLD = GAME_THRESHOLDS[0]
+DEFAULT_MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
+
+__all__ = [
+    "ARCHIVE_TIEBREAKS",
+    "DEFAULT_GAME_THRESHOLD",
+    "DEFAULT_MATCH_POINTS",
+    "DEFAULT_TIEBREAKS",
+    "GAME_THRESHOLDS",
+    "INDIVIDUAL_LABELS",
+    "PUBLISHED_STATUSES",
+    "SEATS",
+    "SEAT_NAMES",
+    "SIDES",
+    "TIEBREAK_LABELS",
+    "Kind",
+    "MatchMode",
+    "RoundStatus",
+]

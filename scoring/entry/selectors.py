@@ -1,0 +1,234 @@
+"""Reading what referees enter: locating a board, a deal as the API and the history show it,
+the dashboard's board states, blind-entry differences and the entry page's live preview.
+
+Writes are in `scoring.entry.services`; nothing here changes the database."""
+
+from scoring.engine.vocabulary import MatchMode
+from scoring.entry.errors import EntryError
+from scoring.games.huapai import (
+    EXPOSABLE,
+    POINT_CARDS,
+    SEATS,
+    DealError,
+    card_label,
+    read_deal,
+    score_valid_deal,
+    split_games,
+)
+from scoring.games.huapai.stored import event_rules, score_stored
+from scoring.games.refusals import Text, _
+from scoring.messages import message_text, term_text
+from scoring.models import BlindEntry, Deal, DealHistory, Table
+
+NO_SUCH_BOARD = _("没有这一副")
+
+
+def not_found(template=NO_SUCH_BOARD, **params):
+    return EntryError("not_found", template, **params)
+
+
+def locate_board(event, round_number, table_number, board):
+    """The table and board addressed by a page, or `EntryError("not_found")` (see `check_board`)."""
+    table = (
+        Table.objects.select_related("round")
+        .filter(round__event=event, round__number=round_number, number=table_number)
+        .order_by()
+        .first()
+    )
+    if table is not None:
+        table.round.event = event  # already loaded by the caller
+    return check_board(event, table, board)
+
+
+def check_board(event, table, board):
+    """`(table, board)` if the board belongs to the table's match, else `EntryError("not_found")`.
+
+    A board must belong to the match: 1…N in boards mode; in games mode a
+    board already played or the next one, while the match is not over.
+    """
+    if table is None or board < 1:
+        raise not_found(_("没有这一桌")) if table is None else not_found()
+    if event.match_mode == MatchMode.BOARDS:
+        if board > event.match_length:
+            raise not_found(_("每场只有 {boards} 副"), boards=event.match_length)
+        return table, board
+    played = list(table.deals.order_by("sequence").values_list("board", "ns_score", "ew_score"))
+    if any(b == board for b, *_scores in played):
+        return table, board
+    next_board = max((b for b, *_scores in played), default=0) + 1
+    games = split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
+    over = len(games) >= event.match_length and games[-1].finished
+    if board != next_board or over:
+        raise not_found(_("这场比赛没有这一副（局制：只能录入下一副）"))
+    return table, board
+
+
+def snapshot(deal):
+    """A deal as the API and the history show it."""
+    if deal is None:
+        return None
+    data = {
+        "captured": deal.captured,
+        "holders": deal.holders,
+        "exposed": deal.exposed,
+        "penalties": deal.penalties,
+        "status": deal.status,
+        "version": deal.version,
+        "scores": deal.scores,
+        "raw": deal.raw,
+        "sides": {"NS": deal.ns_score, "EW": deal.ew_score},
+    }
+    if deal.adjusted is not None:
+        data["adjusted"] = deal.adjusted
+        data["adjusted_reason"] = deal.adjusted_reason
+    return data
+
+
+def api_view(deal):
+    return {
+        "board": deal.board,
+        **snapshot(deal),
+        "entered_by": deal.entered_by.username if deal.entered_by else None,
+        "confirmed_by": deal.confirmed_by.username if deal.confirmed_by else None,
+    }
+
+
+def next_to_confirm(rnd, user, after=(0, 0)):
+    """The first deal of the round after (table number, board) that `user` may confirm
+    (a draft entered by someone else), else the first one before it; or None."""
+    waiting = list(
+        Deal.objects.filter(table__round=rnd, status=Deal.Status.DRAFT)
+        .exclude(entered_by=user)
+        .order_by("table__number", "board")
+        .values_list("table__number", "board")
+    )
+    later = [place for place in waiting if place > after]
+    return (later or [place for place in waiting if place != after] or [None])[0]
+
+
+def history_rows(table, board):
+    return [
+        {
+            "version": row.version,
+            "user": row.user.username if row.user else None,
+            "at": row.at.isoformat(),
+            "action": row.action,
+            "before": row.before,
+            "after": row.after,
+            "reason": row.reason,
+        }
+        for row in DealHistory.objects.filter(table=table, board=board).select_related("user").order_by("at", "id")
+    ]
+
+
+def blind_differences(table, board):
+    """The cells where the blind entries of a board differ: [(what, {username: value})]."""
+    entries = list(BlindEntry.objects.filter(table=table, board=board).select_related("user"))
+    if len(entries) < 2:
+        return []
+    differences = []
+
+    def seats_of(payload, card):
+        # Every copy's taker: with two decks a card has two.
+        return ",".join(sorted(seat for seat, cards in payload["captured"].items() for c in cards if c == card)) or None
+
+    cells = [(f"captured {card}", lambda p, c=card: seats_of(p, c)) for card in POINT_CARDS]
+    cells += [(f"holder {card}", lambda p, c=card: p["holders"].get(c)) for card in EXPOSABLE]
+    cells += [(f"exposed {card}", lambda p, c=card: p["exposed"].get(c)) for card in EXPOSABLE]
+    cells += [(f"penalty {seat}", lambda p, s=seat: p["penalties"].get(s)) for seat in SEATS]
+    for label, read in cells:
+        values = {entry.user.username: read(entry.payload) for entry in entries}
+        if len(set(map(str, values.values()))) > 1:
+            differences.append((label, values))
+    return differences
+
+
+def table_board_states(rnd):
+    """{table id: {board: "missing" | "draft" | "confirmed" | "conflict"}} for a round's dashboard."""
+    states = {}
+    for table_id, board, status in Deal.objects.filter(table__round=rnd).values_list("table_id", "board", "status"):
+        states.setdefault(table_id, {})[board] = status
+    payloads = {}
+    for table_id, board, payload in BlindEntry.objects.filter(table__round=rnd).values_list(
+        "table_id", "board", "payload"
+    ):
+        payloads.setdefault((table_id, board), []).append(payload)
+    for (table_id, board), entries in payloads.items():
+        table_states = states.setdefault(table_id, {})
+        if board not in table_states and len(entries) > 1 and any(e != entries[0] for e in entries):
+            table_states[board] = "conflict"
+    return states
+
+
+def deal_preview(table, board, deal_json):
+    """What the entry page shows as the referee types: problems, or scores, and the 局 running totals.
+
+    The page's JavaScript only collects the form and draws this; every number
+    comes from the engine here.
+    """
+    event = table.round.event
+    rules = event_rules(event)
+    adjusted = deal_json.get("adjusted")
+    if adjusted is not None:
+        try:
+            result = score_stored(rules, deal_json, adjusted)
+            problems = []
+        except DealError as failure:
+            result, problems = None, [failure]
+    else:
+        deal, problems = read_deal(deal_json, rules=rules)
+        result = score_valid_deal(deal) if deal else None
+    sides = list(table.deals.exclude(board=board).order_by("sequence").values_list("sequence", "ns_score", "ew_score"))
+    if result:
+        sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
+        sides.sort()
+    games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
+    return {
+        # `card` (as the grid labels it, "♥A") lets the page put the problem beside that card.
+        "problems": [
+            {"code": p.code, "message": message_text(p), "card": str(p.params.get("card", ""))} for p in problems
+        ],
+        "scores": result["scores"] if result else None,
+        "raw": result["raw"] if result else None,
+        "sides": result["sides"] if result else None,
+        "breakdown": {seat: [term_text(e["text"]) for e in entries] for seat, entries in result["breakdown"].items()}
+        if result
+        else None,
+        "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
+        "questions": holder_questions(deal_json),
+    }
+
+
+def holder_questions(deal_json):
+    """The special cards someone captured whose holder is not given: 自得 (and a 明) depends on
+    who held it, so the page asks instead of scoring it silently without."""
+    captured = deal_json.get("captured") if isinstance(deal_json.get("captured"), dict) else {}
+    taken = {card for cards in captured.values() if isinstance(cards, list) for card in cards if isinstance(card, str)}
+    holders = deal_json.get("holders") if isinstance(deal_json.get("holders"), dict) else {}
+    return [
+        {"card": card, "message": message_text(Text(_("{card} 是谁发到的？自得取决于持牌人"), card=card_label(card)))}
+        for card in EXPOSABLE
+        if card in taken and not holders.get(card)
+    ]
+
+
+def round_progress(rnd):
+    """The round dashboard: per table its board states and running 局, and how many boards are not confirmed."""
+    event = rnd.event
+    states = table_board_states(rnd)
+    sides = {}
+    for table_id, ns, ew in (
+        Deal.objects.filter(table__round=rnd).order_by("sequence").values_list("table_id", "ns_score", "ew_score")
+    ):
+        sides.setdefault(table_id, []).append((ns, ew))
+    boards = range(1, event.match_length + 1) if event.match_mode == MatchMode.BOARDS else None
+    rows, todo = [], 0
+    for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"):
+        table_states = states.get(table.id, {})
+        numbers = boards or range(1, max(table_states, default=0) + 2)  # games mode: played boards and the next
+        cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
+        todo += sum(cell["state"] != "confirmed" for cell in cells)
+        rows.append(
+            {"table": table, "cells": cells, "games": split_games(sides.get(table.id, []), event.game_threshold)}
+        )
+    return rows, todo

@@ -1,0 +1,349 @@
+"""Writing results: entering, changing, confirming and adjusting deals, and rulings.
+
+Every write runs in one transaction, checks the version the writer saw (a
+conditional UPDATE, so two writers holding the same version cannot both
+win) and appends to `DealHistory`. Scores come from `scoring.games.huapai.stored`.
+"""
+
+import re
+
+from django.db import IntegrityError, transaction
+
+from scoring.cache.versions import results_changed
+from scoring.cache.warmup import warm_public_standings_soon
+from scoring.entry.errors import EntryError
+from scoring.entry.hot_sql import create_with_history, deal_at, insert, round_status_for_write
+from scoring.entry.selectors import snapshot
+from scoring.events.permissions import is_organiser, may_confirm, may_enter
+from scoring.games.huapai import SEATS, DealError
+from scoring.games.huapai.stored import apply_result, event_rules, score_stored
+from scoring.games.refusals import Text, _
+from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Stored as the history's reason in Chinese; pages show it through gettext (history_reason).
+BLIND_AGREEMENT = _("两名裁判独立录入一致")
+UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
+
+
+def last_change(deal):
+    """`(who, what)` of the deal's newest version: the person (or None) and the history action."""
+    row = (
+        DealHistory.objects.filter(table_id=deal.table_id, board=deal.board)
+        .select_related("user")
+        .order_by("-at", "-id")
+        .first()
+    )
+    if row is None:
+        return deal.entered_by, DealHistory.Action.CREATE
+    return row.user, row.action
+
+
+def stale(deal):
+    """Someone else's newer version stands: say who made it and what they did."""
+    who, what = last_change(deal)
+    return EntryError(
+        "stale_version",
+        _("你打开页面后，{who}{what}了这一副（现为第 {version} 版）；你的录入没有保存，请核对后再改"),
+        who=str(who) if who else Text(_("他人")),
+        what=DealHistory.Action(what).label if what in DealHistory.Action.values else what,
+        version=deal.version,
+    )
+
+
+def _check_may_write(user, table, reason):
+    event, rnd = table.round.event, table.round
+    if not may_enter(user, event, rnd):
+        if rnd.status == Round.Status.OFFICIAL:
+            raise EntryError("round_official", _("本轮成绩已正式公布，只有组织者可以更改"))
+        raise EntryError("forbidden", _("你不是本赛事的裁判或组织者"))
+    if rnd.is_published and not reason.strip():
+        raise EntryError(
+            "reason_required",
+            _("已公布成绩的更改必须写明理由（会列入公开的更改记录）"),
+        )
+
+
+def _check_round_unchanged(table):
+    """Inside the write transaction: the round is still in the state the write was checked
+    against. Publication and "make official" lock the round, so either they wait for this
+    write or this write sees their new state and is refused."""
+    seen = table.round.status
+    now = round_status_for_write(table.round_id)
+    if now != seen:
+        raise EntryError(
+            "round_changed",
+            _("本轮状态刚刚变为“{status}”，没有保存；请重新载入后再改"),
+            status=Round.Status(now).label if now in Round.Status.values else now,
+        )
+
+
+REASON_LIMIT = 500
+REASON = Text(_("理由"))
+
+
+def _checked_text(value, label):
+    """A reason as typed: text of at most REASON_LIMIT characters, without control characters
+    other than line breaks (PostgreSQL refuses NUL; nothing else belongs in a ruling)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > REASON_LIMIT or _CONTROL.search(value):
+        raise EntryError(
+            "bad_reason",
+            _("{what}必须是不超过 {limit} 个字的文字"),
+            what=label,
+            limit=REASON_LIMIT,
+        )
+    return value.strip()
+
+
+def _history(deal, *, table, action, user, before, reason="", ip=None):
+    return DealHistory(
+        event=table.round.event,
+        table=table,
+        board=deal.board,
+        deal=deal,
+        version=deal.version,
+        user=user,
+        action=action,
+        before=before,
+        after=snapshot(deal),
+        reason=reason,
+        ip=ip,
+    )
+
+
+def _warm_after_commit(table):
+    if table.round.is_published:
+        event = table.round.event
+        warm_public_standings_soon(event)
+
+
+def _record(deal, *, table, **history):
+    """Append to the history and bump the results version (inside the writing transaction)."""
+    results_changed(table.round.event, public=table.round.is_published, shard=table.pk)
+    _warm_after_commit(table)
+    insert(_history(deal, table=table, **history))
+
+
+def _score(table, deal_json, adjusted=None):
+    try:
+        return score_stored(event_rules(table.round.event), deal_json, adjusted)
+    except DealError as error:
+        raise EntryError(error.code, error.template, **error.params) from None
+
+
+def deal_save(*, table, board, deal_json, user, expected_version=None, reason="", ip=None, existing=UNREAD):
+    """Create or replace a deal. Returns `(deal, created)`.
+
+    Replacing needs `expected_version` (else 428); a stale one is 412 and
+    nothing changes. A change to a confirmed deal returns it to draft.
+    `existing` is the stored deal (or None) if the caller has read it already.
+    Reading it outside the transaction is safe: a create clashes on the unique
+    board (428), and a change is conditional on the version (412).
+    """
+    reason = _checked_text(reason, REASON)
+    adjusted_reason = _checked_text(deal_json.get("adjusted_reason"), Text(_("调整理由")))
+    _check_may_write(user, table, reason)
+    adjusted = deal_json.get("adjusted")
+    if adjusted is not None and not is_organiser(user, table.round.event):
+        raise EntryError("forbidden", _("只有裁判长（组织者）可以给调整分"))
+    scored = _score(table, deal_json, adjusted)
+    # Everything but the writes happens before the transaction: on SQLite it
+    # holds the one write lock, which every other referee is waiting for.
+    if existing is UNREAD:
+        existing = deal_at(table, board)
+    if existing is None:
+        if expected_version is not None:
+            raise EntryError("stale_version", _("这一副还没有录入"))
+        deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
+        deal.adjusted = adjusted
+        deal.adjusted_reason = adjusted_reason
+        apply_result(deal, scored)
+        history = _history(
+            deal, table=table, action=DealHistory.Action.CREATE, user=user, before=None, reason=reason, ip=ip
+        )
+        _start_round(table.round)  # the first deal entered puts the round in play
+        try:
+            with transaction.atomic():
+                _check_round_unchanged(table)
+                create_with_history(deal, history, public=table.round.is_published, shard=table.pk)
+        except IntegrityError:
+            # Someone created it first: from here on it is an existing deal, which
+            # needs If-Match, exactly as if this writer had arrived a moment later.
+            raise EntryError(
+                "version_required",
+                _("这一副刚被别人录入，请重新载入后再改"),
+            ) from None
+        _warm_after_commit(table)
+        return deal, True
+    if expected_version is None:
+        raise EntryError("version_required", _("修改已有的牌需要 If-Match 版本号"))
+    if existing.version != expected_version:
+        raise stale(existing)
+    before = snapshot(existing)
+    existing.adjusted = adjusted
+    existing.adjusted_reason = adjusted_reason
+    apply_result(existing, scored)
+    existing.entered_by = user
+    if table.round.is_published and is_organiser(user, table.round.event):
+        # An organiser's correction of a published result is itself the ruling:
+        # it stands at once (with its reason in the public list of changes).
+        existing.status = Deal.Status.CONFIRMED
+        existing.confirmed_by = user
+    else:
+        existing.status = Deal.Status.DRAFT
+        existing.confirmed_by = None
+    action = DealHistory.Action.ADJUST if adjusted is not None else DealHistory.Action.CHANGE
+    with transaction.atomic():
+        _check_round_unchanged(table)
+        # Conditional on the version read above, so a change made meanwhile wins and this one is 412.
+        _conditional_update(existing, expected_version)
+        _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip)
+    return existing, False
+
+
+def _conditional_update(deal, expected_version):
+    """Write `deal` only if nobody has moved it past `expected_version`."""
+    fields = {
+        name: getattr(deal, name)
+        for name in (
+            "captured",
+            "holders",
+            "exposed",
+            "penalties",
+            "adjusted",
+            "adjusted_reason",
+            "status",
+            "entered_by",
+            "confirmed_by",
+            "score_n",
+            "score_e",
+            "score_s",
+            "score_w",
+            "ns_score",
+            "ew_score",
+            "ns_penalty",
+            "ew_penalty",
+            "raw_n",
+            "raw_e",
+            "raw_s",
+            "raw_w",
+        )
+    }
+    updated = Deal.objects.filter(pk=deal.pk, version=expected_version).update(version=expected_version + 1, **fields)
+    if updated != 1:
+        raise stale(Deal.objects.get(pk=deal.pk))
+    deal.version = expected_version + 1
+
+
+def deal_confirm(*, deal, user, expected_version, ip=None):
+    """A second referee confirms the deal; the last person who entered or changed it may not."""
+    table = deal.table
+    _check_may_write(user, table, reason="confirm")
+    if expected_version is None:
+        raise EntryError("version_required", _("确认需要 If-Match 版本号"))
+    if not may_confirm(user, deal):  # may_enter was checked above: the last editor is asking
+        raise EntryError(
+            "self_confirmation",
+            _("录入或最后修改这一副的人不能确认它，请另一位裁判确认"),
+        )
+    with transaction.atomic():
+        _check_round_unchanged(table)
+        if deal.version != expected_version:
+            raise stale(deal)
+        before = snapshot(deal)
+        deal.status = Deal.Status.CONFIRMED
+        deal.confirmed_by = user
+        _conditional_update(deal, expected_version)
+        _record(deal, table=table, action=DealHistory.Action.CONFIRM, user=user, before=before, ip=ip)
+    return deal
+
+
+def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_version, ip=None):
+    """Record an irregularity and its ruling; a penalty adds to the offender's penalties (a new version)."""
+    table = deal.table
+    _check_may_write(user, table, reason=ruling)
+    if penalty > 0:
+        raise EntryError("bad_penalty", _("罚分必须是负数或 0"))
+    if seat and seat not in SEATS:
+        raise EntryError("unknown_seat", _("座位 {seat!r:.40} 无效"), seat=seat)
+    if penalty and not seat:
+        raise EntryError("unknown_seat", _("罚分需要指定座位"))
+    with transaction.atomic():
+        _check_round_unchanged(table)
+        if deal.version != expected_version:
+            raise stale(deal)
+        Irregularity.objects.create(deal=deal, seat=seat, kind=kind, ruling=ruling, penalty=penalty, referee=user)
+        before = snapshot(deal)
+        if penalty:
+            penalties = dict(deal.penalties)
+            penalties[seat] = penalties.get(seat, 0) + penalty
+            deal_json = {**deal.as_deal_json(), "penalties": penalties}
+            apply_result(deal, _score(table, deal_json, deal.adjusted))
+        deal.status = Deal.Status.DRAFT if penalty else deal.status
+        deal.entered_by = user if penalty else deal.entered_by
+        if penalty:
+            deal.confirmed_by = None
+        _conditional_update(deal, expected_version)
+        _record(
+            deal,
+            table=table,
+            action=DealHistory.Action.RULING,
+            user=user,
+            before=before,
+            reason=f"{kind}: {ruling}",
+            ip=ip,
+        )
+    return deal
+
+
+def _start_round(rnd):
+    if rnd.status == Round.Status.SCHEDULED:
+        Round.objects.filter(pk=rnd.pk, status=Round.Status.SCHEDULED).update(status=Round.Status.IN_PLAY)
+        rnd.status = Round.Status.IN_PLAY
+
+
+# --- blind double entry ----------------------------------------------------------------
+
+
+def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
+    """Store one referee's independent entry. Two identical entries by different
+    referees make a confirmed deal; differing ones leave a conflict for the head referee.
+    Returns `("waiting" | "confirmed" | "conflict", deal or None)`.
+    """
+    reason = _checked_text(reason, REASON)
+    _check_may_write(user, table, reason)
+    scored = _score(table, deal_json)
+    canonical = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
+    with transaction.atomic():
+        BlindEntry.objects.update_or_create(table=table, board=board, user=user, defaults={"payload": canonical})
+        entries = list(BlindEntry.objects.filter(table=table, board=board).order_by("at", "id"))
+        if Deal.objects.filter(table=table, board=board).exists():
+            return "conflict" if len(entries) > 1 else "waiting", Deal.objects.get(table=table, board=board)
+        if len(entries) < 2:
+            return "waiting", None
+        first, second = entries[0], entries[1]
+        if first.payload != second.payload:
+            return "conflict", None
+        deal = Deal(
+            table=table,
+            board=board,
+            sequence=board,
+            entered_by=first.user,
+            confirmed_by=second.user,
+            status=Deal.Status.CONFIRMED,
+        )
+        apply_result(deal, scored)
+        deal.save()
+        _record(
+            deal,
+            table=table,
+            action=DealHistory.Action.BLIND,
+            user=second.user,
+            before=None,
+            reason=BLIND_AGREEMENT,
+            ip=ip,
+        )
+        _start_round(table.round)
+        return "confirmed", deal

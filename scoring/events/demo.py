@@ -1,0 +1,40 @@
+"""The demo event (fixtures/demo-event.json, made by fixtures/make_demo.py) and its users."""
+
+import json
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from scoring.archive.database import import_archive
+from scoring.events.accounts import role_grant
+from scoring.events.setup import grant_event_creation
+from scoring.models import Event
+
+DEMO_SLUG = "demo-taiyuan-2026"
+DEMO_FILE = settings.BASE_DIR / "fixtures" / "demo-event.json"
+# Demo credentials for a local demo only; `make run` prints them.
+DEMO_USERS = [
+    ("organiser", "huapai-organiser", "organiser"),
+    ("referee1", "huapai-referee1", "referee"),
+    ("referee2", "huapai-referee2", "referee"),
+]
+
+
+@transaction.atomic
+def load_demo(*, reset=False):
+    """Import the demo event unless it is there already; returns True when it was (re)loaded."""
+    exists = Event.objects.filter(slug=DEMO_SLUG).exists()
+    if not exists or reset:
+        import_archive(json.loads(DEMO_FILE.read_text(encoding="utf-8")), replace=True)
+    event = Event.objects.get(slug=DEMO_SLUG)
+    User = get_user_model()
+    for username, password, role in DEMO_USERS:
+        user, created = User.objects.get_or_create(username=username)
+        if created or not user.has_usable_password():
+            user.set_password(password)
+            user.save()
+        role_grant(username=username, role=role, event=event)
+        if role == "organiser":
+            grant_event_creation(user)  # the demo organiser may create events from the console
+    return not exists or reset

@@ -1,0 +1,259 @@
+"""Entrants from an organiser's spreadsheet (xlsx): rows checked one by one, a report of the rejected.
+
+Columns, by header (Chinese or English): 编号/id, 姓名/name (individual) or
+姓名1…姓名6/name1…name6 (pairs, teams), 队名/team (teams), 单位/club,
+会员号/federation_id. Accepted rows are written in one transaction; each
+rejected row is reported with its row number and the reason.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from openpyxl import load_workbook
+
+from scoring.cache.versions import results_changed
+from scoring.engine.vocabulary import Kind
+from scoring.games.refusals import Refusal, Text, _
+from scoring.models import Entrant, Membership, Player
+from scoring.rounds.creation import next_round_number
+
+HEADERS = {
+    "编号": "id",
+    "id": "id",
+    "姓名": "name",
+    "name": "name",
+    "队名": "team",
+    "team": "team",
+    "单位": "club",
+    "club": "club",
+    "会员号": "federation_id",
+    "federation_id": "federation_id",
+}
+for n in range(1, 7):
+    HEADERS[f"姓名{n}"] = f"name{n}"
+    HEADERS[f"name{n}"] = f"name{n}"
+
+
+# A real event has at most a few thousand entrants; a sheet longer than this is a mistake
+# (or an attack: 300,000 empty rows fit in 129 KB and held a request for 30 s).
+MAX_ROWS = 10_000
+CODE = re.compile(r"[A-Za-z0-9_-]{1,20}")
+NAME_LIMIT, CLUB_LIMIT, FEDERATION_LIMIT = 100, 100, 40
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class SpreadsheetError(Refusal):
+    """The file as a whole cannot be read; nothing was written."""
+
+    def __init__(self, template, code="bad_spreadsheet", **params):
+        super().__init__(code, template, **params)
+
+
+@dataclass
+class ImportReport:
+    created: list = field(default_factory=list)  # entrant or player codes
+    to_create: list = field(default_factory=list)  # NewEntrant, checked
+    rejected: list = field(default_factory=list)  # (row number, reason as a `Text`)
+
+
+def _text(value):
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    # Control characters (NUL above all: PostgreSQL refuses it) never belong in a name.
+    return CONTROL.sub("", str(value)).strip()
+
+
+def read_rows(handle):
+    """[(row number, {field: text})] from the first sheet; unknown columns are ignored."""
+    sheet = load_workbook(handle, read_only=True, data_only=True).worksheets[0]
+    rows = sheet.iter_rows(values_only=True)
+    header = next(rows, None) or ()
+    fields = [HEADERS.get(_text(title).lower(), HEADERS.get(_text(title))) for title in header]
+    result = []
+    for number, values in enumerate(rows, start=2):
+        if number > MAX_ROWS + 1:
+            raise SpreadsheetError(_("超过 {rows} 行，请分批导入"), rows=MAX_ROWS)
+        record = {f: _text(v) for f, v in zip(fields, values, strict=False) if f}
+        if any(record.values()):
+            result.append((number, record))
+    return result
+
+
+@dataclass(frozen=True)
+class NewEntrant:
+    """One entrant to create: checked, plain data (a preview keeps these in the session)."""
+
+    code: str
+    names: tuple
+    club: str = ""
+    team: str = ""
+    federation_id: str = ""
+
+    def as_dict(self):
+        return {
+            "code": self.code,
+            "names": list(self.names),
+            "club": self.club,
+            "team": self.team,
+            "federation_id": self.federation_id,
+        }
+
+
+NAMES_NEEDED = {Kind.PAIRS: (2, 2), Kind.TEAMS: (2, 6), Kind.INDIVIDUAL: (1, 1)}
+
+
+def taken_codes(event):
+    taken = set(Player.objects.filter(event=event).values_list("code", flat=True))
+    return taken | set(Entrant.objects.filter(event=event).values_list("code", flat=True))
+
+
+def entrant_problem(event, code, names, club="", taken=()):
+    """Why this entrant cannot be added (a `Text`), or None."""
+    least, most = NAMES_NEEDED[event.kind]
+    if not code:
+        return Text(_("缺少编号"))
+    if not CODE.fullmatch(code):
+        return Text(_("编号 {id!r:.40} 只能含字母、数字、- 和 _（1–20 个）"), id=code)
+    if any(len(name) > NAME_LIMIT for name in names) or len(club) > CLUB_LIMIT:
+        return Text(_("姓名或单位超过 {limit} 个字"), limit=NAME_LIMIT)
+    if any(CONTROL.search(name) for name in (*names, club)):
+        return Text(_("姓名或单位含有控制字符"))
+    if code in taken:
+        return Text(_("编号重复：{id}"), id=code)
+    if not least <= len([n for n in names if n]) <= most:
+        return Text(_("需要 {least}–{most} 个姓名"), least=least, most=most)
+    return None
+
+
+def entrants_preview(event, handle):
+    """Check every row of a spreadsheet without writing: `ImportReport` with `to_create`
+    (NewEntrant) and `rejected` ((row, reason))."""
+    report = ImportReport()
+    taken = taken_codes(event)
+    for number, record in read_rows(handle):
+        code = record.get("id", "")
+        if event.kind == Kind.INDIVIDUAL:
+            names = [record.get("name") or record.get("name1", "")]
+        else:
+            names = [record[f"name{n}"] for n in range(1, 7) if record.get(f"name{n}")]
+        problem = entrant_problem(event, code, names, record.get("club", ""), taken)
+        if problem is not None:
+            report.rejected.append((number, problem))
+            continue
+        taken.add(code)
+        report.to_create.append(
+            NewEntrant(
+                code=code,
+                names=tuple(names),
+                club=record.get("club", ""),
+                team=record.get("team", "")[:NAME_LIMIT],
+                federation_id=record.get("federation_id", "")[:FEDERATION_LIMIT],
+            )
+        )
+    return report
+
+
+def entrants_import(event, handle):
+    """Check every row, then create the accepted ones. Returns an `ImportReport`."""
+    report = entrants_preview(event, handle)
+    report.created = [e.code for e in entrants_create(event, report.to_create)]
+    return report
+
+
+@transaction.atomic
+def entrants_create(event, new_entrants):
+    """Create checked entrants (checked again: a code may have been taken meanwhile).
+    Entrants added after round N was paired are late entries joining from round N+1."""
+    taken = taken_codes(event)
+    joining = _first_unpaired_round(event)
+    created = []
+    for new in new_entrants:
+        problem = entrant_problem(event, new.code, new.names, new.club, taken)
+        if problem is not None:
+            raise EntrantError(problem.template, **problem.params)
+        taken.add(new.code)
+        if event.kind == Kind.INDIVIDUAL:
+            player = Player.objects.create(
+                event=event, code=new.code, name=new.names[0], club=new.club, federation_id=new.federation_id
+            )
+            # Ranked as an entrant of one, with the player's number.
+            entrant = Entrant.objects.create(event=event, code=new.code, joined_round=joining)
+            Membership.objects.create(entrant=entrant, player=player, position=1)
+        else:
+            entrant = Entrant.objects.create(event=event, code=new.code, name=new.team, joined_round=joining)
+            for position, name in enumerate(new.names, start=1):
+                player = Player.objects.create(event=event, code=f"{new.code}-{position}", name=name, club=new.club)
+                Membership.objects.create(entrant=entrant, player=player, position=position)
+        created.append(entrant)
+    if created:
+        results_changed(event)
+    return created
+
+
+def _first_unpaired_round(event):
+    """None before round 1 is paired (an ordinary entry), else the next round's number."""
+    following = next_round_number(event)
+    return None if following == 1 else following
+
+
+def _last_paired_round(event):
+    return next_round_number(event) - 1
+
+
+class EntrantError(Refusal):
+    def __init__(self, template, code="entrant_refused", **params):
+        super().__init__(code, template, **params)
+
+
+@transaction.atomic
+def entrant_update(entrant, *, names, club, team=""):
+    """Correct the names and club (the number stays: it is on every sheet)."""
+    event = entrant.event
+    problem = entrant_problem(event, entrant.code, names, club)
+    if problem is not None:
+        raise EntrantError(problem.template, **problem.params)
+    players = [m.player for m in entrant.memberships.select_related("player").order_by("position")]
+    if len(players) != len([n for n in names if n]):
+        raise EntrantError(_("姓名的个数不能改变"), code="member_count")
+    for player, name in zip(players, names, strict=True):
+        player.name, player.club = name, club
+        player.sort_key = ""  # recomputed from the new name on save
+        player.save()
+    if event.kind == Kind.TEAMS:
+        entrant.name = team
+        entrant.save(update_fields=["name"])
+    results_changed(event)
+    return entrant
+
+
+@transaction.atomic
+def entrant_withdraw(entrant):
+    """Not paired after the last round paired so far; its results stand."""
+    entrant.withdrawn_after_round = _last_paired_round(entrant.event)
+    entrant.save(update_fields=["withdrawn_after_round"])
+    results_changed(entrant.event)
+    return entrant
+
+
+@transaction.atomic
+def entrant_reinstate(entrant):
+    entrant.withdrawn_after_round = None
+    entrant.save(update_fields=["withdrawn_after_round"])
+    results_changed(entrant.event)
+    return entrant
+
+
+@transaction.atomic
+def entrant_request_bye(entrant, round_number):
+    """A bye asked for one round (`None` cancels it): that round pairs the entrant with no one
+    and it scores nothing there; only the automatic bye of an odd count scores a win."""
+    if round_number is not None and round_number <= _last_paired_round(entrant.event):
+        raise EntrantError(_("第{round}轮已经编排，只能为以后的轮次申请轮空"), code="round_paired", round=round_number)
+    entrant.bye_round = round_number
+    entrant.save(update_fields=["bye_round"])
+    return entrant

@@ -1,0 +1,102 @@
+"""Creating and changing events from the organiser's pages.
+
+The creator of an event becomes its organiser. Once a deal is entered, only what
+cannot change a result or a ranking may still change (name, dates, venue, the
+correction period, double entry, 节 per round)."""
+
+import re
+import unicodedata
+
+from django.contrib.auth.models import Permission
+from django.db import transaction
+
+from scoring.cache.versions import results_changed
+from scoring.engine.names import pinyin_sort_key
+from scoring.games.refusals import Refusal, _
+from scoring.models import Deal, Event, EventRole
+
+# Fields that decide scores, 场分 or ranks: frozen once the first deal is entered.
+RESULT_FIELDS = (
+    "ruleset",
+    "options",
+    "game_threshold",
+    "kind",
+    "match_mode",
+    "match_length",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "tiebreaks",
+)
+SLUG_LIMIT = 50
+
+
+class EventError(Refusal):
+    def __init__(self, template, code="event_refused", **params):
+        super().__init__(code, template, **params)
+
+
+def may_create_events(user):
+    """Superusers, and the organisers they named (`scoring.add_event`)."""
+    return bool(user and user.is_authenticated and user.has_perm("scoring.add_event"))
+
+
+def has_results(event):
+    return Deal.objects.filter(table__round__event=event).exists()
+
+
+def slug_proposal(name, taken=None):
+    """An event's web address from its name: `2026 太原华牌公开赛` → `2026-tai-yuan-hua-pai-gong-kai-sai`
+    (pinyin, lower-case ASCII, at most 50 characters), made unique with -2, -3…"""
+    text = unicodedata.normalize("NFKC", name or "")
+    words = []
+    for chunk in re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]+", text):
+        if re.fullmatch(r"[A-Za-z0-9]+", chunk):
+            words.append(chunk.lower())
+        else:
+            words.extend(pinyin_sort_key(chunk).split())
+    base = "-".join(w for w in (re.sub(r"[^a-z0-9]", "", w) for w in words) if w)[:SLUG_LIMIT].strip("-")
+    base = base or "event"
+    taken = set(Event.objects.values_list("slug", flat=True)) if taken is None else taken
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        suffix = f"-{n}"
+        slug = base[: SLUG_LIMIT - len(suffix)].rstrip("-") + suffix
+    return slug
+
+
+@transaction.atomic
+def event_create(event, *, user):
+    """Save a new (validated) event and make its creator its organiser."""
+    if not may_create_events(user):
+        raise EventError(_("只有组织者账号可以创建赛事"), code="forbidden")
+    event.save()
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.ORGANISER)
+    return event
+
+
+@transaction.atomic
+def event_update(event, *, changed):
+    """Save an edited (validated) event; refuses a change to a result field once deals exist."""
+    stored = Event.objects.select_for_update().get(pk=event.pk)
+    frozen = [f for f in changed if f in RESULT_FIELDS]
+    if frozen and has_results(stored):
+        raise EventError(_("已有成绩，不能再改 {fields}"), code="has_results", fields=", ".join(frozen))
+    event.save()
+    results_changed(event)
+    return event
+
+
+def _add_event_permission():
+    return Permission.objects.get(codename="add_event", content_type__app_label="scoring")
+
+
+def grant_event_creation(user):
+    """A superuser names an organiser: the account may create events (and organises those)."""
+    user.user_permissions.add(_add_event_permission())
+
+
+def revoke_event_creation(user):
+    """The account creates no more events; the events it organises stay its own."""
+    user.user_permissions.remove(_add_event_permission())

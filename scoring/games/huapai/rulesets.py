@@ -1,0 +1,159 @@
+"""The named rule sets and the per-event options (README §5, §5a, §8), as plain data.
+
+The engine reads these fields and nothing else: a new house rule is a new
+`RuleSet` or an option, never a branch on a rule set's name.
+"""
+
+from dataclasses import dataclass, replace
+
+from scoring.games.refusals import DealError, _, listed
+
+NORMALISATIONS = ("none", "zero_sum", "partnership")
+# Bounds of the `scale` option: positive, and small enough that no normalised
+# score can leave a 32-bit column (the largest raw score is 1600 × 2^8).
+SCALE_MIN, SCALE_MAX = 1, 100
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    # One deck (16 point cards) or two (拱双猪: every point card twice, README §8).
+    decks: int = 1
+    # 首明 multiplies by 4; when not recognised it counts as 明 (×2).
+    first_exposure_recognised: bool = True
+    # 自得: the holder who captures his own exposable card doubles it.
+    self_capture_doubles: bool = True
+    goat_value: int = 100
+    # 全红 / 满红: None flips the sign of the hearts sum; a number is a fixed value × E(♥A).
+    all_hearts_fixed: int | None = None
+    # The pig turns positive with "grand_slam" (满贯) only, or already with "all_hearts" (全红).
+    pig_positive_with: str = "grand_slam"
+    # 满贯 as a fixed figure (None: computed card by card). With cards exposed it is then
+    # either "computed" (family: the fixed figure holds only when nothing was exposed)
+    # or "doubled" (two decks: the figure doubles for every exposed copy).
+    grand_slam_fixed: int | None = None
+    grand_slam_exposed: str = "computed"
+    # When three exposable cards are exposed, the fourth counts as 明 too.
+    auto_expose_fourth: bool = False
+    # "none", "zero_sum" or "partnership" (打对家), then × normalisation_scale.
+    normalisation: str = "none"
+    normalisation_scale: int = 1
+    game_threshold: int = 1000
+
+    def with_options(self, **options):
+        return replace(self, **options)
+
+    @property
+    def normalises(self):
+        """Scores differ from raw scores (before penalties): pages then show both."""
+        return self.normalisation != "none"
+
+    @property
+    def point_card_copies(self):
+        return 16 * self.decks
+
+    def options(self):
+        """The four per-event options as they stand in this rule set (README §5a)."""
+        return {option: getattr(self, field) for option, (field, _check) in OPTIONS.items()}
+
+
+# Option name (deal JSON, archives, events) → (RuleSet field, check of the value).
+OPTIONS = {
+    "first_exposure": ("first_exposure_recognised", lambda value: type(value) is bool),
+    "self_capture": ("self_capture_doubles", lambda value: type(value) is bool),
+    "normalisation": ("normalisation", lambda value: type(value) is str and value in NORMALISATIONS),
+    "scale": ("normalisation_scale", lambda value: type(value) is int and SCALE_MIN <= value <= SCALE_MAX),
+}
+
+OPTION_HINTS = {
+    "first_exposure": "true / false",
+    "self_capture": "true / false",
+    "normalisation": " / ".join(NORMALISATIONS),
+    "scale": f"{SCALE_MIN}…{SCALE_MAX}",
+}
+
+
+RULESETS = {
+    "huapai": RuleSet(name="huapai"),
+    "online": RuleSet(
+        name="online",
+        first_exposure_recognised=False,
+        self_capture_doubles=False,
+        auto_expose_fourth=True,
+        normalisation="zero_sum",
+        normalisation_scale=12,
+    ),
+    "pagat": RuleSet(
+        name="pagat",
+        first_exposure_recognised=False,
+        self_capture_doubles=False,
+        pig_positive_with="all_hearts",
+    ),
+    "family": RuleSet(
+        name="family",
+        first_exposure_recognised=False,
+        self_capture_doubles=False,
+        goat_value=50,
+        all_hearts_fixed=100,
+        grand_slam_fixed=1000,
+        grand_slam_exposed="computed",
+    ),
+    "online-2deck": RuleSet(
+        name="online-2deck",
+        decks=2,
+        first_exposure_recognised=False,
+        self_capture_doubles=False,
+        grand_slam_fixed=1600,
+        grand_slam_exposed="doubled",
+        normalisation="zero_sum",
+        normalisation_scale=1,
+    ),
+}
+
+DEFAULT_RULESET = "huapai"
+GAME_THRESHOLDS = (1000, 800)
+
+
+def read_options(raw):
+    """Check per-event option overrides; return `(fields, problems)`.
+
+    `fields` maps RuleSet field names to values, ready for `RuleSet.with_options`.
+    """
+    if raw is None:
+        return {}, []
+    if not isinstance(raw, dict):
+        return {}, [DealError("bad_option", _("“options” 必须是对象"))]
+    fields, problems = {}, []
+    for name, value in raw.items():
+        spec = OPTIONS.get(name) if type(name) is str else None
+        if spec is None:
+            problems.append(
+                DealError(
+                    "unknown_option",
+                    _("未知选项 {name!r:.40}（可用：{known}）"),
+                    name=name,
+                    known=listed(list(OPTIONS)),
+                )
+            )
+        elif not spec[1](value):
+            problems.append(
+                DealError(
+                    "bad_option",
+                    _("选项 {name} 的值 {value!r:.40} 无效（{hint}）"),
+                    name=name,
+                    value=value,
+                    hint=OPTION_HINTS[name],
+                )
+            )
+        else:
+            fields[spec[0]] = value
+    return fields, problems
+
+
+def rules_for(name, options=None):
+    """The named rule set with option overrides (already checked by `read_options`)."""
+    fields, problems = read_options(options)
+    if problems:
+        raise problems[0]
+    rules = RULESETS[name]
+    return rules.with_options(**fields) if fields else rules

@@ -1,0 +1,93 @@
+"""Translating stored deals to and from the rules engine. The only place the
+site asks the engine for a deal's score."""
+
+from scoring.games.huapai import SEATS, DealError, RuleSet, read_deal, rules_for, score_valid_deal
+from scoring.games.refusals import _
+
+# An arbiter's adjusted score (调整分) per seat lies within these bounds (docs/security.md).
+ADJUSTED_LIMIT = 1_000_000
+
+
+def event_rules(event) -> RuleSet:
+    """The event's rule set with its per-event options and 局 threshold."""
+    return rules_for(event.ruleset, event.options or None).with_options(game_threshold=event.game_threshold)
+
+
+def _adjusted_scores(adjusted):
+    if not isinstance(adjusted, dict) or set(adjusted) != set(SEATS):
+        raise DealError("bad_adjusted", _("调整分必须给出四个座位的整数"))
+    for seat in SEATS:
+        value = adjusted[seat]
+        if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
+            raise DealError(
+                "bad_adjusted",
+                f"{seat} 的调整分必须是 ±{ADJUSTED_LIMIT} 以内的整数"
+                f" / adjusted {seat} must be an integer within ±{ADJUSTED_LIMIT}",
+            )
+    return {seat: adjusted[seat] for seat in SEATS}
+
+
+def _has_captures(deal_json):
+    captured = deal_json.get("captured")
+    return isinstance(captured, dict) and any(captured.values())
+
+
+def _read(rules, deal_json):
+    deal, problems = read_deal(deal_json, rules=rules)
+    if problems:
+        raise problems[0]
+    return deal
+
+
+def score_stored(rules, deal_json, adjusted=None):
+    """Score one deal of an event.
+
+    Returns a dict with the canonical deal fields (`captured`, `holders`,
+    `exposed`, `penalties`) and the engine's `scores`, `raw`, `sides` and
+    `breakdown`. An adjusted score (调整分) replaces the computed scores and is
+    the deal's raw score; penalties are still added. Raises `DealError`.
+    """
+    if not isinstance(deal_json, dict):
+        raise DealError("bad_deal", _("牌局必须是 JSON 对象"))
+    if adjusted is None:
+        deal = _read(rules, deal_json)
+        return {**deal.as_json(), **score_valid_deal(deal, rules)}
+    scores = _adjusted_scores(adjusted)
+    # An arbiter may adjust a deal that was never finished: captures are
+    # optional then, but when given they must still make a valid deal.
+    if _has_captures(deal_json):
+        canonical = _read(rules, deal_json).as_json()
+    else:
+        canonical = {"captured": {seat: [] for seat in SEATS}, "holders": {}, "exposed": {}}
+        canonical["penalties"] = _penalties_only(rules, deal_json)
+    penalties = canonical["penalties"]
+    raw = dict(scores)
+    breakdown = {
+        seat: [{"rule": "adjusted", "points": scores[seat], "text": f"调整分 {scores[seat]}"}] for seat in SEATS
+    }
+    for seat, points in penalties.items():
+        scores[seat] += points
+        breakdown[seat].append({"rule": "penalty", "points": points, "text": f"罚分 {points}"})
+    return {
+        **canonical,
+        "ruleset": rules.name,
+        "scores": scores,
+        "raw": raw,
+        "sides": {"NS": scores["N"] + scores["S"], "EW": scores["E"] + scores["W"]},
+        "breakdown": breakdown,
+    }
+
+
+def _penalties_only(rules, deal_json):
+    """Penalties of an adjusted deal without captures, read by the engine like any deal's:
+    with no cards at all (`captured` empty) only the penalties can be wrong."""
+    return _read(rules, {"captured": {}, "penalties": deal_json.get("penalties")}).as_json()["penalties"]
+
+
+def apply_result(stored, scored):
+    """Write a `score_stored` result (canonical deal and scores) onto a `models.Deal`."""
+    stored.captured = scored["captured"]
+    stored.holders = scored["holders"]
+    stored.exposed = scored["exposed"]
+    stored.penalties = scored["penalties"]
+    stored.set_scores(scored["scores"], stored.penalties, scored["raw"])

@@ -1,0 +1,332 @@
+"""Creating rounds: pairing the next round and changing a pairing by hand (logged)."""
+
+import random
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from scoring.cache.versions import current_version, results_changed
+from scoring.engine.pairing import (
+    Pairing,
+    PairingError,
+    candidates_from_history,
+    pair_individual,
+    pair_manual,
+    pair_random,
+    pair_roundrobin,
+    pair_swiss,
+)
+from scoring.engine.standings import compute_standings
+from scoring.engine.vocabulary import Kind
+from scoring.games.refusals import _, listed
+from scoring.models import Deal, Entrant, Match, Membership, PairingLog, Player, Round, Table, with_members
+from scoring.results.standings import entrant_codes, event_format, event_match_results
+
+METHODS = ("swiss", "roundrobin", "random", "manual")
+
+
+def unfinished_rounds(event):
+    """Numbers of rounds with a match that has no deals or an unconfirmed deal."""
+    unplayed = (
+        Match.objects.filter(round__event=event, bye__isnull=True)
+        .annotate(deal_count=Count("tables__deals"))
+        .filter(deal_count=0)
+        .values_list("round__number", flat=True)
+    )
+    unconfirmed = (
+        Deal.objects.filter(table__round__event=event)
+        .exclude(status=Deal.Status.CONFIRMED)
+        .values_list("table__round__number", flat=True)
+    )
+    return sorted(set(unplayed) | set(unconfirmed))
+
+
+@dataclass(frozen=True)
+class PairingOptions:
+    """What the organiser chose on the pairing page (all optional)."""
+
+    seed: int | None = None
+    absent: frozenset = frozenset()  # not checked in: left out of this round, scoring nothing
+    avoid_same_club: bool = False
+    first_table: int = 1  # big halls number tables by area
+    manual: str = ""  # the "manual" method's lines
+
+
+def round_pair(event, method, *, user=None, options=PairingOptions()):
+    """Pair and create the next round of `event`; returns `(round, pairing)`.
+
+    Swiss and random pairing refuse while an earlier round has unplayed or
+    unconfirmed matches; a round robin is fixed in advance and pairs anyway.
+    The pairing is computed outside the write transaction (on SQLite a write
+    transaction holds the one write lock every referee waits for, and a Swiss
+    round of 5,000 pairs takes about 2 s); the transaction then only checks
+    that the results did not change meanwhile and writes.
+    """
+    version = current_version(event)
+    number = next_round_number(event)
+    pairing = _plan(event, method, number, options)
+    with transaction.atomic():
+        if current_version(event) != version or next_round_number(event) != number:
+            raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
+        rnd = Round.objects.create(
+            event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round
+        )
+        create_tables(event, rnd, pairing, options.first_table)
+        results_changed(event, public=False)  # a scheduled round is not public
+        _log_pairing(rnd, user, f"pair:{method}", pairing, options)
+    return rnd, pairing
+
+
+def round_repair(rnd, method, *, user=None, options=PairingOptions()):
+    """Pair a scheduled round again (no deal entered yet); the draw is hidden again. Logged."""
+    event = rnd.event
+    _check_not_started(rnd)
+    if rnd.stage:
+        raise PairingError(_("决赛阶段的轮次按对阵图编排，不能重新编排"), code="stage_round")
+    version = current_version(event)
+    pairing = _plan(event, method, rnd.number, options)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        _check_not_started(rnd)
+        if current_version(event) != version:
+            raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
+        Table.objects.filter(round=rnd).delete()
+        Match.objects.filter(round=rnd).delete()
+        create_tables(event, rnd, pairing, options.first_table)
+        rnd.draw_released_at = None
+        rnd.save(update_fields=["draw_released_at"])
+        results_changed(event, public=False)
+        _log_pairing(rnd, user, f"repair:{method}", pairing, options)
+    return rnd, pairing
+
+
+def round_release_draw(rnd, *, user=None):
+    """Make the draw (对阵表) public at /events/<slug>/rounds/<n>/draw/; logged."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.draw_released_at is None:
+            rnd.draw_released_at = timezone.now()
+            rnd.save(update_fields=["draw_released_at"])
+            PairingLog.objects.create(round=rnd, user=user, action="release_draw", detail={})
+            results_changed(rnd.event)  # public pages list the draw
+    return rnd
+
+
+def _log_pairing(rnd, user, action, pairing, options):
+    PairingLog.objects.create(
+        round=rnd,
+        user=user,
+        action=action,
+        detail={
+            "tables": pairing.tables,
+            "byes": pairing.byes,
+            "rematches": pairing.rematches,
+            "club_clashes": pairing.club_clashes,
+            "absent": sorted(options.absent),
+            "avoid_same_club": options.avoid_same_club,
+            "first_table": options.first_table,
+            "note": pairing.note,
+        },
+    )
+
+
+def _check_not_started(rnd):
+    if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
+        raise PairingError(_("只能在本轮开始前调整编排"), code="round_started")
+
+
+def next_round_number(event):
+    return (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+
+
+def round_candidates(event, number):
+    """Who round `number` pairs: `(playing, sitting out)` as Entrants, in code order. Sitting
+    out: withdrawn before it, joining later, or a bye asked for this round."""
+    playing, out = [], []
+    for entrant in Entrant.objects.filter(event=event).prefetch_related(with_members()).order_by("code"):
+        (playing if entrant.plays_in(number) else out).append(entrant)
+    return playing, out
+
+
+def _clubs_by_entrant(event):
+    clubs = defaultdict(set)
+    for code, club in Membership.objects.filter(entrant__event=event).values_list("entrant__code", "player__club"):
+        if club:
+            clubs[code].add(club)
+    return {code: frozenset(found) for code, found in clubs.items()}
+
+
+def _plan(event, method, number, options):
+    """Round `number`'s pairing, from the standings of the rounds before it (reads only)."""
+    if method not in METHODS:
+        raise PairingError(_("未知编排方式 {method!r:.40}"), code="unknown_method", method=method)
+    if Round.objects.filter(event=event).exclude(stage="").exists():
+        raise PairingError(_("决赛阶段已经开始，预赛不能再编排"), code="stage_started")
+    if method not in ("roundrobin", "manual"):
+        unfinished = [n for n in unfinished_rounds(event) if n < number]
+        if unfinished:
+            raise PairingError(
+                _("第{rounds}轮还有未完成或未确认的比赛，不能编排下一轮"),
+                code="round_unfinished",
+                rounds=listed(unfinished),
+            )
+    matches = [m for m in event_match_results(event) if m.round < number]
+    rows = compute_standings(event_format(event), matches, entrant_codes(event))
+    everyone = candidates_from_history(rows, matches)
+    playing, _out = round_candidates(event, number)
+    playing_codes = {e.code for e in playing} - set(options.absent)
+    clubs = _clubs_by_entrant(event)
+    for candidate in everyone:
+        candidate.clubs = clubs.get(candidate.id, frozenset())
+    candidates = [c for c in everyone if c.id in playing_codes]
+    if event.kind == Kind.INDIVIDUAL and len(candidates) < 4:
+        raise PairingError(_("至少需要四名选手"), code="too_few_entrants")
+    if len(candidates) < 2:
+        raise PairingError(_("至少需要两个参赛者"), code="too_few_entrants")
+    if method == "manual":
+        return pair_manual(options.manual, candidates, individual=event.kind == Kind.INDIVIDUAL)
+    seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
+    if event.kind == Kind.INDIVIDUAL:
+        if method == "roundrobin":
+            raise PairingError(_("个人赛不能用循环赛编排"), code="unknown_method")
+        if method == "random":
+            random.Random(seed).shuffle(candidates)
+        return pair_individual(candidates)
+    if method == "roundrobin":
+        return _roundrobin_with_absences(everyone, playing_codes, number)
+    if method == "random":
+        return pair_random(candidates, seed, options.avoid_same_club)
+    return pair_swiss(candidates, options.avoid_same_club)
+
+
+def _roundrobin_with_absences(everyone, playing_codes, number):
+    """The Berger table of every entrant stays fixed; whoever meets an entrant that does
+    not play this round has a bye (docs/organising.md)."""
+    full = pair_roundrobin(everyone, number - 1)
+    tables, byes = [], [code for code in full.byes if code in playing_codes]
+    for ns, ew in full.tables:
+        if ns in playing_codes and ew in playing_codes:
+            tables.append((ns, ew))
+        else:
+            byes.extend(code for code in (ns, ew) if code in playing_codes)
+    return Pairing(tables=tables, byes=byes)
+
+
+def members_by_entrant(event):
+    """{entrant code: [players in seating order]} in one query (no per-entrant look-ups)."""
+    members = defaultdict(list)
+    for membership in (
+        Membership.objects.filter(entrant__event=event).select_related("entrant", "player").order_by("position")
+    ):
+        members[membership.entrant.code].append(membership.player)
+    return members
+
+
+def create_tables(event, rnd, pairing, first_table=1):
+    """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day)."""
+    matches, tables = [], []
+    entrants = {e.code: e for e in Entrant.objects.filter(event=event)}
+    if event.kind == Kind.INDIVIDUAL:
+        players = {p.code: p for p in Player.objects.filter(event=event)}
+        for number, seats in enumerate(pairing.tables, start=1):
+            match = Match(round=rnd, number=number)
+            matches.append(match)
+            tables.append(
+                Table(
+                    round=rnd,
+                    match=match,
+                    number=number - 1 + first_table,
+                    north=players[seats["N"]],
+                    east=players[seats["E"]],
+                    south=players[seats["S"]],
+                    west=players[seats["W"]],
+                )
+            )
+    else:
+        members = members_by_entrant(event)
+        for number, (home_code, away_code) in enumerate(pairing.tables, start=1):
+            home, away = entrants[home_code], entrants[away_code]
+            match = Match(round=rnd, number=number, home=home, away=away)
+            matches.append(match)
+            home_players, away_players = members[home_code], members[away_code]
+            if event.kind == Kind.TEAMS:
+                # Duplicate: home's first pair sits NS at one table, away's first pair at the other.
+                seatings = (
+                    (home, home_players[:2], away, away_players[2:4] or away_players[:2]),
+                    (away, away_players[:2], home, home_players[2:4] or home_players[:2]),
+                )
+            else:
+                seatings = ((home, home_players, away, away_players),)
+            for ns_team, ns_players, ew_team, ew_players in seatings:
+                tables.append(
+                    Table(
+                        round=rnd,
+                        match=match,
+                        number=len(tables) + first_table,
+                        ns_entrant=ns_team,
+                        ew_entrant=ew_team,
+                        north=ns_players[0],
+                        south=ns_players[1],
+                        east=ew_players[0],
+                        west=ew_players[1],
+                    )
+                )
+    byes = [
+        Match(round=rnd, number=n, bye=entrants[code])
+        for n, code in enumerate(pairing.byes, start=len(pairing.tables) + 1)
+    ]
+    Match.objects.bulk_create(matches + byes, batch_size=1000)
+    Table.objects.bulk_create(tables, batch_size=1000)
+
+
+@transaction.atomic
+def round_swap_entrants(rnd, first_code, second_code, *, user=None):
+    """Swap two entrants (pairs: their places at tables) before the round starts; logged."""
+    _check_not_started(rnd)
+    event = rnd.event
+    if event.kind != Kind.PAIRS:
+        raise PairingError(_("手工调换目前只支持双人赛"), code="not_pairs")
+    entrants = {
+        e.code: e
+        for e in Entrant.objects.filter(event=event, code__in=[first_code, second_code]).prefetch_related(
+            with_members()
+        )
+    }
+    if len(entrants) != 2:
+        raise PairingError(_("找不到要调换的参赛对"), code="unknown_entrant")
+    places = {}
+    for table in Table.objects.select_for_update().filter(round=rnd):
+        for side in ("ns", "ew"):
+            code = getattr(table, f"{side}_entrant").code
+            if code in entrants:
+                places[code] = (table, side)
+    for match in Match.objects.filter(round=rnd, bye__code__in=entrants):
+        places[match.bye.code] = (match, "bye")
+    if len(places) != 2:
+        raise PairingError(_("两个参赛对都必须在本轮中"), code="not_in_round")
+    (a, (place_a, side_a)), (b, (place_b, side_b)) = places.items()
+    _seat_entrant(place_a, side_a, entrants[b])
+    _seat_entrant(place_b, side_b, entrants[a])
+    PairingLog.objects.create(round=rnd, user=user, action="swap", detail={"swapped": [a, b]})
+    results_changed(event, public=False)
+
+
+def _seat_entrant(place, side, entrant):
+    if side == "bye":
+        place.bye = entrant
+        place.save(update_fields=["bye"])
+        return
+    players = [m.player for m in entrant.memberships.all()]
+    setattr(place, f"{side}_entrant", entrant)
+    if side == "ns":
+        place.north, place.south = players[0], players[1]
+    else:
+        place.east, place.west = players[0], players[1]
+    place.save()
+    match = place.match
+    setattr(match, "home" if side == "ns" else "away", entrant)
+    match.save(update_fields=["home" if side == "ns" else "away"])

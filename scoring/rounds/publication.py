@@ -1,0 +1,205 @@
+"""Publishing a round: the checklist, provisional → official after the correction period,
+and the public list of changes made after publication."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.cache.versions import results_changed
+from scoring.cache.warmup import warm_public_standings_soon
+from scoring.engine.vocabulary import Kind, MatchMode
+from scoring.entry.selectors import table_board_states
+from scoring.games.huapai import card_label, split_games
+from scoring.games.refusals import Refusal, Text, _, listed
+from scoring.models import Deal, DealHistory, PairingLog, Round
+
+
+def publication_checklist(rnd):
+    """What stands between a round and publication: blocking problems and warnings.
+
+    Returns `{"blocking": [...], "warnings": [...]}` of `Text` sentences naming table and board
+    (rendered in the page's language by `scoring.messages.text`).
+    """
+
+    event = rnd.event
+    blocking, warnings = [], []
+    states = table_board_states(rnd)
+    tables = list(rnd.tables.order_by("number"))
+    deals_by_table = {}
+    for deal in Deal.objects.filter(table__round=rnd).order_by("sequence"):
+        deals_by_table.setdefault(deal.table_id, []).append(deal)
+    for table in tables:
+        table_states = states.get(table.id, {})
+        deals = deals_by_table.get(table.id, [])
+        if event.match_mode == MatchMode.BOARDS:
+            missing = [b for b in range(1, event.match_length + 1) if b not in table_states]
+            if missing:
+                blocking.append(Text(_("{table}号桌缺少第 {boards} 副"), table=table.number, boards=_ranges(missing)))
+        else:
+            games = split_games([(d.ns_score, d.ew_score) for d in deals], event.game_threshold)
+            if len(games) < event.match_length or (games and not games[-1].finished):
+                warnings.append(
+                    Text(
+                        _("{table}号桌：{games} 局未打完（{played} 局，最后一局未结束）"),
+                        table=table.number,
+                        games=event.match_length,
+                        played=len(games),
+                    )
+                )
+        drafts = sorted(b for b, state in table_states.items() if state == "draft")
+        if drafts:
+            blocking.append(Text(_("{table}号桌第 {boards} 副未确认"), table=table.number, boards=_ranges(drafts)))
+        conflicts = sorted(b for b, state in table_states.items() if state == "conflict")
+        if conflicts:
+            blocking.append(
+                Text(_("{table}号桌第 {boards} 副两名裁判录入不一致"), table=table.number, boards=_ranges(conflicts))
+            )
+        for deal in deals:
+            if deal.adjusted is not None and not deal.adjusted_reason.strip():
+                reason_missing = _("{table}号桌第 {board} 副调整分没有写理由")
+                warnings.append(Text(reason_missing, table=table.number, board=deal.board))
+    if event.kind == Kind.TEAMS:
+        warnings.extend(holder_disagreements(rnd, deals_by_table))
+    return {"blocking": blocking, "warnings": warnings}
+
+
+def unconfirmed_boards(rnd):
+    """Sentences naming the tables and boards of a round that are not confirmed (draft or conflict)."""
+
+    numbers = dict(rnd.tables.values_list("id", "number"))
+    found = []
+    for table_id, table_states in sorted(table_board_states(rnd).items(), key=lambda item: numbers[item[0]]):
+        waiting = sorted(board for board, state in table_states.items() if state in ("draft", "conflict"))
+        if waiting:
+            found.append(Text(_("{table}号桌第 {boards} 副未确认"), table=numbers[table_id], boards=_ranges(waiting)))
+    return found
+
+
+def holder_disagreements(rnd, deals_by_table=None):
+    """Duplicate team matches: the dealt holders of ♠Q ♦J ♣10 ♥A must agree at both tables."""
+
+    if deals_by_table is None:
+        deals_by_table = {}
+        for deal in Deal.objects.filter(table__round=rnd):
+            deals_by_table.setdefault(deal.table_id, []).append(deal)
+    found = []
+    for match in rnd.matches.prefetch_related("tables"):
+        tables = list(match.tables.all())
+        if len(tables) != 2:
+            continue
+        boards = [{d.board: d for d in deals_by_table.get(t.id, [])} for t in tables]
+        for board in sorted(set(boards[0]) & set(boards[1])):
+            first, second = boards[0][board], boards[1][board]
+            for card in set(first.holders) & set(second.holders):
+                if first.holders[card] != second.holders[card]:
+                    found.append(
+                        Text(
+                            _(
+                                "{first_table}/{second_table}号桌第 {board} 副：{card} 的持牌人不一致"
+                                "（{first} / {second}）"
+                            ),
+                            first_table=tables[0].number,
+                            second_table=tables[1].number,
+                            board=board,
+                            card=card_label(card),
+                            first=first.holders[card],
+                            second=second.holders[card],
+                        )
+                    )
+    return found
+
+
+def _ranges(numbers):
+    """[1, 2, 3, 5] → "1–3、5" (", " in English)."""
+    parts, start, previous = [], None, None
+    for n in numbers:
+        if start is None:
+            start = previous = n
+        elif n == previous + 1:
+            previous = n
+        else:
+            parts.append(f"{start}–{previous}" if previous != start else str(start))
+            start = previous = n
+    if start is not None:
+        parts.append(f"{start}–{previous}" if previous != start else str(start))
+    return listed(parts)
+
+
+class PublicationError(Refusal):
+    """Publication refused, in domain terms: a stable code and a message naming why."""
+
+    def __init__(self, template, code="publication_refused", **params):
+        super().__init__(code, template, **params)
+
+
+@transaction.atomic
+def round_publish(rnd, *, user):
+    """In play → provisional (published). Refused while the checklist has blocking problems."""
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status not in (Round.Status.SCHEDULED, Round.Status.IN_PLAY):
+        raise PublicationError(_("本轮已经公布"), code="already_published")
+    blocking = publication_checklist(rnd)["blocking"]
+    if blocking:
+        raise PublicationError(
+            _("还有 {count} 个问题阻止公布，例如：{first}"),
+            code="checklist_blocking",
+            count=len(blocking),
+            first=blocking[0],
+        )
+    rnd.status = Round.Status.PROVISIONAL
+    rnd.published_at = timezone.now()
+    rnd.save(update_fields=["status", "published_at"])
+    PairingLog.objects.create(round=rnd, user=user, action="publish", detail={})
+    results_changed(rnd.event)
+    warm_public_standings_soon(rnd.event)
+    return rnd
+
+
+@transaction.atomic
+def round_make_official(rnd, *, user, now=None):
+    """Provisional → official, once the correction period is over."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
+    if rnd.status != Round.Status.PROVISIONAL:
+        raise PublicationError(_("只有临时公布的轮次可以转为正式成绩"), code="not_provisional")
+    now = now or timezone.now()
+    # A round published before publication times were kept has no period left to wait for.
+    ends = rnd.published_at + timedelta(minutes=rnd.event.correction_minutes) if rnd.published_at else now
+    if now < ends:
+        left = int((ends - now).total_seconds() // 60) + 1
+        raise PublicationError(_("更正期还有约 {minutes} 分钟"), code="correction_period", minutes=left)
+    # Checked again here, under the round's lock: a correction during the period returns
+    # a deal to draft, and an official round certifies only confirmed results.
+    unconfirmed = unconfirmed_boards(rnd)
+    if unconfirmed:
+        raise PublicationError(
+            _("不能转为正式成绩：{first}（共 {count} 处）"),
+            code="unconfirmed_deals",
+            first=unconfirmed[0],
+            count=len(unconfirmed),
+        )
+    rnd.status = Round.Status.OFFICIAL
+    rnd.official_at = now
+    rnd.save(update_fields=["status", "official_at"])
+    PairingLog.objects.create(round=rnd, user=user, action="official", detail={})
+    results_changed(rnd.event)
+    warm_public_standings_soon(rnd.event)
+    return rnd
+
+
+def changes_since_publication(event):
+    """Every change to a published round's results after it was published (public list)."""
+
+    rows = []
+    published = {r.id: r for r in event.rounds.published()}
+    history = (
+        DealHistory.objects.filter(table__round_id__in=published)
+        .exclude(action__in=[DealHistory.Action.CONFIRM])
+        .select_related("table", "table__round", "user")
+        .order_by("at", "id")
+    )
+    for row in history:
+        rnd = published[row.table.round_id]
+        if rnd.published_at and row.at > rnd.published_at:
+            rows.append(row)
+    return rows

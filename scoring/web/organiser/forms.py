@@ -1,0 +1,291 @@
+"""Forms of the organiser's console (every POST of `scoring.web.organiser.views`)."""
+
+from django import forms
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from scoring.engine.vocabulary import ARCHIVE_TIEBREAKS, TIEBREAK_LABELS
+from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
+from scoring.models import CODE_VALIDATOR, Event, EventRole
+from scoring.rounds.creation import METHODS, PairingOptions
+from scoring.web.forms import MAX_UPLOAD_BYTES
+
+TIEBREAK_POSITIONS = 5
+MATCH_LENGTH_MAX = 1000
+POINTS_LIMIT = 1000
+TABLE_NUMBER_MAX = 99_999
+NAME_LIMIT = 100
+
+DEFAULT_CHOICE = [("", _("按规则默认"))]
+YES_NO = [("yes", _("是")), ("no", _("否"))]
+NORMALISATION_LABELS = {
+    "none": _("不归一（原始分）"),
+    "zero_sum": _("零和（四家减平均）"),
+    "partnership": _("搭档差（对家分差）"),
+}
+METHOD_LABELS = {
+    "swiss": _("积分编排（瑞士制）"),
+    "roundrobin": _("循环赛"),
+    "random": _("随机"),
+    "manual": _("手工编排"),
+}
+
+
+def _bound(field, low, high):
+    field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+    field.widget.attrs.update(min=low, max=high)
+
+
+def tiebreak_choices():
+    labels = {key: pgettext_lazy("tie-break", label) for key, label in TIEBREAK_LABELS.items()}
+    labels["lot"] = pgettext_lazy("tie-break", "抽签")
+    return [("", "—"), *((key, labels[key]) for key in ARCHIVE_TIEBREAKS)]
+
+
+class EventForm(forms.ModelForm):
+    """An event's settings; per-event rule options and the tie-break chain as plain fields."""
+
+    first_exposure = forms.ChoiceField(label=_("承认首明"), choices=DEFAULT_CHOICE + YES_NO, required=False)
+    self_capture = forms.ChoiceField(label=_("自得翻倍"), choices=DEFAULT_CHOICE + YES_NO, required=False)
+    normalisation = forms.ChoiceField(
+        label=_("分数归一"),
+        choices=DEFAULT_CHOICE + [(key, NORMALISATION_LABELS[key]) for key in NORMALISATIONS],
+        required=False,
+    )
+    scale = forms.IntegerField(label=_("倍数"), min_value=SCALE_MIN, max_value=SCALE_MAX, required=False)
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "slug",
+            "start_date",
+            "end_date",
+            "venue",
+            "kind",
+            "ruleset",
+            "game_threshold",
+            "match_mode",
+            "match_length",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "sessions_per_round",
+            "correction_minutes",
+            "double_entry",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "end_date": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def __init__(self, *args, frozen=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+        self.fields["slug"].max_length = 50
+        self.fields["slug"].help_text = _("网址中的代号；留空则按名称的拼音生成")
+        self.fields["slug"].widget.attrs.update(
+            {"data-slug-from": "#id_name", "data-suggest-url": reverse("organiser-slug-suggestion")}
+        )
+        # Every number entering the system is bounded (the model's columns are wider).
+        _bound(self.fields["match_length"], 1, MATCH_LENGTH_MAX)
+        for name in ("points_win", "points_draw", "points_loss"):
+            _bound(self.fields[name], -POINTS_LIMIT, POINTS_LIMIT)
+        _bound(self.fields["sessions_per_round"], 1, 20)
+        _bound(self.fields["correction_minutes"], 0, 24 * 60)
+        for position in range(1, TIEBREAK_POSITIONS + 1):
+            self.fields[f"tiebreak_{position}"] = forms.ChoiceField(
+                label=_("破同分第 %(n)s 项") % {"n": position}, choices=tiebreak_choices(), required=False
+            )
+        options = self.instance.options or {}
+        for key in ("first_exposure", "self_capture"):
+            if key in options:
+                self.initial[key] = "yes" if options[key] else "no"
+        for key in ("normalisation", "scale"):
+            if key in options:
+                self.initial[key] = options[key]
+        chain = self.instance.tiebreaks if isinstance(self.instance.tiebreaks, list) else []
+        for position, key in enumerate(chain[:TIEBREAK_POSITIONS], start=1):
+            self.initial[f"tiebreak_{position}"] = key
+        self.frozen = [name for name in frozen if name in self.fields]
+        for name in self.frozen:
+            self.fields[name].disabled = True
+        if "options" in frozen:
+            for name in ("first_exposure", "self_capture", "normalisation", "scale"):
+                self.fields[name].disabled = True
+        if "tiebreaks" in frozen:
+            for position in range(1, TIEBREAK_POSITIONS + 1):
+                self.fields[f"tiebreak_{position}"].disabled = True
+
+    def clean_slug(self):
+        """Left empty when editing: the event keeps its address (new events get a proposal)."""
+        return self.cleaned_data["slug"] or self.instance.slug
+
+    def clean(self):
+        cleaned = super().clean()
+        chain = [cleaned.get(f"tiebreak_{p}") for p in range(1, TIEBREAK_POSITIONS + 1)]
+        chain = [key for key in chain if key]
+        if len(set(chain)) != len(chain):
+            self.add_error("tiebreak_1", _("破同分标准不能重复"))
+            chain = []  # keep the stored chain: Event.clean would name a field this form does not have
+        options = {}
+        for key in ("first_exposure", "self_capture"):
+            if cleaned.get(key):
+                options[key] = cleaned[key] == "yes"
+        if cleaned.get("normalisation"):
+            options["normalisation"] = cleaned["normalisation"]
+        if cleaned.get("scale") is not None:
+            options["scale"] = cleaned["scale"]
+        self.instance.options = options
+        self.instance.tiebreaks = chain or list(self.instance.tiebreaks or [])
+        start, end = cleaned.get("start_date"), cleaned.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("结束日期不能早于开始日期"))
+        return cleaned
+
+    def changed_result_fields(self):
+        """The names of result-deciding settings this form changes (see `scoring.events.setup`)."""
+        changed = set(self.changed_data)
+        if changed & {"first_exposure", "self_capture", "normalisation", "scale"}:
+            changed.add("options")
+        if any(name.startswith("tiebreak_") for name in changed):
+            changed.add("tiebreaks")
+        return changed
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(label=_("用户名"), max_length=150, validators=[UnicodeUsernameValidator()])
+    role = forms.ChoiceField(label=_("角色"), choices=EventRole.Role.choices)
+    password = forms.CharField(
+        label=_("密码"), max_length=128, required=False, strip=False, widget=forms.PasswordInput(render_value=False)
+    )
+
+
+class PasswordForm(forms.Form):
+    password = forms.CharField(label=_("新密码"), max_length=128, strip=False, widget=forms.PasswordInput)
+
+
+class OrganiserAccountForm(forms.Form):
+    username = forms.CharField(label=_("用户名"), max_length=150, validators=[UnicodeUsernameValidator()])
+    password = forms.CharField(label=_("密码"), max_length=128, strip=False, widget=forms.PasswordInput)
+
+
+class EntrantForm(forms.Form):
+    """One entrant by hand: its number, one to six names, the club (and a team's name)."""
+
+    code = forms.CharField(label=_("编号"), max_length=20, validators=[CODE_VALIDATOR])
+    team = forms.CharField(label=_("队名"), max_length=NAME_LIMIT, required=False)
+    club = forms.CharField(label=_("单位/地区"), max_length=NAME_LIMIT, required=False)
+
+    def __init__(self, *args, kind=Event.Kind.PAIRS, editing=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        count = {Event.Kind.PAIRS: 2, Event.Kind.TEAMS: 6, Event.Kind.INDIVIDUAL: 1}[kind]
+        for n in range(1, count + 1):
+            self.fields[f"name{n}"] = forms.CharField(
+                label=_("姓名 %(n)s") % {"n": n}, max_length=NAME_LIMIT, required=n <= min(count, 2)
+            )
+        if kind != Event.Kind.TEAMS:
+            del self.fields["team"]
+        if editing:
+            self.fields["code"].disabled = True
+        self.kind = kind
+
+    def names(self):
+        return [
+            self.cleaned_data[n] for n in sorted(self.cleaned_data) if n.startswith("name") and self.cleaned_data[n]
+        ]
+
+
+class ByeForm(forms.Form):
+    round = forms.IntegerField(label=_("申请轮空的轮次"), min_value=1, max_value=9999, required=False)
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(label=_("文件"))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.limit:
+            raise forms.ValidationError(_("文件超过 %(megabytes)s MB") % {"megabytes": self.limit // 1024 // 1024})
+        return upload
+
+    limit = MAX_UPLOAD_BYTES
+
+
+class ArchiveUploadForm(UploadForm):
+    limit = 200 * 1024 * 1024  # a 10,000-player event's archive is about 150 MB
+    replace = forms.BooleanField(label=_("替换同代号且没有成绩的赛事"), required=False)
+
+
+class PairingForm(forms.Form):
+    """Availability and method: the boxes of the entrants who are present (checked in)."""
+
+    method = forms.ChoiceField(label=_("编排方式"), choices=[(m, METHOD_LABELS[m]) for m in METHODS])
+    avoid_same_club = forms.BooleanField(label=_("尽量避免同单位相遇"), required=False)
+    first_table = forms.IntegerField(label=_("起始桌号"), min_value=1, max_value=TABLE_NUMBER_MAX, initial=1)
+    manual = forms.CharField(
+        label=_("手工编排（每行一桌：南北 东西；轮空写 bye 编号）"),
+        max_length=200_000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+    )
+
+    def __init__(self, *args, entrants=(), **kwargs):
+        """`entrants`: [(code, label)] of those the round may pair."""
+        super().__init__(*args, **kwargs)
+        self.fields["present"] = forms.MultipleChoiceField(
+            choices=list(entrants), required=False, widget=forms.CheckboxSelectMultiple
+        )
+        self.codes = [code for code, _label in entrants]
+
+    def options(self):
+        """The cleaned choices as `scoring.rounds.creation.PairingOptions` (unticked entrants are absent)."""
+        return PairingOptions(
+            absent=frozenset(self.codes) - set(self.cleaned_data["present"]),
+            avoid_same_club=self.cleaned_data["avoid_same_club"],
+            first_table=self.cleaned_data["first_table"],
+            manual=self.cleaned_data["manual"],
+        )
+
+
+class ReasonlessForm(forms.Form):
+    """A button that posts nothing but its CSRF token."""
+
+
+class SlugQueryForm(forms.Form):
+    name = forms.CharField(max_length=200)
+
+
+class StageForm(forms.Form):
+    kind = forms.ChoiceField(
+        label=_("决赛阶段"),
+        choices=[("knockout", _("淘汰赛（半决赛、决赛、三四名）")), ("final_round_robin", _("前 N 名循环"))],
+    )
+    size = forms.IntegerField(label=_("人数"), min_value=3, max_value=16, initial=4)
+
+
+class LineUpForm(forms.Form):
+    """A team match's seats for one 节: a member of the right team in each seat of both tables."""
+
+    def __init__(self, *args, tables=(), members=None, sessions=1, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["session"] = forms.TypedChoiceField(
+            label=_("从第几节起"), coerce=int, choices=[(n, str(n)) for n in range(1, sessions + 1)]
+        )
+        for table in tables:
+            for seat in ("N", "S", "E", "W"):
+                team = table.ns_entrant if seat in "NS" else table.ew_entrant
+                self.fields[f"t{table.number}-{seat}"] = forms.ChoiceField(
+                    label=f"{table.number} {seat}",
+                    choices=[(p.code, f"{p.code} {p.name}") for p in members[team.id]],
+                )
+        self.tables = list(tables)
+
+    def seats_by_table(self):
+        return {
+            table.number: {seat: self.cleaned_data[f"t{table.number}-{seat}"] for seat in ("N", "E", "S", "W")}
+            for table in self.tables
+        }

@@ -1,0 +1,234 @@
+"""Public pages: no login, published (provisional or official) rounds only."""
+
+import io
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
+from django_tables2 import RequestConfig
+
+from scoring.cache.pages import public_page
+from scoring.events.rulebook import rules_in_force
+from scoring.exports import image
+from scoring.games.huapai import SEATS
+from scoring.games.huapai.stored import event_rules
+from scoring.models import Event, Round
+from scoring.results.records import (
+    STATISTICS_ORDER,
+    board_traveller,
+    entrant_record,
+    penalty_list,
+    published_round,
+    round_results,
+    statistics_rows,
+)
+from scoring.results.standings import entrant_labels, event_standings, filter_rows, public_standing, standings_rows
+from scoring.rounds import draws
+from scoring.rounds.final_stage import stage_summary
+from scoring.rounds.publication import changes_since_publication
+from scoring.web.public.tables import IndividualStandingsTable, StandingsTable
+
+
+def home(request):
+    events = Event.objects.annotate(
+        published_rounds=Count("rounds", filter=Q(rounds__status__in=Round.PUBLISHED))
+    ).order_by("-start_date", "name")
+    return render(request, "scoring/home.html", {"events": events})
+
+
+def _published_rounds(event):
+    return list(event.rounds.published().order_by("number"))
+
+
+@public_page
+def event_detail(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    rounds = list(event.rounds.order_by("number"))
+    context = {"event": event, "rounds": rounds, "rules": rules_in_force(event)}
+    context["stage"] = any(r.stage and r.draw_released for r in rounds)
+    return render(request, "scoring/event.html", context)
+
+
+PAGE_SIZES = (25, 50, 100, 200, 500)
+
+
+def _per_page(request):
+    """`?per_page=` as one of the offered sizes; anything else (negative, huge, text) is the default."""
+    value = request.GET.get("per_page", "")
+    return int(value) if value in {str(size) for size in PAGE_SIZES} else 100
+
+
+def _after_round(request, published):
+    value = request.GET.get("after")
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise Http404("bad round") from None
+    if number not in {r.number for r in published}:
+        raise Http404("round not published")
+    return number
+
+
+@public_page
+def standings(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    published = _published_rounds(event)
+    after = _after_round(request, published)
+    rows = event_standings(event, published_only=True, after_round=after) if published else []
+    query = request.GET.get("q", "").strip()
+    data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans", explain=False), query)
+    table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
+    table = table_class(data)
+    RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
+    provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
+    return render(
+        request,
+        "scoring/standings.html",
+        {
+            "event": event,
+            "table": table,
+            "published": published,
+            "after": after,
+            "query": query,
+            "provisional": provisional,
+        },
+    )
+
+
+@public_page
+def standings_png(request, slug):
+    """The standings as a long image for a chat group: the public standings (after `?after=`),
+    the first `?per_page=` rows (100 by default, as on the page)."""
+    event = get_object_or_404(Event, slug=slug)
+    published = _published_rounds(event)
+    after = _after_round(request, published)
+    rows = event_standings(event, published_only=True, after_round=after) if published else []
+    shown = standings_rows(event, rows[: _per_page(request)], get_language() or "zh-hans")
+    counted = [r for r in published if after is None or r.number <= after]
+    body = io.BytesIO()
+    address = request.build_absolute_uri(reverse("standings", args=[event.slug]))
+    image.write_public_standings(body, event, shown, counted=counted, total=len(rows), address=address)
+    return HttpResponse(body.getvalue(), content_type="image/png")
+
+
+@public_page
+def entrant(request, slug, code):
+    event = get_object_or_404(Event, slug=slug)
+    record = entrant_record(event, code)
+    if record is None:
+        raise Http404("no such entrant")
+    standing, count = public_standing(event, code)
+    return render(request, "scoring/entrant.html", {"event": event, "standing": standing, "count": count, **record})
+
+
+@public_page
+def changes(request, slug):
+    """Every change to published results since publication: board, before, after, why."""
+    event = get_object_or_404(Event, slug=slug)
+    return render(request, "scoring/changes.html", {"event": event, "changes": changes_since_publication(event)})
+
+
+@public_page
+def round_detail(request, slug, number):
+    event = get_object_or_404(Event, slug=slug)
+    rnd = published_round(event, number)
+    if rnd is None:
+        raise Http404("round not published")
+    boards = range(1, event.match_length + 1) if event.match_mode == Event.MatchMode.BOARDS else None
+    return render(
+        request, "scoring/round.html", {"event": event, "round": rnd, "boards": boards, **round_results(event, rnd)}
+    )
+
+
+@public_page
+def board_detail(request, slug, number, board):
+    event = get_object_or_404(Event, slug=slug)
+    rnd = published_round(event, number)
+    if rnd is None:
+        raise Http404("round not published")
+    rows = board_traveller(event, rnd, board)
+    if not rows:
+        raise Http404("no such board")
+    context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": SEATS}
+    context["normalised"] = event_rules(event).normalises
+    return render(request, "scoring/board.html", context)
+
+
+@public_page
+def draw(request, slug, number):
+    """The draw (对阵表) of a round whose draw the organiser released (event-archive.md),
+    before or after it is played; searchable by number, name, club or pinyin (`?q=`)."""
+    event = get_object_or_404(Event, slug=slug)
+    rnd = Round.objects.filter(event=event, number=number).first()
+    if rnd is None or not rnd.draw_released:
+        raise Http404("draw not released")
+    found = draws.draw_rows(rnd)
+    query = request.GET.get("q", "")[:50].strip().lower()
+    rows = [dict(row, search=draws.search_text(row)) for row in found["tables"]]
+    shown = [row for row in rows if query in row["search"]] if query else rows
+    return render(
+        request,
+        "scoring/draw.html",
+        {"event": event, "round": rnd, "rows": shown, "byes": found["byes"], "query": query, "total": len(rows)},
+    )
+
+
+@public_page
+def final_stage(request, slug):
+    """The final stage's bracket (knockout) or table (final round robin), as published."""
+    event = get_object_or_404(Event, slug=slug)
+    summary = stage_summary(event, public=True)
+    if summary is None:
+        raise Http404("no final stage")
+    labels = entrant_labels(event)
+    return render(request, "scoring/final_stage.html", {"event": event, "stage": summary, "labels": labels})
+
+
+def switch_language(request, code):
+    """The language links of every page (a GET, so that public pages carry no CSRF token
+    and can be cached whole): remember the choice in the language cookie and go back."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404("no such language")
+    target = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    response = HttpResponseRedirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite="Lax",
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=True,
+    )
+    return response
+
+
+@public_page
+def statistics(request, slug):
+    """Per-player statistics over the published rounds, 100 players a page."""
+    event = get_object_or_404(Event, slug=slug)
+    order = request.GET.get("sort", "")
+    rows = statistics_rows(event, order)
+    page = Paginator(rows, 100).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "scoring/statistics.html",
+        {"event": event, "page": page, "order": order if order in STATISTICS_ORDER else ""},
+    )
+
+
+@public_page
+def penalties(request, slug):
+    """Every penalty and ruling of the published rounds, with the referee's reasons."""
+    event = get_object_or_404(Event, slug=slug)
+    return render(request, "scoring/penalties.html", {"event": event, "rows": penalty_list(event)})

@@ -1,0 +1,26 @@
+"""Pages for referees and organisers."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from scoring.web.referee import views as referee
+
+board = "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/boards/<num:board>/"
+urlpatterns = [
+    path("accounts/login/", referee.ThrottledLoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("referee/", referee.referee_home, name="referee-home"),
+    path("referee/<name:slug>/", referee.event_rounds, name="referee-event"),
+    path("referee/<name:slug>/rounds/<num:number>/", referee.round_dashboard, name="referee-round"),
+    path("referee/<name:slug>/rounds/<num:number>/publish/", referee.round_publish_view, name="referee-publish"),
+    path("referee/<name:slug>/rounds/<num:number>/official/", referee.round_official_view, name="referee-official"),
+    path(
+        "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/confirm/",
+        referee.table_confirm,
+        name="referee-table-confirm",
+    ),
+    path(board, referee.board_entry, name="referee-board"),
+    path(f"{board}preview/", referee.board_preview, name="referee-preview"),
+    path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),
+    path(f"{board}irregularity/", referee.board_irregularity, name="referee-irregularity"),
+]

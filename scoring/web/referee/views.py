@@ -1,0 +1,377 @@
+"""Pages for referees and organisers (login required, role checked per event)."""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseNotAllowed, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.entry.errors import EntryError
+from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_from_deal
+from scoring.entry.selectors import (
+    blind_differences,
+    deal_preview,
+    history_rows,
+    locate_board,
+    next_to_confirm,
+    round_progress,
+)
+from scoring.entry.services import blind_entry_submit, deal_confirm, deal_save, irregularity_record
+from scoring.events.accounts import login_blocked, login_failed, login_succeeded
+from scoring.events.lineups import seats_for
+from scoring.events.permissions import is_official, is_organiser, may_confirm, may_enter
+from scoring.events.rulebook import rules_text
+from scoring.games.huapai import SEATS
+from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
+from scoring.games.huapai.stored import event_rules
+from scoring.messages import joined, message_text
+from scoring.models import Deal, DealHistory, Event, Irregularity, Round, Table
+from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
+from scoring.web.client_address import client_ip
+from scoring.web.forms import (
+    ConfirmForm,
+    DealEntryForm,
+    IrregularityForm,
+    TableConfirmForm,
+    form_errors,
+)
+
+
+class ThrottledLoginView(auth_views.LoginView):
+    """Django's login, refusing a (username, address) after repeated failures (HTTP 429).
+
+    Success is the form's verdict on these credentials, never `request.user`: a
+    signed-in session posting another account's password must count as a failure.
+    """
+
+    template_name = "registration/login.html"
+
+    def post(self, request, *args, **kwargs):
+        username = request.POST.get("username", "")
+        ip = client_ip(request)
+        if login_blocked(username, ip):
+            return render(request, self.template_name, {"form": self.get_form(), "throttled": True}, status=429)
+        form = self.get_form()
+        if form.is_valid():
+            login_succeeded(username, ip)
+            return self.form_valid(form)
+        login_failed(username, ip)
+        return self.form_invalid(form)
+
+
+def event_official(view):
+    """Login, then a referee or organiser role on the event in the URL."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        event = get_object_or_404(Event, slug=slug)
+        if not is_official(request.user, event):
+            raise PermissionDenied("no role on this event")
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+@login_required
+def referee_home(request):
+    if request.user.is_superuser:
+        events = Event.objects.all()
+    else:
+        events = Event.objects.filter(roles__user=request.user).distinct()
+    return render(request, "referee/home.html", {"events": events})
+
+
+@event_official
+def event_rounds(request, event):
+    rounds = event.rounds.order_by("number")
+    return render(
+        request,
+        "referee/event.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "organiser": is_organiser(request.user, event),
+        },
+    )
+
+
+@event_official
+def round_dashboard(request, event, number):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    rows, todo = round_progress(rnd)
+    organiser = is_organiser(request.user, event)
+    return render(
+        request,
+        "referee/round.html",
+        {
+            "event": event,
+            "round": rnd,
+            "rows": rows,
+            "todo": todo,
+            "organiser": organiser,
+            "checklist": publication_checklist(rnd) if organiser else None,
+        },
+    )
+
+
+def _board_context(request, event, table, board, deal, values, errors=(), conflict=None):
+    organiser = is_organiser(request.user, event)
+    decks = event_rules(event).decks
+    return {
+        "event": event,
+        "round": table.round,
+        "table": table,
+        "board": board,
+        "deal": deal,
+        "cards": card_rows(values, decks),
+        "exposables": exposable_rows(values, decks),
+        "rules_text": rules_text(event),
+        "seats": SEATS,
+        # Who sits where at this board: a later 节 may have a team substitution (scoring.events.lineups).
+        "seat_players": seats_for(table, board, event) if table.round.sessions > 1 else table.seat_players(),
+        "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in SEATS},
+        "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in SEATS},
+        "adjusted_reason": values.get("adjusted_reason", ""),
+        "errors": errors,
+        "conflict": conflict,
+        "organiser": organiser,
+        "may_enter": may_enter(request.user, event, table.round),
+        "may_confirm": deal is not None and deal.status == Deal.Status.DRAFT and may_confirm(request.user, deal),
+        "history": [
+            # Local time (settings.TIME_ZONE, the hall's clock), not the stored UTC.
+            dict(
+                row,
+                action_label=DealHistory.Action(row["action"]).label,
+                at_local=timezone.localtime(parse_datetime(row["at"])),
+            )
+            for row in history_rows(table, board)
+        ],
+        "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
+        "irregularity_kinds": Irregularity.Kind.choices,
+        "blind": event.double_entry and not organiser,
+        "differences": blind_differences(table, board) if organiser and event.double_entry else [],
+        "next_board": board + 1 if event.match_mode == Event.MatchMode.GAMES or board < event.match_length else None,
+    }
+
+
+def _locate(event, number, table_number, board):
+    try:
+        return locate_board(event, number, table_number, board)
+    except EntryError as failure:
+        raise Http404(message_text(failure)) from None
+
+
+@event_official
+def board_entry(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
+    if request.method == "GET":
+        values = form_from_deal(deal) if not (event.double_entry and not is_organiser(request.user, event)) else {}
+        return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    form = DealEntryForm(request.POST)
+    if not form.is_valid():
+        current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
+        context = _board_context(request, event, table, board, current, request.POST, errors=form_errors(form))
+        return render(request, "referee/board.html", context, status=400)
+    deal_json = deal_from_form({**request.POST.dict(), **form.entry_values()}, event_rules(event).decks)
+    try:
+        if event.double_entry and not is_organiser(request.user, event):
+            outcome, deal = blind_entry_submit(
+                table=table,
+                board=board,
+                deal_json=deal_json,
+                user=request.user,
+                reason=form.cleaned_data["reason"],
+                ip=client_ip(request),
+            )
+            text = {
+                "waiting": _("已保存，等待另一名裁判独立录入"),
+                "confirmed": _("两名裁判录入一致，已确认"),
+                "conflict": _("两名裁判录入不一致，已提交裁判长"),
+            }[outcome]
+            messages.success(request, text)
+        else:
+            deal, _created = deal_save(
+                table=table,
+                board=board,
+                deal_json=deal_json,
+                user=request.user,
+                expected_version=form.cleaned_data["version"],
+                reason=form.cleaned_data["reason"],
+                ip=client_ip(request),
+            )
+            # The message says what the badge will show: an organiser's correction of a
+            # published round stands confirmed at once; anything else waits for a second referee.
+            if deal.status == Deal.Status.CONFIRMED:
+                saved = _("第 %(board)s 副已保存（第 %(version)s 版，已确认）")
+            else:
+                saved = _("第 %(board)s 副已保存（第 %(version)s 版，待另一名裁判确认）")
+            messages.success(request, saved % {"board": board, "version": deal.version})
+    except EntryError as failure:
+        current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
+        conflict = current if failure.code == "stale_version" else None
+        context = _board_context(
+            request, event, table, board, current, request.POST, errors=[message_text(failure)], conflict=conflict
+        )
+        context["posted_version"] = form.cleaned_data.get("version") or ""
+        return render(request, "referee/board.html", context, status=409 if conflict else 400)
+    if request.POST.get("next") and event.match_mode == Event.MatchMode.BOARDS and board < event.match_length:
+        return redirect("referee-board", event.slug, number, table_number, board + 1)
+    return redirect("referee-board", event.slug, number, table_number, board)
+
+
+@event_official
+@require_POST
+def board_preview(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    form = DealEntryForm(request.POST)
+    if not form.is_valid():
+        problems = [{"code": "bad_form", "message": line} for line in form_errors(form)]
+        return JsonResponse({"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
+    values = {**request.POST.dict(), **form.entry_values()}
+    return JsonResponse(deal_preview(table, board, deal_from_form(values, event_rules(event).decks)))
+
+
+@event_official
+@require_POST
+def board_confirm(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    deal = get_object_or_404(Deal.objects.select_related("entered_by"), table=table, board=board)
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("referee-board", event.slug, number, table_number, board)
+    try:
+        deal_confirm(deal=deal, user=request.user, expected_version=form.cleaned_data["version"], ip=client_ip(request))
+        messages.success(request, _("第 %(board)s 副已确认") % {"board": board})
+    except EntryError as failure:
+        messages.error(request, message_text(failure))
+        return redirect("referee-board", event.slug, number, table_number, board)
+    if form.cleaned_data["next"]:
+        following = next_to_confirm(table.round, request.user, after=(table.number, board))
+        if following is None:
+            messages.info(request, _("本轮没有等你确认的牌了"))
+            return redirect("referee-round", event.slug, number)
+        return redirect("referee-board", event.slug, number, *following)
+    return redirect("referee-board", event.slug, number, table_number, board)
+
+
+@event_official
+def table_confirm(request, event, number, table_number):
+    """A second referee checks a table's boards against the paper side by side and confirms
+    the ticked ones at once (each at the version shown: a newer one is refused, not confirmed)."""
+    table = get_object_or_404(
+        Table.objects.select_related("round"), round__event=event, round__number=number, number=table_number
+    )
+    deals = list(Deal.objects.filter(table=table).select_related("entered_by").order_by("sequence"))
+    mine = [d for d in deals if d.status == Deal.Status.DRAFT and may_confirm(request.user, d)]
+    form = TableConfirmForm(request.POST or None, deals=mine)
+    if request.method == "POST":
+        if not form.is_valid():
+            messages.error(request, "；".join(form_errors(form)))
+        else:
+            by_board = {d.board: d for d in mine}
+            done, refused = [], []
+            for board, version in sorted(form.chosen().items()):
+                try:
+                    deal_confirm(
+                        deal=by_board[board], user=request.user, expected_version=version, ip=client_ip(request)
+                    )
+                    done.append(board)
+                except EntryError as failure:
+                    refused.append(f"{board}: {message_text(failure)}")
+            if done:
+                messages.success(request, _("已确认第 %(boards)s 副") % {"boards": joined(map(str, done))})
+            for line in refused:
+                messages.error(request, line)
+            return redirect("referee-table-confirm", event.slug, number, table_number)
+    rows = [
+        {
+            "deal": deal,
+            "captured": {seat: cards_text(deal.captured.get(seat, [])) for seat in SEATS},
+            "holders": holders_text(deal.holders),
+            "exposed": exposed_text(deal.exposed),
+            "may_confirm": deal in mine,
+        }
+        for deal in deals
+    ]
+    return render(
+        request,
+        "referee/table_confirm.html",
+        {"event": event, "round": table.round, "table": table, "rows": rows, "seats": SEATS},
+    )
+
+
+@event_official
+@require_POST
+def board_irregularity(request, event, number, table_number, board):
+    table, board = _locate(event, number, table_number, board)
+    deal = get_object_or_404(Deal, table=table, board=board)
+    form = IrregularityForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("referee-board", event.slug, number, table_number, board)
+    data = form.cleaned_data
+    try:
+        irregularity_record(
+            deal=deal,
+            user=request.user,
+            seat=data["seat"],
+            kind=data["kind"],
+            ruling=data["ruling"],
+            penalty=-(data["penalty"] or 0),
+            expected_version=data["version"],
+            ip=client_ip(request),
+        )
+        messages.success(request, _("违例与裁决已记录"))
+    except EntryError as failure:
+        messages.error(request, message_text(failure))
+    return redirect("referee-board", event.slug, number, table_number, board)
+
+
+def _organiser_post(view):
+    @event_official
+    @require_POST
+    @wraps(view)
+    def wrapper(request, event, *args, **kwargs):
+        if not is_organiser(request.user, event):
+            raise PermissionDenied("organisers only")
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+@_organiser_post
+def round_publish_view(request, event, number):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    try:
+        round_publish(rnd, user=request.user)
+        messages.success(
+            request,
+            _("第 %(round)s 轮已临时公布，更正期 %(minutes)s 分钟")
+            % {"round": number, "minutes": event.correction_minutes},
+        )
+    except PublicationError as failure:
+        messages.error(request, _("不能公布：%(why)s") % {"why": message_text(failure)})
+    return redirect("referee-round", event.slug, number)
+
+
+@_organiser_post
+def round_official_view(request, event, number):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    try:
+        round_make_official(rnd, user=request.user)
+        messages.success(request, _("第 %(round)s 轮成绩已转为正式") % {"round": number})
+    except PublicationError as failure:
+        messages.error(request, message_text(failure))
+    return redirect("referee-round", event.slug, number)

@@ -1,0 +1,207 @@
+"""Referees entering deals in Chromium: keyboard, mouse, second-referee confirmation, a stale form."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import Deal
+from tests.archives import EXAMPLES
+from tests.referee_setup import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ENTRY = "/referee/t-pairs/rounds/3/tables/1/boards/{board}/"
+CARD_ORDER = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7", "H6", "H5", "H4", "H3", "H2", "SQ", "DJ", "C10"]
+
+
+def seat_of(example):
+    return {card: seat for seat, cards in EXAMPLES[example]["deal"]["captured"].items() for card in cards}
+
+
+def log_in(page, base, username):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/referee/**")
+
+
+def stored(board):
+    return Deal.objects.get(table__round__event__slug="t-pairs", table__round__number=3, table__number=1, board=board)
+
+
+def test_a_whole_deal_by_keyboard_with_the_live_score(live_server, page, people):
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=1))
+    seats = seat_of("N3")  # 明, 首明 and 自得: N −420, E −190, S +2880, W 0
+    page.keyboard.type("".join(seats[card].lower() for card in CARD_ORDER))
+    # Focus moved on to the first holder select: Tab through holders and exposures by keyboard.
+    for card, holder, exposure in (("SQ", "N", "明"), ("DJ", "S", "明"), ("C10", "W", "首明"), ("HA", "E", None)):
+        page.select_option(f"select[name=holder-{card}]", holder)
+        if exposure:
+            page.select_option(f"select[name=exposed-{card}]", label=exposure)
+    page.locator('#preview-scores [data-seat="S"]').filter(has_text="2880").wait_for()
+    assert page.locator('#preview-scores [data-side="NS"]').inner_text() == "2460"
+    page.keyboard.press("Control+s")
+    page.wait_for_selector("#deal-status:has-text('v1')")
+    deal = stored(1)
+    assert deal.scores == EXAMPLES["N3"]["expected"]["scores"]
+    assert deal.entered_by.username == "referee1" and deal.status == "draft"
+
+
+def test_the_page_names_the_unassigned_and_refuses_to_save(live_server, page, people):
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=2))
+    page.keyboard.type("n" * 15)  # ♣10 left unassigned
+    # The problem stands beside the card it is about, not in a list away from it.
+    page.locator('.card-row[data-card="C10"].has-error .row-error', has_text="♣10 未分配").wait_for()
+    expect(page.locator(".card-row.has-error")).to_have_count(1)  # once the last preview has answered
+    assert page.locator("#problems li", has_text="♣10").count() == 0
+    page.click("#save")
+    assert "♣10 未分配" in page.locator("#errors").inner_text()
+    assert not Deal.objects.filter(table__round__number=3, board=2).exists()
+
+
+def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, browser, people):
+    first = browser.new_context(locale="zh-CN").new_page()
+    log_in(first, live_server.url, "referee1")
+    first.goto(live_server.url + ENTRY.format(board=3))
+    for card, seat in seat_of("T1").items():
+        first.locator(f'.card-row[data-card="{card}"] label', has_text=seat).click()
+    first.locator('#preview-scores [data-seat="N"]').filter(has_text="-210").wait_for()
+    first.click("#save")
+    first.wait_for_selector("#deal-status:has-text('v1')")
+    assert first.locator("#confirm").count() == 0  # the one who entered it cannot confirm it
+
+    second = browser.new_context(locale="zh-CN").new_page()
+    log_in(second, live_server.url, "referee2")
+    second.goto(live_server.url + ENTRY.format(board=3))
+    second.click("#confirm")
+    second.wait_for_selector("#deal-status:has-text('已确认')")
+    deal = stored(3)
+    assert deal.status == "confirmed" and deal.confirmed_by.username == "referee2"
+    assert {"NS": deal.ns_score, "EW": deal.ew_score} == EXAMPLES["T1"]["expected"]["sides"]
+
+
+def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, people):
+    first = browser.new_context(locale="zh-CN").new_page()
+    log_in(first, live_server.url, "referee1")
+    first.goto(live_server.url + ENTRY.format(board=4))
+    first.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))
+    first.click("#save")
+    first.wait_for_selector("#deal-status:has-text('v1')")
+
+    # Two referees open version 1; the second one saves T2 first.
+    mine = browser.new_context(locale="zh-CN").new_page()
+    log_in(mine, live_server.url, "referee2")
+    mine.goto(live_server.url + ENTRY.format(board=4))
+    first.reload()
+    first.keyboard.type("".join(seat_of("T2")[card].lower() for card in CARD_ORDER))
+    first.click("#save")
+    first.wait_for_selector("#deal-status:has-text('v2')")
+
+    mine.locator('.card-row[data-card="C10"] label', has_text="W").click()
+    mine.locator('.card-row[data-card="DJ"] label', has_text="S").click()
+    mine.click("#save")
+    conflict = mine.locator("#conflict")
+    conflict.wait_for()
+    # The message names who made the newer version and what they did — not the viewer.
+    assert "referee1修改了这一副（现为第 2 版）" in mine.locator("#errors").inner_text()
+    deal = stored(4)
+    assert deal.version == 2
+    assert {"NS": deal.ns_score, "EW": deal.ew_score} == EXAMPLES["T2"]["expected"]["sides"]
+    # A second Ctrl+S does not silently overwrite: it is refused again.
+    mine.keyboard.press("Control+s")
+    mine.locator("#conflict").wait_for()
+    assert stored(4).version == 2
+    # Only the explicit button replaces version 2 with this referee's entry.
+    mine.click("#overwrite")
+    mine.wait_for_selector("#deal-status:has-text('v3')")
+    assert (stored(4).version, stored(4).entered_by.username) == (3, "referee2")
+
+
+def test_one_key_saves_and_opens_the_next_board(live_server, page, people):
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=5))
+    page.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))
+    page.keyboard.press("Control+Enter")
+    page.wait_for_url("**/boards/6/")
+    assert stored(5).version == 1
+
+
+def test_the_second_referee_confirms_and_moves_on_in_one_action(live_server, page, people):
+    from scoring.entry.services import deal_save
+    from scoring.models import Table
+
+    table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
+    for board in (7, 9):
+        deal_save(table=table, board=board, deal_json=EXAMPLES["T1"]["deal"], user=people["referee1"])
+    log_in(page, live_server.url, "referee2")
+    page.goto(live_server.url + ENTRY.format(board=7))
+    page.click("#confirm-next")
+    page.wait_for_url("**/boards/9/")
+    assert stored(7).status == "confirmed"
+    page.click("#confirm-next")
+    page.wait_for_url("**/rounds/3/")  # nothing else waits for this referee
+    assert stored(9).status == "confirmed"
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
+def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, viewport):
+    from scoring.entry.services import deal_save
+    from scoring.models import Table
+
+    table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
+    for board in (1, 2, 3):
+        deal_save(table=table, board=board, deal_json=EXAMPLES["T1"]["deal"], user=people["referee1"])
+    page = browser.new_context(locale="zh-CN", viewport=viewport).new_page()
+    log_in(page, live_server.url, "referee2")
+    page.goto(live_server.url + "/referee/t-pairs/rounds/3/")
+    page.click('td a[href$="/tables/1/confirm/"]')
+    page.wait_for_selector("#table-confirm")
+    assert page.locator("#table-confirm tbody tr").count() == 3
+    assert "♥A" in page.locator('tr[data-board="1"]').inner_text()
+    page.uncheck('input[name="confirm-2"]')  # board 2 differs from the paper: left for a look
+    page.click("#confirm-table")
+    page.wait_for_selector("ul.messages")
+    assert [stored(b).status for b in (1, 2, 3)] == ["confirmed", "draft", "confirmed"]
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}])
+def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(live_server, browser, people, viewport):
+    page = browser.new_context(locale="zh-CN", viewport=viewport).new_page()
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=11))
+    page.wait_for_timeout(400)  # the first preview has answered
+    assert page.locator("#problems li").count() == 0
+    page.keyboard.type("n" * 16)  # every point card to N: ♠Q ♦J ♣10 ♥A among them, no holders given
+    page.locator("#questions li", has_text="♠Q").wait_for()
+    assert page.locator("#questions li").count() == 4
+    page.select_option("select[name=holder-SQ]", "N")
+    page.locator("#questions li", has_text="♠Q").wait_for(state="detached")
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
+def test_the_save_bar_stays_in_view_and_targets_fit_a_finger(live_server, browser, people, viewport):
+    page = browser.new_context(viewport=viewport, locale="zh-CN").new_page()
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=4))
+
+    def in_view(selector):
+        box = page.locator(selector).bounding_box()
+        return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
+
+    assert in_view("#save") and in_view("#save-next")
+    page.locator('.card-row[data-card="C10"]').scroll_into_view_if_needed()
+    assert in_view("#save") and in_view("#save-next")
+    page.locator('.card-row[data-card="HA"] input').first.focus()
+    page.keyboard.type("n" * 16)  # every card to North: a valid deal (满贯) with a score
+    page.locator("#bar-scores", has_text="NS").wait_for()  # the score, beside the buttons
+    # Every control a referee touches is at least 44 × 44 CSS pixels (WCAG 2.5.5).
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+            '.seat-choice span, .specials select, .penalties input, #entry-actions button'
+        )).map(e => e.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length"""
+    )
+    assert small == 0

@@ -1,0 +1,53 @@
+"""The standings image (PNG) for chat groups, read back with Pillow."""
+
+import io
+import os
+
+import pytest
+from PIL import Image
+
+from scoring.archive.database import import_archive
+from scoring.results.standings import standings_json
+from tests.archives import four_pairs_two_rounds
+
+pytestmark = pytest.mark.django_db
+
+ACCENT = (198, 40, 40)
+ROW, TOP, BOTTOM = 52, 150, 90
+
+
+@pytest.fixture
+def published():
+    archive = four_pairs_two_rounds()
+    archive["rounds"][1]["status"] = "in_play"
+    return import_archive(archive)
+
+
+def picture(response):
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    image = Image.open(io.BytesIO(response.content))
+    image.load()
+    if os.environ.get("HUAPAI_SCREENSHOTS"):
+        image.save(os.path.join(os.environ["HUAPAI_SCREENSHOTS"], "standings.png"))
+    return image.convert("RGB")
+
+
+def test_the_image_has_a_line_per_entrant_of_the_public_standings(client, published):
+    image = picture(client.get("/events/t-pairs/standings.png"))
+    rows = standings_json(published, published_only=True)["rows"]
+    assert image.width == 1080
+    assert image.height == TOP + ROW * (len(rows) + 1) + BOTTOM
+    # The podium's ranks are printed in red: some red pixels in the rank column of the first line.
+    first_line = image.crop((36, TOP + ROW, 36 + 90, TOP + 2 * ROW))
+    assert ACCENT in {colour for _, colour in first_line.getcolors(10_000)}
+    # A line past the podium has no red.
+    if len(rows) > 3 and rows[3]["rank"] > 3:
+        fourth = image.crop((36, TOP + 4 * ROW, 36 + 90, TOP + 5 * ROW))
+        assert ACCENT not in {colour for _, colour in fourth.getcolors(10_000)}
+
+
+def test_the_image_is_cut_at_the_chosen_length_and_answers_an_unpublished_round_with_404(client, published):
+    image = picture(client.get("/events/t-pairs/standings.png?per_page=25&after=1"))
+    assert image.height == TOP + ROW * (4 + 1) + BOTTOM
+    assert client.get("/events/t-pairs/standings.png?after=2").status_code == 404
+    assert client.get("/events/t-pairs/standings.png?per_page=-1").status_code == 200
