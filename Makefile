@@ -5,19 +5,33 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/huapai
 
-.PHONY: run test lint format system-deps demo bench clean
+.PHONY: run test lint format system-deps demo bench clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.runtime: requirements.txt | $(BIN)/python
-	$(BIN)/pip install -q -r requirements.txt
+# Only the lock files are installed: every package pinned, every file checked against its sha256.
+# requirements.lock: the runtime; requirements-dev.lock: the runtime and the tests' tools.
+$(VENV)/.runtime: requirements.lock | $(BIN)/python
+	$(BIN)/pip install -q --require-hashes -r requirements.lock
 	touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
-	$(BIN)/pip install -q -r requirements-dev.txt
+$(VENV)/.dev: requirements-dev.lock | $(BIN)/python
+	$(BIN)/pip install -q --require-hashes -r requirements-dev.lock
 	touch $@
+
+# After editing requirements.in or requirements-dev.in. uv, from PyPI into a throwaway venv, runs
+#   uv pip compile --generate-hashes --python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
+#     requirements.in -o requirements.lock    (then requirements-dev.in -o requirements-dev.lock)
+# keeping the versions already in the locks where it can; delete a lock first to re-resolve it afresh.
+UV_VERSION := 0.13.9
+LOCK_FLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-unknown-linux-gnu
+lock:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYTHON) -m venv "$$tmp"; \
+	"$$tmp/bin/pip" install -q uv==$(UV_VERSION); \
+	"$$tmp/bin/uv" pip compile -q $(LOCK_FLAGS) requirements.in -o requirements.lock; \
+	"$$tmp/bin/uv" pip compile -q $(LOCK_FLAGS) requirements-dev.in -o requirements-dev.lock
 
 run: $(VENV)/.runtime
 	$(BIN)/python manage.py migrate --noinput
