@@ -91,8 +91,10 @@ TEXT_KEYS = {"id", "name", "club", "explanation"}
 
 def describe(wb, event, title, scope):
     """The workbook's own properties (File → Info): the event, what it holds, when it was made."""
-    wb.properties.title = f"{event.name} · {title}"[:255]
-    wb.properties.subject = scope[:255]
+    # Properties are XML too: a control character typed into an event's name would make
+    # openpyxl refuse the whole workbook (a 500 for every download of that event).
+    wb.properties.title = ILLEGAL_CHARACTERS_RE.sub("", f"{event.name} · {title}")[:255]
+    wb.properties.subject = ILLEGAL_CHARACTERS_RE.sub("", scope)[:255]
     wb.properties.keywords = f"{event.slug} huapai"
     wb.properties.creator = "华牌赛事计分"
     wb.properties.created = timezone.now().replace(tzinfo=None)
