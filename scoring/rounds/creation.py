@@ -5,7 +5,7 @@ import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -69,16 +69,25 @@ def round_pair(event, method, *, user=None, options=PairingOptions()):
     version = current_version(event)
     number = next_round_number(event)
     pairing = _plan(event, method, number, options)
-    with transaction.atomic():
-        if current_version(event) != version or next_round_number(event) != number:
-            raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
-        rnd = Round.objects.create(
-            event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round
-        )
-        create_tables(event, rnd, pairing, options.first_table)
-        results_changed(event, public=False)  # a scheduled round is not public
-        _log_pairing(rnd, user, f"pair:{method}", pairing, options)
+    # Two organisers pairing at once (or a double-submitted form) on PostgreSQL both pass the
+    # check before either commits; the round number's unique constraint refuses the second.
+    try:
+        with transaction.atomic():
+            if current_version(event) != version or next_round_number(event) != number:
+                raise _changed_meanwhile()
+            rnd = Round.objects.create(
+                event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round
+            )
+            create_tables(event, rnd, pairing, options.first_table)
+            results_changed(event, public=False)  # a scheduled round is not public
+            _log_pairing(rnd, user, f"pair:{method}", pairing, options)
+    except IntegrityError as clash:
+        raise _changed_meanwhile() from clash
     return rnd, pairing
+
+
+def _changed_meanwhile():
+    return PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
 
 
 def round_repair(rnd, method, *, user=None, options=PairingOptions()):
@@ -93,7 +102,7 @@ def round_repair(rnd, method, *, user=None, options=PairingOptions()):
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         _check_not_started(rnd)
         if current_version(event) != version:
-            raise PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
+            raise _changed_meanwhile()
         Table.objects.filter(round=rnd).delete()
         Match.objects.filter(round=rnd).delete()
         create_tables(event, rnd, pairing, options.first_table)

@@ -82,3 +82,16 @@ def test_the_swap_form_on_the_round_page_is_for_organisers(client, event, people
     after = {t.number: (t.ns_entrant.code, t.ew_entrant.code) for t in rnd.tables.all()}
     assert after == {n: tuple(swap.get(c, c) for c in pair) for n, pair in before.items()}
     assert PairingLog.objects.filter(round=rnd, action="swap").count() == 1
+
+
+def test_pairing_a_round_number_another_request_has_just_created_is_refused_in_words(monkeypatch):
+    """Two organisers pairing at once on PostgreSQL both read "round 3 is next" before either
+    commits; the second must be told, not shown a server error, and no round is doubled."""
+    event = import_archive(four_pairs_two_rounds())
+    round_pair(event, "swiss")
+    # The second request read the next number before the first one committed.
+    monkeypatch.setattr("scoring.rounds.creation.next_round_number", lambda event: 3)
+    with pytest.raises(PairingError) as refusal:
+        round_pair(event, "swiss")
+    assert refusal.value.code == "changed_meanwhile"
+    assert list(event.rounds.order_by("number").values_list("number", flat=True)) == [1, 2, 3]
