@@ -155,16 +155,25 @@ def _table(round_number, table_number):
     return Text(_("第{round}轮 {table}号桌"), round=round_number, table=table_number)
 
 
+def _storable(text):
+    """No NUL (PostgreSQL stores none in text or JSON) and no lone surrogate (JSON's "\\ud800"
+    decodes to one; no database can encode it)."""
+    return "\x00" not in text and not _LONE_SURROGATE.search(text)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _without_nul(value, where):
-    """PostgreSQL stores no NUL character in text or JSON: refuse it by name, anywhere."""
+    """Refuse, by name and anywhere in the archive, text no database can store."""
     stack = [(value, where)]
     while stack:
         item, path = stack.pop()
         if isinstance(item, str):
-            _require("\x00" not in item, _("{path}：文字中有 NUL 字符"), path=path)
+            _require(_storable(item), _("{path}：文字中有 NUL 字符或无效的 Unicode"), path=path)
         elif isinstance(item, dict):
             for key, child in item.items():
-                _require("\x00" not in key, _("{path}：键名中有 NUL 字符"), path=path)
+                _require(_storable(key), _("{path}：键名中有 NUL 字符或无效的 Unicode"), path=path)
                 stack.append((child, f"{path}.{key}"))
         elif isinstance(item, list):
             stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
@@ -194,7 +203,7 @@ def _known(value, ids):
 
 def _text(value, limit, what):
     _require(
-        value is None or (isinstance(value, str) and len(value) <= limit and "\x00" not in value),
+        value is None or (isinstance(value, str) and len(value) <= limit and _storable(value)),
         _("{what} 必须是不超过 {limit} 个字符的文字"),
         what=what,
         limit=limit,

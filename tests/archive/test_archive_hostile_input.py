@@ -7,7 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring.archive.database import import_archive, read_archive_json
 from scoring.archive.format import ArchiveError, parse_header, parse_round
+from scoring.models import Event
 from tests.archives import deal, four_pairs_two_rounds, individual_archive, pairs_archive, team_match
 from tests.games.test_engine_hostile_input import json_values
 
@@ -123,3 +125,22 @@ def test_nul_anywhere_is_refused_by_name():
     with pytest.raises(ArchiveError) as caught:
         import_archive(archive)
     assert "NUL" in str(caught.value) and "note" in str(caught.value)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("where", ["name", "player", "note"])
+def test_a_lone_surrogate_anywhere_in_an_archive_is_refused_by_name(where):
+    """JSON's "\\ud800" decodes to a lone surrogate, which no database can encode: the upload
+    said nothing and the server answered 500."""
+    archive = four_pairs_two_rounds()
+    if where == "name":
+        archive["event"]["name"] = "太原\ud800"
+    elif where == "player":
+        archive["players"][0]["name"] = "\udfff"
+    else:
+        archive["rounds"][0]["matches"][0]["deals"][0]["note"] = "a\ud800b"
+    raw = json.dumps(archive).encode()  # "\\ud800" as the file carries it
+    with pytest.raises(ArchiveError) as caught:
+        import_archive(read_archive_json(raw))
+    assert "Unicode" in caught.value.message
+    assert not Event.objects.exists()
