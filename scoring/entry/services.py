@@ -20,7 +20,8 @@ from scoring.games.huapai.stored import apply_result, event_rules, score_stored
 from scoring.games.refusals import Text, _
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Control characters, and lone surrogates (JSON's "\\ud800"), which no database encodes.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 # Stored as the history's reason in Chinese; pages show it through gettext (history_reason).
 BLIND_AGREEMENT = _("两名裁判独立录入一致")
 UNREAD = object()  # a deal not looked up yet (None means looked up and absent)

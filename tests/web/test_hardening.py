@@ -445,7 +445,7 @@ def test_score_deal_reports_every_line_of_a_hostile_stream(tmp_path):
 
 
 @pytest.mark.parametrize("field", ["reason", "adjusted_reason"])
-@pytest.mark.parametrize("value", ["a\x00b", "x" * 501, ["list"], 5])
+@pytest.mark.parametrize("value", ["a\x00b", "a\ud800b", "x" * 501, ["list"], 5])
 def test_a_reason_that_is_not_plain_text_is_refused_with_a_code(event, people, field, value):
     body = dict(example_deal("T1"), **{field: value})
     response = Client().put(
