@@ -7,12 +7,13 @@ rejected row is reported with its row number and the reason.
 """
 
 import re
+import zipfile
 from dataclasses import dataclass, field
 
 from django.db import transaction
 from openpyxl import load_workbook
 
-from scoring.cache.versions import results_changed
+from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import Refusal, Text, _
 from scoring.models import Entrant, Membership, Player
@@ -68,17 +69,50 @@ def _text(value):
     return CONTROL.sub("", str(value)).strip()
 
 
+# What a spreadsheet of MAX_ROWS entrants needs, with room to spare. openpyxl reads whatever
+# the file claims (a million shared strings in 43 KB, columns up to XFD in a 2 KB sheet, one
+# 150 MB string): the zip's directory is checked against these before any XML is parsed, and
+# only the columns an entrant can fill are read.
+MAX_UNPACKED_BYTES = 24 * 1024 * 1024  # all the parts together
+MAX_PART_BYTES = 8 * 1024 * 1024  # one sheet, or the shared strings
+MAX_PARTS = 200
+MAX_COLUMNS = 2 * len(HEADERS)  # every known header once, and as many unknown ones
+MAX_CELL_CHARACTERS = 1000
+
+
+def _check_unpacked_size(handle):
+    """Refuse, from the zip's directory alone, a workbook whose XML would take too long to read."""
+    try:
+        with zipfile.ZipFile(handle) as workbook:
+            parts = workbook.infolist()
+    except (zipfile.BadZipFile, OSError, EOFError) as broken:
+        raise SpreadsheetError(_("无法读取这个文件，请上传 .xlsx"), code="not_xlsx") from broken
+    finally:
+        handle.seek(0)
+    if (
+        len(parts) > MAX_PARTS
+        or sum(part.file_size for part in parts) > MAX_UNPACKED_BYTES
+        or any(part.file_size > MAX_PART_BYTES for part in parts)
+    ):
+        raise SpreadsheetError(
+            _("表格内容过大（解压后超过 {megabytes} MB），请只保留报名所需的列和行"),
+            code="spreadsheet_too_large",
+            megabytes=MAX_UNPACKED_BYTES // 1024 // 1024,
+        )
+
+
 def read_rows(handle):
     """[(row number, {field: text})] from the first sheet; unknown columns are ignored."""
+    _check_unpacked_size(handle)
     sheet = load_workbook(handle, read_only=True, data_only=True).worksheets[0]
-    rows = sheet.iter_rows(values_only=True)
+    rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
     header = next(rows, None) or ()
     fields = [HEADERS.get(_text(title).lower(), HEADERS.get(_text(title))) for title in header]
     result = []
     for number, values in enumerate(rows, start=2):
         if number > MAX_ROWS + 1:
             raise SpreadsheetError(_("超过 {rows} 行，请分批导入"), rows=MAX_ROWS)
-        record = {f: _text(v) for f, v in zip(fields, values, strict=False) if f}
+        record = {f: _text(v)[:MAX_CELL_CHARACTERS] for f, v in zip(fields, values, strict=False) if f}
         if any(record.values()):
             result.append((number, record))
     return result
@@ -191,7 +225,7 @@ def entrants_create(event, new_entrants):
                 Membership.objects.create(entrant=entrant, player=player, position=position)
         created.append(entrant)
     if created:
-        results_changed(event)
+        announce_results_changed(event)
     return created
 
 
@@ -227,7 +261,7 @@ def entrant_update(entrant, *, names, club, team=""):
     if event.kind == Kind.TEAMS:
         entrant.name = team
         entrant.save(update_fields=["name"])
-    results_changed(event)
+    announce_results_changed(event)
     return entrant
 
 
@@ -236,7 +270,7 @@ def entrant_withdraw(entrant):
     """Not paired after the last round paired so far; its results stand."""
     entrant.withdrawn_after_round = _last_paired_round(entrant.event)
     entrant.save(update_fields=["withdrawn_after_round"])
-    results_changed(entrant.event)
+    announce_results_changed(entrant.event)
     return entrant
 
 
@@ -244,7 +278,7 @@ def entrant_withdraw(entrant):
 def entrant_reinstate(entrant):
     entrant.withdrawn_after_round = None
     entrant.save(update_fields=["withdrawn_after_round"])
-    results_changed(entrant.event)
+    announce_results_changed(entrant.event)
     return entrant
 
 
