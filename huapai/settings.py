@@ -8,6 +8,7 @@ DEBUG is off unless the environment turns it on: `manage.py` (and so
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -39,7 +40,8 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
 
 # How many reverse proxies in front of the site append to X-Forwarded-For: the
 # client's address is that many entries from the right (0: REMOTE_ADDR itself).
-# Login throttling and the deal history record this address (docs/security.md).
+# Login throttling and the deal history record this address (docs/security.md);
+# scoring/web/client_address.py is the one place that turns it into django-ipware's terms.
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
@@ -48,6 +50,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
+    "axes",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
@@ -70,7 +73,30 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Turns a refused login (either door) into the lockout answer (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
+    # Last, so its process_view runs after CSRF's: one login attempt at a time per (username, address).
+    "scoring.events.accounts.OneLoginAttemptAtATime",
 ]
+
+# Login throttling (django-axes) for every door that checks a password: the site's login and
+# the admin's share one counter, kept in the database so every worker sees it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out attempt before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5  # per (username, client address) ...
+AXES_COOLOFF_TIME = timedelta(minutes=15)  # ... within 15 minutes of the last failure
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair, so one guesser locks no one else out
+AXES_USERNAME_CALLABLE = "scoring.events.accounts.throttled_username"  # NFKC, case-folded: one counter
+AXES_CLIENT_IP_CALLABLE = "scoring.web.client_address.client_ip"  # TRUSTED_PROXIES, as the deal history
+AXES_HANDLER = "scoring.events.accounts.LoginThrottle"  # and a ceiling per username from anywhere
+AXES_LOCKOUT_CALLABLE = "scoring.events.accounts.locked_out"  # 429, our page and words, JSON on request
+AXES_RESET_ON_SUCCESS = True  # a success clears its own (username, address) only
+# A refused attempt is not another failure: the lockout ends 15 minutes after the last real guess.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True  # failures are what the throttle needs; successes were never logged
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "huapai.urls"
 
@@ -158,8 +184,9 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]  # each named in its own language
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
-# Public standings are computed again after a publication or correction in a background
-# thread, not in the request that made it (scoring.cache.warmup.warm_public_standings_soon).
+# Public standings are computed again after a publication or correction by the warmer
+# (scoring.cache.warmup, in each gunicorn worker), not in the request that made it; off,
+# right after the writing transaction commits (tests).
 HUAPAI_WARM_IN_BACKGROUND = env_bool("HUAPAI_WARM_IN_BACKGROUND", True)
 # How long a worker process reuses its reading of an event's public version before asking
 # the database again (scoring.cache.pages): a publication shows within this time.

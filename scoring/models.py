@@ -214,10 +214,17 @@ class Membership(models.Model):
         return f"{self.entrant.code} #{self.position} {self.player.name}"
 
 
+def public_rounds(path=""):
+    """The one filter of what the public sees: rounds provisional or official. `path` leads
+    from the filtered model to its round, e.g. "table__round__"; the querysets' `published()`
+    and `public()` below are what the rest of the code uses."""
+    return models.Q(**{f"{path}status__in": vocabulary.PUBLISHED_STATUSES})
+
+
 class RoundQuerySet(models.QuerySet):
     def published(self):
         """Rounds the public sees: provisional or official."""
-        return self.filter(status__in=vocabulary.PUBLISHED_STATUSES)
+        return self.filter(public_rounds())
 
 
 class Round(models.Model):
@@ -290,6 +297,12 @@ class Match(models.Model):
         return f"{self.round} 第{self.number}场"
 
 
+class TableQuerySet(models.QuerySet):
+    def public(self):
+        """Tables of the rounds the public sees."""
+        return self.filter(public_rounds("round__"))
+
+
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tables")
@@ -300,6 +313,8 @@ class Table(models.Model):
     east = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     south = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     west = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    objects = TableQuerySet.as_manager()
 
     class Meta:
         verbose_name = pgettext_lazy("singular", "桌")
@@ -314,6 +329,12 @@ class Table(models.Model):
         return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
 
 
+class LineUpQuerySet(models.QuerySet):
+    def public(self):
+        """Line-ups at tables of the rounds the public sees."""
+        return self.filter(public_rounds("table__round__"))
+
+
 class LineUp(models.Model):
     """Who sits at a team table from a later 节 (session) of the round on (substitutions);
     the table's own seats are the first session's. See `scoring.events.lineups`."""
@@ -325,6 +346,8 @@ class LineUp(models.Model):
     south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
 
+    objects = LineUpQuerySet.as_manager()
+
     class Meta:
         verbose_name = pgettext_lazy("singular", "出场名单")
         verbose_name_plural = pgettext_lazy("plural", "出场名单")
@@ -335,6 +358,12 @@ class LineUp(models.Model):
 
     def seat_players(self):
         return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+
+
+class DealQuerySet(models.QuerySet):
+    def public(self):
+        """What the public may see of the deals: the confirmed ones of published rounds."""
+        return self.filter(public_rounds("table__round__"), status=Deal.Status.CONFIRMED)
 
 
 class Deal(models.Model):
@@ -375,6 +404,8 @@ class Deal(models.Model):
     raw_s = models.IntegerField(default=0)
     raw_w = models.IntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = DealQuerySet.as_manager()
 
     class Meta:
         verbose_name = pgettext_lazy("singular", "副")
@@ -515,6 +546,12 @@ class DealHistory(models.Model):
         raise AppendOnlyError("history is append-only")
 
 
+class IrregularityQuerySet(models.QuerySet):
+    def public(self):
+        """Rulings on deals of the rounds the public sees."""
+        return self.filter(public_rounds("deal__table__round__"))
+
+
 class Irregularity(models.Model):
     class Kind(models.TextChoices):
         LATE_EXPOSURE = "late_exposure", _("亮牌超时")
@@ -533,6 +570,8 @@ class Irregularity(models.Model):
     penalty = models.IntegerField(_("罚分"), default=0)
     referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
+
+    objects = IrregularityQuerySet.as_manager()
 
     class Meta:
         verbose_name = pgettext_lazy("singular", "违例")
@@ -582,14 +621,3 @@ class BlindEntry(models.Model):
 
     def __str__(self):
         return f"{self.table} 第{self.board}副 {self.user}"
-
-
-class LoginFailure(models.Model):
-    """Failed logins, for throttling (kept in the database so every worker sees them)."""
-
-    username = models.CharField(max_length=150, db_index=True)
-    ip = models.GenericIPAddressField(null=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    def __str__(self):
-        return f"{self.username} {self.ip} {self.at}"

@@ -1,20 +1,36 @@
-"""Users, roles, API tokens and login throttling."""
+"""Users, roles, API tokens, and the login throttle's few rules of our own.
 
+Logins are throttled by django-axes (settings: AXES_*), which hooks Django's authentication
+itself, so the site's login and the admin's share one counter. What is ours here: the one
+spelling a username is counted under, the distributed-guess ceiling, the lockout answer in
+our language, and one attempt at a time per (username, address).
+"""
+
+import hashlib
 import re
 import secrets
 import unicodedata
-from datetime import timedelta
 
+from axes.attempts import get_cool_off_threshold
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_username
+from axes.models import AccessAttempt
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.utils import timezone
+from django.contrib.auth.forms import AuthenticationForm
+from django.db import connection, transaction
+from django.db.models import Sum
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
 
-from scoring.models import ApiToken, EventRole, LoginFailure
+from scoring.models import ApiToken, EventRole
+from scoring.web.client_address import client_ip
 
-LOGIN_FAILURES_ALLOWED = 5  # per (username, address)
-LOGIN_FAILURES_EVERYWHERE = 50  # per username, from any number of addresses
+LOGIN_FAILURES_EVERYWHERE = 50  # per username, from any number of addresses (AXES_FAILURE_LIMIT: per address)
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-LOGIN_WINDOW = timedelta(minutes=15)
+# The doors whose POSTs check a password (URL names): one attempt at a time per (username, address).
+LOGIN_VIEWS = frozenset({"login", "admin:login"})
 
 
 @transaction.atomic
@@ -43,21 +59,70 @@ def normalised_username(username):
     return text[:150]
 
 
-def login_blocked(username, ip):
-    """True when this username failed too often from this address in the last 15 minutes,
-    or from anywhere more often than any one person would (a distributed guess)."""
-    since = timezone.now() - LOGIN_WINDOW
-    name = normalised_username(username)
-    recent = LoginFailure.objects.filter(at__gte=since, username=name)
-    from_here = recent.filter(ip=ip).count() if ip else recent.filter(ip__isnull=True).count()
-    return from_here >= LOGIN_FAILURES_ALLOWED or recent.count() >= LOGIN_FAILURES_EVERYWHERE
+def throttled_username(request, credentials):
+    """AXES_USERNAME_CALLABLE: the submitted username, normalised, for counting and look-up."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    if credentials:
+        return normalised_username(credentials.get(field))
+    return normalised_username(request.POST.get(field) if request is not None else "")
 
 
-def login_failed(username, ip):
-    LoginFailure.objects.create(username=normalised_username(username), ip=ip)
+class LoginThrottle(AxesDatabaseHandler):
+    """Axes' database handler (failures per username and address, AXES_FAILURE_LIMIT), plus a
+    ceiling per username from anywhere: many addresses guessing one account is a distributed
+    guess, which no single address's counter would stop. Axes has one limit per parameter set,
+    all equal, so this second, higher limit is ours."""
+
+    def is_locked(self, request, credentials=None):
+        if super().is_locked(request, credentials):
+            return True
+        username = get_client_username(request, credentials)
+        everywhere = AccessAttempt.objects.filter(
+            username=username, attempt_time__gte=get_cool_off_threshold(request)
+        ).aggregate(total=Sum("failures_since_start"))["total"]
+        return (everywhere or 0) >= LOGIN_FAILURES_EVERYWHERE
 
 
-def login_succeeded(username, ip):
-    """A correct password clears its own address's failures only: a success elsewhere
-    must not wipe out what an attacker has been counted for."""
-    LoginFailure.objects.filter(username=normalised_username(username), ip=ip).delete()
+def locked_out(request, original_response=None, credentials=None):
+    """AXES_LOCKOUT_CALLABLE: HTTP 429, in the visitor's language (Chinese first). JSON for
+    clients that ask for it; otherwise the login page again, with the reason, for both doors."""
+    message = gettext("登录失败次数过多，请 15 分钟后再试。")
+    status = settings.AXES_HTTP_RESPONSE_CODE
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    if wants_json or request.headers.get("X-Requested-With") == "XMLHttpRequest":
+        return JsonResponse({"error": {"code": "locked_out", "message": message}}, status=status)
+    context = {"form": AuthenticationForm(request), "throttled": True, "next": request.POST.get("next", "")}
+    return render(request, "registration/login.html", context, status=status)
+
+
+class OneLoginAttemptAtATime:
+    """Middleware: a POST to a login door runs in a transaction that first takes a lock on its
+    (normalised username, client address), so axes' check, the password hash and the recorded
+    failure happen one attempt after the other. Without it, 16 simultaneous guesses all pass
+    the check before the first failure is written, and all 16 passwords are tried.
+
+    PostgreSQL: an advisory lock for the transaction (other logins and writes go on). SQLite:
+    the transaction itself is the lock (IMMEDIATE takes the write lock at BEGIN), which also
+    holds other writers back for one password check: SQLite serves one small event."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        match = request.resolver_match
+        if request.method != "POST" or match is None or match.view_name not in LOGIN_VIEWS:
+            return None
+        key = f"{normalised_username(request.POST.get(settings.AXES_USERNAME_FORM_FIELD))}\x00{client_ip(request)}"
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                number = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
+            response = view(request, *args, **kwargs)
+            # Rendered inside, so a lazy template response reads nothing after the lock is gone.
+            if hasattr(response, "render") and not response.is_rendered:
+                response.render()
+            return response

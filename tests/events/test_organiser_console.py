@@ -7,6 +7,7 @@ from urllib.parse import quote
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.http import HttpRequest
 
 from scoring.archive.database import export_archive, import_archive
 from scoring.entry.services import deal_save
@@ -42,7 +43,8 @@ def test_a_superuser_names_an_organiser_who_creates_an_event_and_organises_it(cl
     director = get_user_model().objects.get(username="director")
     assert director.has_perm("scoring.add_event") and not director.is_superuser
     client.logout()
-    assert client.login(username="director", password="Tai-yuan-2026!")
+    # The login throttle (django-axes) checks every authenticate() against its request.
+    assert client.login(request=HttpRequest(), username="director", password="Tai-yuan-2026!")
     response = client.post(
         "/organiser/new/",
         {
@@ -74,7 +76,7 @@ def test_a_superuser_names_an_organiser_who_creates_an_event_and_organises_it(cl
 
 def test_an_account_without_the_organiser_permission_cannot_create_events(client):
     make_user("nobody")
-    client.login(username="nobody", password=PASSWORD)
+    client.login(request=HttpRequest(), username="nobody", password=PASSWORD)
     assert client.get("/organiser/new/").status_code == 403
     assert client.post("/organiser/new/", {"name": "x"}).status_code == 403
     assert not Event.objects.exists()
@@ -132,7 +134,7 @@ def test_an_organiser_creates_a_referee_who_can_sign_in_and_enter(client, event,
     client.force_login(people["organiser"])
     client.post("/organiser/t-pairs/staff/", {"username": "ref-new", "role": "referee", "password": "Quan-hong-1600"})
     client.logout()
-    assert client.login(username="ref-new", password="Quan-hong-1600")
+    assert client.login(request=HttpRequest(), username="ref-new", password="Quan-hong-1600")
     assert client.get("/referee/t-pairs/rounds/3/").status_code == 200
     assert client.get("/organiser/t-pairs/").status_code == 403
 

@@ -24,7 +24,6 @@ from scoring.entry.selectors import (
     round_progress,
 )
 from scoring.entry.services import blind_entry_submit, deal_confirm, deal_save, irregularity_record
-from scoring.events.accounts import login_blocked, login_failed, login_succeeded
 from scoring.events.lineups import seats_for
 from scoring.events.permissions import is_official, is_organiser, may_confirm, may_enter
 from scoring.events.rulebook import rules_text
@@ -45,25 +44,12 @@ from scoring.web.forms import (
 
 
 class ThrottledLoginView(auth_views.LoginView):
-    """Django's login, refusing a (username, address) after repeated failures (HTTP 429).
-
-    Success is the form's verdict on these credentials, never `request.user`: a
-    signed-in session posting another account's password must count as a failure.
-    """
+    """Django's login. Throttled by django-axes, as the admin's login is (one counter per
+    username and address; settings AXES_*, scoring.events.accounts): axes counts what
+    `authenticate` says about the submitted credentials, never `request.user`, so a
+    signed-in session posting another account's password counts as a failure."""
 
     template_name = "registration/login.html"
-
-    def post(self, request, *args, **kwargs):
-        username = request.POST.get("username", "")
-        ip = client_ip(request)
-        if login_blocked(username, ip):
-            return render(request, self.template_name, {"form": self.get_form(), "throttled": True}, status=429)
-        form = self.get_form()
-        if form.is_valid():
-            login_succeeded(username, ip)
-            return self.form_valid(form)
-        login_failed(username, ip)
-        return self.form_invalid(form)
 
 
 def event_official(view):
