@@ -13,3 +13,14 @@ threads = int(os.environ.get("WEB_THREADS", 8))
 # most of the referees' keep-alive connections and ran a core flat out while
 # another idled (bench/referee_load.py: p95 up to 200 ms instead of ~130 ms).
 reuse_port = True
+
+
+def post_worker_init(worker):
+    """Each worker warms the public figures after a publication, outside its requests
+    (scoring/cache/warmup.py says why it is a thread in each worker)."""
+    from django.conf import settings
+
+    from scoring.cache.warmup import start_warmer_thread
+
+    if settings.HUAPAI_WARM_IN_BACKGROUND:
+        start_warmer_thread()

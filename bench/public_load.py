@@ -42,7 +42,7 @@ from bench.referee_load import free_port, server_env  # noqa: E402
 
 SLUG = "crowd"
 # A publication as the server sees it: the public version moves (every stored page and the
-# standings are then out of date) and the warm-up it starts (scoring.cache.warmup) runs beside the
+# standings are then out of date) and the warm-up (scoring.cache.warmup, as a worker's warmer would) runs beside the
 # first readers, whom the bench times meanwhile.
 PUBLISH = r"""
 import sys, time
@@ -50,14 +50,14 @@ import django
 django.setup()
 from django.db import transaction
 from scoring.models import Event
-from scoring.cache.versions import results_changed
-from scoring.cache.warmup import warm_public_standings
+from scoring.cache import announce_results_changed
+from scoring.cache.warmup import warm_event
 event = Event.objects.get(slug=sys.argv[1])
 with transaction.atomic():
-    results_changed(event, public=True)
+    announce_results_changed(event, public=True)
 print("published", flush=True)
 started = time.perf_counter()
-warm_public_standings(event)
+warm_event(event)
 print(f"{time.perf_counter() - started:.1f}", flush=True)
 """
 SETUP = r"""

@@ -5,7 +5,8 @@ A public page depends only on the event's published results (its public version)
 rounds' states and draws, the language and the address (path and query). The key holds
 all of them, so a cached page is never stale and nothing needs invalidating: a new
 version simply makes new keys. For each key the page is rendered once (single flight:
-the others wait briefly, else get the previous version of the page) and stored twice,
+the others get the previous version of the page at once, else wait for it —
+`scoring.cache.flight`) and stored twice,
 plain and gzip-compressed, so phones get the compressed bytes without compressing per
 request. Signed-in users (referees, organisers) and requests with pending flash messages
 bypass the cache: their pages hold personal parts.
@@ -29,14 +30,12 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
-from scoring.cache.waiting import wait_for
+from scoring.cache.flight import computed_once
 from scoring.engine.vocabulary import RoundStatus
 from scoring.models import Event, ResultsCounter, Round
 
 BROWSER_MAX_AGE = 5  # seconds a phone or a proxy may reuse a page without asking
 STALE_WHILE_REVALIDATE = 30
-RENDER_LOCK_SECONDS = 20
-WAIT_FOR_RENDER = 3.0  # seconds a request waits for another one's render before rendering itself
 PAGE_TIMEOUT = 6 * 3600
 
 
@@ -73,6 +72,13 @@ def page_stamp(slug):
         _recent_stamps[slug] = (now, stamp)
         return stamp
     return read_page_stamp(slug)
+
+
+def forget_page_stamp(event_id):
+    """Read the event's stamp again at the next page (its results just changed here)."""
+    for slug, (_when, stamp) in list(_recent_stamps.items()):
+        if stamp is not None and stamp[0] == event_id:
+            _recent_stamps.pop(slug, None)
 
 
 def read_page_stamp(slug):
@@ -234,16 +240,10 @@ class PublicPageMiddleware:
 
 
 def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
-    """Render the page for `key` once however many ask at the same moment; the others wait
-    for it, or get the previous version of the page rather than render it again."""
-    lock = f"{key}:rendering"
-    if not cache.add(lock, 1, RENDER_LOCK_SECONDS):
-        entry = wait_for(
-            lambda: cache.get(f"{key}:{encoding}") or cache.get(f"{latest_key}:{encoding}"), WAIT_FOR_RENDER
-        )
-        if entry is not None:
-            return entry
-    try:
+    """Render the page for `key` once however many ask at the same moment; the others get
+    the previous version of the page, or wait for this one."""
+
+    def render_and_store():
         request.page_etag = _etag(key)  # the page names its own version (live updates compare it)
         response = view(request, slug, *args, **kwargs)
         if response.status_code != 200 or response.streaming:
@@ -256,8 +256,13 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
             PAGE_TIMEOUT,
         )
         return entries[encoding]
-    finally:
-        cache.delete(lock)
+
+    return computed_once(
+        key,
+        fetch=lambda: cache.get(f"{key}:{encoding}"),
+        fallback=lambda: cache.get(f"{latest_key}:{encoding}"),
+        compute=render_and_store,
+    )
 
 
 def live_updates(request):

@@ -1,12 +1,12 @@
-"""The results version of an event, which keys every cached standings table.
+"""The results version of an event, which keys every cached result and public page.
 
 The version is the event's random base (`Event.results_version`, or
 `public_version` for what the public sees) plus the counters of
 `ResultsCounter.SHARDS` shard rows. A write bumps the row of its table's shard
-inside its own transaction, so the sum grows with every commit and a cached
-table is never stale. One row for the whole event would be locked by every
-referee's transaction until it commits; on PostgreSQL that queued all writers
-of an event behind each other.
+inside its own transaction (`scoring.cache.announce_results_changed`), so the sum
+grows with every commit and a cached table is never stale. One row for the whole
+event would be locked by every referee's transaction until it commits; on
+PostgreSQL that queued all writers of an event behind each other.
 """
 
 from django.db import connection
@@ -14,14 +14,8 @@ from django.db import connection
 from scoring.models import Event, ResultsCounter
 
 
-def results_changed(event, *, public=True, shard=0):
-    """Invalidate cached standings: call inside the writing transaction."""
-    with connection.cursor() as cursor:
-        cursor.execute(*version_bump(event, public=public, shard=shard))
-
-
 def version_bump(event, *, public=True, shard=0):
-    """`(sql, params)` of the statement `results_changed` runs (the hot path embeds it)."""
+    """`(sql, params)` of the statement that moves the version (the referee's hot path embeds it)."""
     counter = connection.ops.quote_name(ResultsCounter._meta.db_table)
     # An upsert (SQLite ≥ 3.24, PostgreSQL ≥ 9.5): the shard's row appears on first use.
     return (
@@ -44,3 +38,14 @@ def current_version(event, *, public=False):
         )
         row = cursor.fetchone()
     return None if row is None else row[0]
+
+
+def public_versions():
+    """{event id: public version} of every event, in one statement (the warmer's poll)."""
+    counter = connection.ops.quote_name(ResultsCounter._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT e.id, e.public_version + COALESCE((SELECT SUM(c.public) FROM {counter} c"
+            f" WHERE c.event_id = e.id), 0) FROM {connection.ops.quote_name(Event._meta.db_table)} e"
+        )
+        return dict(cursor.fetchall())

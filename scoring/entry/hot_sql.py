@@ -32,7 +32,8 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
 from psycopg.types.numeric import Int8BinaryDumper
 
-from scoring.cache.versions import results_changed, version_bump
+from scoring.cache import announce_results_changed
+from scoring.cache.versions import version_bump
 from scoring.models import ApiToken, Deal, DealHistory, Event, EventRole, Round, Table
 
 # --- Django internals: everything below that Django does not document as public -------
@@ -294,7 +295,7 @@ def create_with_history(deal, history, *, public, shard):
         with transaction.atomic():
             insert(deal)
             history.deal = deal
-            results_changed(event, public=public, shard=shard)
+            announce_results_changed(event, public=public, shard=shard)
             insert(history)
         return
     deal_fields, _ = _insert_plan(Deal)
@@ -305,6 +306,7 @@ def create_with_history(deal, history, *, public, shard):
     params += _save_values(history, [f for f in history_fields if f.attname != "deal_id"], db)
     # Outside a transaction the statement commits by itself; inside one it joins it.
     deal.pk, history.pk = _fetchone(db, _create_with_history_sql(), params)
+    announce_results_changed(event, public=public, shard=shard, bumped=True)
     for instance in (deal, history):
         _mark_saved(instance, db)
     history.deal = deal

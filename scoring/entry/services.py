@@ -9,8 +9,7 @@ import re
 
 from django.db import IntegrityError, transaction
 
-from scoring.cache.versions import results_changed
-from scoring.cache.warmup import warm_public_standings_soon
+from scoring.cache import announce_results_changed
 from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import create_with_history, deal_at, insert, round_status_for_write
 from scoring.entry.selectors import snapshot
@@ -114,16 +113,9 @@ def _history(deal, *, table, action, user, before, reason="", ip=None):
     )
 
 
-def _warm_after_commit(table):
-    if table.round.is_published:
-        event = table.round.event
-        warm_public_standings_soon(event)
-
-
 def _record(deal, *, table, **history):
-    """Append to the history and bump the results version (inside the writing transaction)."""
-    results_changed(table.round.event, public=table.round.is_published, shard=table.pk)
-    _warm_after_commit(table)
+    """Append to the history and announce the change (inside the writing transaction)."""
+    announce_results_changed(table.round.event, public=table.round.is_published, shard=table.pk)
     insert(_history(deal, table=table, **history))
 
 
@@ -176,7 +168,6 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
                 "version_required",
                 _("这一副刚被别人录入，请重新载入后再改"),
             ) from None
-        _warm_after_commit(table)
         return deal, True
     if expected_version is None:
         raise EntryError("version_required", _("修改已有的牌需要 If-Match 版本号"))

@@ -7,7 +7,7 @@ match, so teams substitute between 节 but never under a result already entered.
 
 from django.db import transaction
 
-from scoring.cache.versions import results_changed
+from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import Refusal, _
 from scoring.models import Deal, LineUp, Membership, PairingLog, Table
@@ -111,4 +111,4 @@ def lineup_set(match, session, seats_by_table, *, user=None):
                 "tables": {str(t.number): {s: p.code for s, p in players.items()} for t, players in chosen.items()},
             },
         )
-        results_changed(event)
+        announce_results_changed(event)

@@ -10,7 +10,7 @@ import unicodedata
 from django.contrib.auth.models import Permission
 from django.db import transaction
 
-from scoring.cache.versions import results_changed
+from scoring.cache import announce_results_changed
 from scoring.engine.names import pinyin_sort_key
 from scoring.games.refusals import Refusal, _
 from scoring.models import Deal, Event, EventRole
@@ -84,7 +84,7 @@ def event_update(event, *, changed):
     if frozen and has_results(stored):
         raise EventError(_("已有成绩，不能再改 {fields}"), code="has_results", fields=", ".join(frozen))
     event.save()
-    results_changed(event)
+    announce_results_changed(event)
     return event
 
 

@@ -4,7 +4,8 @@ from collections import defaultdict
 from itertools import groupby
 
 from scoring.models import Deal, LineUp, Player, Table
-from scoring.results.standings import standings_by_round, standings_rows
+from scoring.results.labels import standings_rows
+from scoring.results.standings import standings_by_round
 
 
 def visible_rounds(event, published_only):

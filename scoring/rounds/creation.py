@@ -9,7 +9,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from scoring.cache.versions import current_version, results_changed
+from scoring.cache import announce_results_changed
+from scoring.cache.versions import current_version
 from scoring.engine.pairing import (
     Pairing,
     PairingError,
@@ -24,7 +25,7 @@ from scoring.engine.standings import compute_standings
 from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import _, listed
 from scoring.models import Deal, Entrant, Match, Membership, PairingLog, Player, Round, Table, with_members
-from scoring.results.standings import entrant_codes, event_format, event_match_results
+from scoring.results.match_results import entrant_codes, event_format, event_match_results
 
 METHODS = ("swiss", "roundrobin", "random", "manual")
 
@@ -79,7 +80,7 @@ def round_pair(event, method, *, user=None, options=PairingOptions()):
                 event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round
             )
             create_tables(event, rnd, pairing, options.first_table)
-            results_changed(event, public=False)  # a scheduled round is not public
+            announce_results_changed(event, public=False)  # a scheduled round is not public
             _log_pairing(rnd, user, f"pair:{method}", pairing, options)
     except IntegrityError as clash:
         raise _changed_meanwhile() from clash
@@ -108,7 +109,7 @@ def round_repair(rnd, method, *, user=None, options=PairingOptions()):
         create_tables(event, rnd, pairing, options.first_table)
         rnd.draw_released_at = None
         rnd.save(update_fields=["draw_released_at"])
-        results_changed(event, public=False)
+        announce_results_changed(event, public=False)
         _log_pairing(rnd, user, f"repair:{method}", pairing, options)
     return rnd, pairing
 
@@ -121,7 +122,7 @@ def round_release_draw(rnd, *, user=None):
             rnd.draw_released_at = timezone.now()
             rnd.save(update_fields=["draw_released_at"])
             PairingLog.objects.create(round=rnd, user=user, action="release_draw", detail={})
-            results_changed(rnd.event)  # public pages list the draw
+            announce_results_changed(rnd.event)  # public pages list the draw
     return rnd
 
 
@@ -321,7 +322,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     _seat_entrant(place_a, side_a, entrants[b])
     _seat_entrant(place_b, side_b, entrants[a])
     PairingLog.objects.create(round=rnd, user=user, action="swap", detail={"swapped": [a, b]})
-    results_changed(event, public=False)
+    announce_results_changed(event, public=False)
 
 
 def _seat_entrant(place, side, entrant):

@@ -4,7 +4,7 @@ rounds (with `Round.stage` and `Match.label`) and reads a stage back for its pub
 
 from django.db import transaction
 
-from scoring.cache.versions import results_changed
+from scoring.cache import announce_results_changed
 from scoring.engine import brackets
 from scoring.engine.brackets import MatchLabel, StageKind
 from scoring.engine.pairing import Pairing, PairingError
@@ -12,7 +12,8 @@ from scoring.engine.standings import compute_standings
 from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import _
 from scoring.models import Entrant, Match, PairingLog, Round
-from scoring.results.standings import event_format, event_match_results, event_standings
+from scoring.results.match_results import event_format, event_match_results
+from scoring.results.standings import event_standings
 from scoring.rounds.creation import create_tables, next_round_number, unfinished_rounds
 from scoring.rounds.draws import draw_rows
 
@@ -85,7 +86,7 @@ def final_stage_start(event, kind, size, *, user=None):
         first = created[0]
         first.extra = {**first.extra, "seeds": seeds}
         first.save(update_fields=["extra"])
-        results_changed(event, public=False)
+        announce_results_changed(event, public=False)
     return created
 
 
@@ -118,7 +119,7 @@ def knockout_advance(event, *, user=None):
             user,
             {"tables": [[ns, ew] for ns, ew, _label in following]},
         )
-        results_changed(event, public=False)
+        announce_results_changed(event, public=False)
     return rnd
 
 

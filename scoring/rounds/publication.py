@@ -6,8 +6,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.cache.versions import results_changed
-from scoring.cache.warmup import warm_public_standings_soon
+from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind, MatchMode
 from scoring.entry.selectors import table_board_states
 from scoring.games.huapai import card_label, split_games
@@ -151,8 +150,7 @@ def round_publish(rnd, *, user):
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
     PairingLog.objects.create(round=rnd, user=user, action="publish", detail={})
-    results_changed(rnd.event)
-    warm_public_standings_soon(rnd.event)
+    announce_results_changed(rnd.event)
     return rnd
 
 
@@ -182,8 +180,7 @@ def round_make_official(rnd, *, user, now=None):
     rnd.official_at = now
     rnd.save(update_fields=["status", "official_at"])
     PairingLog.objects.create(round=rnd, user=user, action="official", detail={})
-    results_changed(rnd.event)
-    warm_public_standings_soon(rnd.event)
+    announce_results_changed(rnd.event)
     return rnd
 
 

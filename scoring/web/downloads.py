@@ -11,8 +11,9 @@ from scoring.events.permissions import is_official
 from scoring.exports import pdf, xlsx
 from scoring.exports.sources import player_names, scoresheet_data, standings_sheets, tables_with_deals
 from scoring.models import Event, Round
-from scoring.results.records import board_traveller, round_results
-from scoring.results.standings import unfinished_matches
+from scoring.results.match_results import unfinished_matches
+from scoring.results.round_results import round_results
+from scoring.results.travellers import board_traveller
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

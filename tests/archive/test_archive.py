@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from scoring.archive.database import export_archive, import_archive
 from scoring.archive.format import ArchiveError
 from scoring.models import Deal, Event, Player
-from scoring.results.standings import standings_json
+from scoring.results.standings_json import standings_json
 from tests.archives import deal, four_pairs_two_rounds
 from tests.conftest import REPO
 

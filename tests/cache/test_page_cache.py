@@ -4,13 +4,11 @@ refreshes, compressed once, personal pages never shared."""
 import gzip
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from scoring.entry.services import deal_confirm, deal_save
 from scoring.models import Deal, Table
 from scoring.rounds.creation import round_pair
-from scoring.rounds.publication import round_publish
 from tests.archives import four_pairs_two_rounds
 from tests.referee_setup import example_deal
 
@@ -132,32 +130,6 @@ def test_the_language_link_keeps_the_page_and_refuses_other_sites(imported):
     assert Client().get("/language/xx/").status_code == 404
 
 
-def test_the_warm_up_after_a_publication_runs_outside_the_request(
-    event, people, settings, monkeypatch, django_capture_on_commit_callbacks
-):
-    import scoring.cache.warmup
-
-    started = []
-
-    class RecordingThread:
-        def __init__(self, target, args, **kwargs):
-            started.append((target, args))
-
-        def start(self):
-            pass
-
-    monkeypatch.setattr(scoring.cache.warmup.threading, "Thread", RecordingThread)
-    settings.HUAPAI_WARM_IN_BACKGROUND = True
-    rnd = event.rounds.get(number=3)
-    for table in Table.objects.filter(round=rnd):
-        for board in range(1, event.match_length + 1):
-            deal, _ = deal_save(table=table, board=board, deal_json=example_deal(), user=people["referee1"])
-            deal_confirm(deal=deal, user=people["referee2"], expected_version=deal.version)
-    with django_capture_on_commit_callbacks(execute=True):
-        round_publish(rnd, user=people["organiser"])
-    assert started == [(scoring.cache.warmup._warm_in_thread, (event.pk,))]
-
-
 def test_a_stored_page_is_answered_before_sessions_with_the_security_headers(imported, django_assert_max_num_queries):
     from scoring.cache.pages import PublicPageMiddleware
 
@@ -228,25 +200,3 @@ def test_the_public_penalty_list_shows_published_rulings_only(client, event, peo
         (1, 1, "E", -50, "东家藏牌，罚 50")
     ]
     assert rows[0]["kind"] == "藏牌" and rows[0]["player"]
-
-
-def test_a_warm_up_warms_again_when_a_publication_came_during_it(event, monkeypatch):
-    """The second publication's warm-up finds the lock taken and leaves; the running one sees
-    the public version moved and warms again, until it stands still."""
-    import scoring.cache.warmup
-    from scoring.cache.versions import current_version, results_changed
-
-    warmed = []
-
-    def warm_and_publish_during_the_first(warmed_event):
-        warmed.append(current_version(warmed_event, public=True))
-        if len(warmed) == 1:
-            results_changed(warmed_event, public=True)  # a publication while this pass runs
-            scoring.cache.warmup._warm_in_thread(warmed_event.pk)  # its own warm-up: the lock is taken
-
-    monkeypatch.setattr(scoring.cache.warmup, "warm_public_standings", warm_and_publish_during_the_first)
-    # The thread closes its own connections when done; here it runs in the test's own.
-    monkeypatch.setattr(scoring.cache.warmup.connections, "close_all", lambda: None)
-    scoring.cache.warmup._warm_in_thread(event.pk)
-    assert len(warmed) == 2 and warmed[1] > warmed[0]
-    assert cache.add(f"warming:{event.pk}", 1, 1)  # released

@@ -1,11 +1,12 @@
-"""The results version that keys cached standings: base plus shard rows (Event.results_changed)."""
+"""The results version that keys cached standings: base plus shard rows (scoring.cache.announce_results_changed)."""
 
 import json
 
 import pytest
 from django.db import transaction
 
-from scoring.cache.versions import current_version, results_changed
+from scoring.cache import announce_results_changed
+from scoring.cache.versions import current_version
 from scoring.models import ResultsCounter
 from tests.referee_setup import board_url, example_deal, token_header
 
@@ -17,12 +18,12 @@ def test_every_write_on_any_shard_moves_the_version_and_only_public_ones_the_pub
     seen = {results}
     for shard in (0, 5, 5, ResultsCounter.SHARDS + 5, 15):
         with transaction.atomic():
-            results_changed(event, public=False, shard=shard)
+            announce_results_changed(event, public=False, shard=shard)
         version = current_version(event)
         assert version not in seen
         seen.add(version)
     assert current_version(event, public=True) == public
-    results_changed(event, public=True, shard=3)
+    announce_results_changed(event, public=True, shard=3)
     assert current_version(event, public=True) == public + 1
     assert current_version(event) == results + 6
     assert ResultsCounter.objects.filter(event=event).count() == 4  # shards 0, 3, 5, 15

@@ -27,7 +27,7 @@ def test_names_sort_by_pinyin_not_by_code_point():
 
 
 def test_the_standings_search_finds_a_pair_by_either_partners_initials():
-    from scoring.results.standings import filter_rows
+    from scoring.results.search import filter_rows
 
     row = {
         "id": "A01",

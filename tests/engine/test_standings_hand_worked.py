@@ -9,7 +9,7 @@ from django.utils import translation
 
 from scoring.archive.format import parse_archive
 from scoring.engine.standings import Row, compute_standings, rank_rows
-from scoring.results.standings import explanation_text
+from scoring.results.explanations import explanation_text
 from tests.archives import deal, four_pairs_two_rounds, one_match, pairs_archive, players, sides, team_match
 
 

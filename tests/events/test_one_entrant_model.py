@@ -4,7 +4,7 @@ import pytest
 
 from scoring.archive.database import export_archive, import_archive
 from scoring.models import Entrant, Match, Player
-from scoring.results.standings import standings_json
+from scoring.results.standings_json import standings_json
 from scoring.rounds.creation import round_pair
 from tests.archives import individual_archive
 

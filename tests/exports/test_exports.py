@@ -9,7 +9,7 @@ from pypdf import PdfReader
 
 from scoring.archive.database import import_archive
 from scoring.models import Player, Round
-from scoring.results.standings import standings_json
+from scoring.results.standings_json import standings_json
 from tests.archives import four_pairs_two_rounds
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +94,7 @@ def standings_sheet(wb, title="排名"):
 def test_the_officials_standings_count_finished_matches_only_and_name_the_others(client, published):
     """Round 2 is in play with one board of sixteen entered at each table: the officials'
     standings leave its matches out and say so; once the matches are finished they count."""
-    from scoring.cache.versions import results_changed
+    from scoring.cache import announce_results_changed
     from scoring.models import Event
     from tests.referee_setup import make_user
 
@@ -111,7 +111,7 @@ def test_the_officials_standings_count_finished_matches_only_and_name_the_others
 
     Event.objects.filter(pk=published.pk).update(match_length=1)  # one board a match: round 2 is finished
     published.refresh_from_db()
-    results_changed(published)  # as the event form's service does
+    announce_results_changed(published)  # as the event form's service does
     everything = standings_json(published)["rows"]
     assert everything != after_round_one
     wb = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/standings.xlsx"))))

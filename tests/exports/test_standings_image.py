@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from scoring.archive.database import import_archive
-from scoring.results.standings import standings_json
+from scoring.results.standings_json import standings_json
 from tests.archives import four_pairs_two_rounds
 
 pytestmark = pytest.mark.django_db

@@ -112,7 +112,8 @@ def _three_round_event():
 @pytest.mark.django_db
 def test_after_the_warm_up_an_entrants_page_reads_its_players_figures_without_scoring_a_deal(client, monkeypatch):
     import scoring.results.records
-    from scoring.cache.warmup import warm_public_standings
+    import scoring.results.statistics
+    from scoring.cache.warmup import warm_event
     from scoring.models import Entrant
 
     event = _three_round_event()
@@ -121,12 +122,12 @@ def test_after_the_warm_up_an_entrants_page_reads_its_players_figures_without_sc
         record = scoring.results.records.entrant_record(event, entrant.code)  # cold: over its own tables
         computed[entrant.code] = {player.code: stats for player, stats in record["statistics"]}
     assert any(stats.exposures for figures in computed.values() for stats in figures.values())
-    warm_public_standings(event)
+    warm_event(event)
 
     def no_scoring(*args, **kwargs):
         raise AssertionError("an entrant's page scored deals after the warm-up")
 
-    monkeypatch.setattr(scoring.results.records, "player_statistics", no_scoring)
+    monkeypatch.setattr(scoring.results.statistics, "player_statistics", no_scoring)
     for code, figures in computed.items():
         record = scoring.results.records.entrant_record(event, code)
         assert {player.code: stats for player, stats in record["statistics"]} == figures

@@ -13,7 +13,7 @@ import pytest
 from scoring.archive.database import import_archive
 from scoring.games.huapai import SEATS, score_deal
 from scoring.games.huapai.samples import random_deal
-from scoring.results.standings import standings_json
+from scoring.results.standings_json import standings_json
 
 pytestmark = pytest.mark.django_db
 CHAIN = ["match_points", "score_difference", "penalties"]

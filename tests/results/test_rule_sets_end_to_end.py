@@ -10,7 +10,7 @@ import pytest
 from scoring.archive.database import export_archive, import_archive
 from scoring.archive.format import ArchiveError
 from scoring.models import Deal
-from scoring.results.standings import standings_json
+from scoring.results.standings_json import standings_json
 from tests.archives import EXAMPLES, deal, pairs_archive
 from tests.referee_setup import board_url, make_user, token_header
 from tests.workbooks import sheet_rows

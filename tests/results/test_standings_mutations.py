@@ -5,7 +5,7 @@ import pytest
 from scoring.archive.database import import_archive
 from scoring.engine.standings import Row, rank_rows
 from scoring.models import Round
-from scoring.results.standings import standings_json
+from scoring.results.standings_json import standings_json
 from tests.archives import four_pairs_two_rounds
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.cache.versions import results_changed
+from scoring.cache import announce_results_changed
 from scoring.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -21,5 +21,5 @@ def test_the_swap_form_and_publication_button_follow_the_rounds_state(client, ev
 def test_the_event_page_names_the_match_format(client, event):
     assert "每场 16 副" in client.get("/events/t-pairs/").content.decode()
     Event.objects.filter(pk=event.pk).update(match_mode="games", match_length=2)
-    results_changed(event)  # as the event form and the admin do: public pages are cached under the version
+    announce_results_changed(event)  # as the event form and the admin do: public pages are cached under the version
     assert "每场 2 局" in client.get("/events/t-pairs/").content.decode()

@@ -4,7 +4,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
 from scoring.models import Event
-from scoring.results.standings import event_standings, explanation_text, standings_json
+from scoring.results.explanations import explanation_text
+from scoring.results.standings import event_standings
+from scoring.results.standings_json import standings_json
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from scoring.results.standings import explanation_text
+from scoring.results.explanations import explanation_text
 
 
 class StandingsTable(tables.Table):

@@ -4,7 +4,7 @@ import io
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -17,17 +17,15 @@ from scoring.events.rulebook import rules_in_force
 from scoring.exports import image
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.stored import event_rules
-from scoring.models import Event, Round
-from scoring.results.records import (
-    STATISTICS_ORDER,
-    board_traveller,
-    entrant_record,
-    penalty_list,
-    published_round,
-    round_results,
-    statistics_rows,
-)
-from scoring.results.standings import entrant_labels, event_standings, filter_rows, public_standing, standings_rows
+from scoring.models import Event, Round, public_rounds
+from scoring.results.labels import entrant_labels, standings_rows
+from scoring.results.penalties import penalty_list
+from scoring.results.records import entrant_record
+from scoring.results.round_results import published_round, round_results
+from scoring.results.search import filter_rows
+from scoring.results.standings import event_standings, public_standing
+from scoring.results.statistics import STATISTICS_ORDER, statistics_rows
+from scoring.results.travellers import board_traveller
 from scoring.rounds import draws
 from scoring.rounds.final_stage import stage_summary
 from scoring.rounds.publication import changes_since_publication
@@ -35,9 +33,9 @@ from scoring.web.public.tables import IndividualStandingsTable, StandingsTable
 
 
 def home(request):
-    events = Event.objects.annotate(
-        published_rounds=Count("rounds", filter=Q(rounds__status__in=Round.PUBLISHED))
-    ).order_by("-start_date", "name")
+    events = Event.objects.annotate(published_rounds=Count("rounds", filter=public_rounds("rounds__"))).order_by(
+        "-start_date", "name"
+    )
     return render(request, "scoring/home.html", {"events": events})
 
 

@@ -1,0 +1,129 @@
+"""Reading match results out of the database as the plain data `scoring.engine.standings`
+takes: deal totals summed in SQL, one row per table."""
+
+from collections import defaultdict
+
+from django.db.models import Count, Sum
+
+from scoring.engine.standings import Format, MatchResult, TableResult, match_finished
+from scoring.engine.vocabulary import Kind, MatchMode
+from scoring.models import Deal, Entrant, Match, Round, Table
+
+
+def event_format(event):
+    return Format(
+        kind=event.kind,
+        mode=event.match_mode,
+        length=event.match_length,
+        threshold=event.game_threshold,
+        points=event.match_points,
+        tiebreaks=list(event.tiebreaks),
+    )
+
+
+def event_match_results(event, *, published_only=False, after_round=None, stage=""):
+    """Every match of the event as `MatchResult`s, from confirmed deals only.
+
+    Boards-mode totals are summed in SQL (one row per table); games mode needs
+    each deal's side scores in playing order. `stage` "" (the default) reads the main
+    part only — standings and Swiss pairing; a final stage's name reads that stage's
+    rounds; None reads every round.
+    """
+    rounds = Round.objects.filter(event=event)
+    if stage is not None:
+        rounds = rounds.filter(stage=stage)
+    if published_only:
+        rounds = rounds.published()
+    if after_round is not None:
+        rounds = rounds.filter(number__lte=after_round)
+    round_numbers = dict(rounds.values_list("id", "number"))
+    deals = Deal.objects.filter(table__round_id__in=round_numbers, status=Deal.Status.CONFIRMED)
+
+    # Tuples, not dicts: a 10,000-player event sums 360,000 deals into 22,500 rows here.
+    totals = {
+        table_id: sums
+        for table_id, *sums in deals.values("table_id")
+        .annotate(
+            ns=Sum("ns_score"),
+            ew=Sum("ew_score"),
+            nsp=Sum("ns_penalty"),
+            ewp=Sum("ew_penalty"),
+            n=Sum("score_n"),
+            e=Sum("score_e"),
+            s=Sum("score_s"),
+            w=Sum("score_w"),
+            count=Count("id"),
+        )
+        .values_list("table_id", "ns", "ew", "nsp", "ewp", "n", "e", "s", "w", "count")
+    }
+    sides_by_table = defaultdict(list)
+    if event.match_mode == MatchMode.GAMES:
+        for table_id, ns, ew in deals.order_by("table_id", "sequence").values_list("table_id", "ns_score", "ew_score"):
+            sides_by_table[table_id].append((ns, ew))
+
+    individual = event.kind == Kind.INDIVIDUAL
+    tables_by_match = defaultdict(list)
+    for table_id, match_id, ns_code, ew_code, *seat_codes in Table.objects.filter(
+        round_id__in=round_numbers
+    ).values_list(
+        "id",
+        "match_id",
+        "ns_entrant__code",
+        "ew_entrant__code",
+        *(("north__code", "east__code", "south__code", "west__code") if individual else ()),
+    ):
+        table = TableResult(
+            ns=ns_code, ew=ew_code, seats=dict(zip("NESW", seat_codes, strict=True)) if individual else {}
+        )
+        total = totals.get(table_id)
+        if total:
+            ns, ew, nsp, ewp, n, e, s, w, count = total
+            table.ns_total, table.ew_total, table.ns_penalty, table.ew_penalty = ns, ew, nsp, ewp
+            table.deal_count = count
+            table.seat_totals = {"N": n, "E": e, "S": s, "W": w}
+            table.side_scores = sides_by_table.get(table_id, [])
+        tables_by_match[match_id].append(table)
+
+    results = []
+    for row in (
+        Match.objects.filter(round_id__in=round_numbers)
+        .values("id", "round_id", "home__code", "away__code", "bye__code")
+        .order_by("round__number", "number")
+    ):
+        results.append(
+            MatchResult(
+                round=round_numbers[row["round_id"]],
+                home=row["home__code"],
+                away=row["away__code"],
+                # An individual's bye is listed, not scored (event-archive.md ranks individuals by deals).
+                bye=row["bye__code"] if event.kind != Kind.INDIVIDUAL else None,
+                tables=tables_by_match.get(row["id"], []),
+            )
+        )
+    return results
+
+
+def entrant_codes(event):
+    return list(Entrant.objects.filter(event=event).values_list("code", flat=True))
+
+
+def unfinished_of(event, fmt, matches):
+    published = set(Round.objects.filter(event=event).published().values_list("number", flat=True))
+    return [match for match in matches if match.round not in published and not match_finished(fmt, match)]
+
+
+def unfinished_matches(event):
+    """The matches of unpublished rounds that are not finished yet, for the officials' files to
+    name: [{"round", "sides", "deals"}] (`sides`: the entrants' codes, or the four players' in an
+    individual event; `deals`: confirmed deals at its tables)."""
+    fmt = event_format(event)
+    return [
+        {
+            "round": match.round,
+            "sides": [match.home, match.away]
+            if match.home
+            else [code for table in match.tables for code in table.seats.values()],
+            "deals": sum(table.deal_count for table in match.tables),
+        }
+        for match in unfinished_of(event, fmt, event_match_results(event))
+    ]

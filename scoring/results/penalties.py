@@ -1,0 +1,49 @@
+"""The public list of penalties (罚分) and rulings of the published rounds."""
+
+from scoring.models import Deal, Irregularity
+
+
+def penalty_list(event):
+    """Every penalty (罚分) and ruling of the published rounds, for the public list: round, table,
+    board, seat and who sat there, the irregularity and the ruling in the referee's words."""
+    rows = []
+    ruled = set()
+    for item in (
+        Irregularity.objects.public()
+        .filter(deal__table__round__event=event)
+        .select_related("deal__table__round", "deal__table__ns_entrant", "deal__table__ew_entrant")
+        .select_related("deal__table__north", "deal__table__east", "deal__table__south", "deal__table__west")
+        .order_by("deal__table__round__number", "deal__table__number", "deal__board", "id")
+    ):
+        table = item.deal.table
+        ruled.add((item.deal_id, item.seat))
+        rows.append(_penalty_row(table, item.deal.board, item.seat, item.penalty, item.get_kind_display(), item.ruling))
+    for deal in (
+        Deal.objects.public()
+        .filter(table__round__event=event)
+        .exclude(penalties={})
+        .select_related("table__round", "table__ns_entrant", "table__ew_entrant")
+        .select_related("table__north", "table__east", "table__south", "table__west")
+        .order_by("table__round__number", "table__number", "board")
+    ):
+        for seat, points in sorted(deal.penalties.items()):
+            if (deal.id, seat) not in ruled:  # entered on the deal without a recorded ruling
+                rows.append(_penalty_row(deal.table, deal.board, seat, points, "", ""))
+    rows.sort(key=lambda row: (row["round"], row["table"], row["board"], row["seat"]))
+    return rows
+
+
+def _penalty_row(table, board, seat, points, kind, ruling):
+    player = table.seat_players().get(seat) if seat else None
+    entrant = (table.ns_entrant if seat in "NS" else table.ew_entrant) if seat else None
+    return {
+        "round": table.round.number,
+        "table": table.number,
+        "board": board,
+        "seat": seat,
+        "player": player.name if player else "",
+        "entrant": entrant.code if entrant else "",
+        "points": points,
+        "kind": kind,
+        "ruling": ruling,
+    }

@@ -1,0 +1,67 @@
+"""A published round's results: every table's totals, 局 and 场分."""
+
+from scoring.engine.standings import table_points
+from scoring.engine.vocabulary import Kind
+from scoring.games.huapai import split_games
+from scoring.models import Deal, Round, Table
+from scoring.results.labels import entrant_labels
+from scoring.results.match_results import event_format
+
+
+def published_round(event, number):
+    """The round if the public may see it, else None."""
+    return Round.objects.published().filter(event=event, number=number).first()
+
+
+def round_results(event, rnd):
+    """Every table of a round with its totals, 局 and 场分, for the round page and the results PDF."""
+    tables = list(
+        Table.objects.filter(round=rnd)
+        .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west", "match")
+        .order_by("number")
+    )
+    sides = {}
+    for table_id, ns, ew in (
+        Deal.objects.filter(table__round=rnd, status=Deal.Status.CONFIRMED)
+        .order_by("table_id", "sequence")
+        .values_list("table_id", "ns_score", "ew_score")
+    ):
+        sides.setdefault(table_id, []).append((ns, ew))
+    fmt = event_format(event)
+    labels = entrant_labels(event)  # cached: no query per table
+    rows = []
+    for table in tables:
+        table_sides = sides.get(table.id, [])
+        ns_total = sum(ns for ns, _ in table_sides)
+        ew_total = sum(ew for _, ew in table_sides)
+        games = split_games(table_sides, event.game_threshold)
+        if table_sides and event.kind == Kind.PAIRS:
+            ns_points, ew_points = table_points(fmt, table_sides, ns_total, ew_total)
+        else:
+            ns_points = ew_points = None  # a team match spans two tables; individuals have no 场分
+        ns_label, ew_label = _side_labels(table, labels)
+        rows.append(
+            {
+                "table": table,
+                "ns_label": ns_label,
+                "ew_label": ew_label,
+                "deals": len(table_sides),
+                "ns_total": ns_total,
+                "ew_total": ew_total,
+                "ns_points": ns_points,
+                "ew_points": ew_points,
+                "games": games,
+            }
+        )
+    byes = [m.bye for m in rnd.matches.filter(bye__isnull=False).select_related("bye")]
+    return {"tables": rows, "byes": byes}
+
+
+def _side_labels(table, labels):
+    """“A01 张三、李四” for each side (pairs or teams), or the two players' names (individual)."""
+    if table.ns_entrant_id:
+        return tuple(
+            f"{entrant.code} {labels.get(entrant.code, {}).get('name', '')}"
+            for entrant in (table.ns_entrant, table.ew_entrant)
+        )
+    return f"{table.north.name}、{table.south.name}", f"{table.east.name}、{table.west.name}"

@@ -1,0 +1,116 @@
+"""Players' statistics (猪, 羊, 变压器, exposures…) over the published deals, cached per
+public version (`scoring.cache.results`): the whole event's once, and per player for the
+entrant pages."""
+
+from collections import defaultdict
+
+from scoring.cache.results import cached, store_items, stored_items
+from scoring.cache.versions import current_version
+from scoring.events.lineups import session_of
+from scoring.games.huapai import SEATS, DealError
+from scoring.games.huapai.player_stats import PlayerStats, deal_statistics
+from scoring.games.huapai.stored import event_rules
+from scoring.models import Deal, LineUp, Membership, Player
+
+
+def warm_player_statistics(event):
+    """Every player's statistics, computed once for the public version (the publication's
+    warm-up) and stored per player as well, so that each entrant's page reads its own."""
+    version = current_version(event, public=True)
+    if stored_items(event, "player-stats", [], public=True) is not None:
+        return
+    totals = event_player_statistics(event, version)
+    store_items(event, "player-stats", totals, public=True, version=version)
+
+
+def members_statistics(event, members, tables):
+    """{player id: PlayerStats} of an entrant's members: the warm-up's figures when it has
+    run for the current public version, else computed over the entrant's own tables (a
+    player plays only at their entrant's tables, so the two agree)."""
+    stored = stored_items(event, "player-stats", [player.id for player in members], public=True)
+    if stored is not None and len(stored[0]) == len(members):
+        return stored[0]
+    # Not warmed for this version, or a member without figures (no published deal yet, or
+    # dropped by the cache): count them here, over these tables.
+    return player_statistics(event, players={player.id for player in members}, tables=[t.id for t in tables])
+
+
+def event_player_statistics(event, version=None):
+    """{player id: PlayerStats} of the whole event, cached under the public version.
+
+    Every deal is scored again, and once more for each player's exposures (12 s for the
+    90,000 deals of the 1,250-pair bench event), so one request or warm-up computes it
+    while the others wait for its answer."""
+    return cached(event, "player-stats", lambda: player_statistics(event), public=True, version=version)
+
+
+def player_statistics(event, *, players=None, tables=None):
+    """{player id: PlayerStats} over the confirmed deals of the published rounds
+    (`scoring.games.huapai.player_stats`), computed now; `players` and `tables` (ids) limit it to those
+    players at those tables (an entrant's page: its members at its tables, a few index
+    look-ups). Who sat where follows the team line-ups per 节."""
+    rules = event_rules(event)
+    deals = Deal.objects.public().filter(table__round__event=event)
+    lineups_read = LineUp.objects.public().filter(table__round__event=event)
+    if tables is not None:
+        deals = deals.filter(table_id__in=tables)
+        lineups_read = lineups_read.filter(table_id__in=tables)
+    lineups = {}
+    for row in lineups_read.order_by("session").values(
+        "table_id", "session", "north_id", "east_id", "south_id", "west_id"
+    ):
+        seats = {"N": row["north_id"], "E": row["east_id"], "S": row["south_id"], "W": row["west_id"]}
+        lineups.setdefault(row["table_id"], []).append((row["session"], seats))
+    totals = defaultdict(PlayerStats)
+    for table_id, board, sessions, captured, holders, exposed, penalties, adjusted, *seat_ids in deals.values_list(
+        "table_id",
+        "board",
+        "table__round__sessions",
+        "captured",
+        "holders",
+        "exposed",
+        "penalties",
+        "adjusted",
+        "table__north_id",
+        "table__east_id",
+        "table__south_id",
+        "table__west_id",
+    ).iterator(chunk_size=5000):
+        seats = dict(zip(SEATS, seat_ids, strict=True))
+        session = session_of(board or 1, event.match_length, sessions)
+        for from_session, lineup in lineups.get(table_id, ()):
+            if from_session <= session:
+                seats = lineup
+        deal_json = {"captured": captured, "holders": holders, "exposed": exposed, "penalties": penalties}
+        try:
+            per_player = deal_statistics(rules, deal_json, adjusted, seats, only=players)
+        except DealError:
+            continue  # a stored deal the engine now refuses is listed by the publication checks
+        for player, stats in per_player.items():
+            totals[player].add(stats)
+    return dict(totals)
+
+
+STATISTICS_ORDER = ("pigs", "goats", "transformers", "all_hearts", "grand_slams", "exposures", "exposure_gain")
+
+
+def statistics_rows(event, order=""):
+    """A row per player who played a published deal: the player, their entrant (for the link)
+    and their `PlayerStats`; by the pinyin of the name, or most first by `order` (STATISTICS_ORDER)."""
+    totals = event_player_statistics(event)
+    entrant_of = dict(
+        Membership.objects.filter(player_id__in=totals, entrant__event=event).values_list("player_id", "entrant__code")
+    )
+    rows = [
+        {
+            "code": player.code,
+            "name": player.name,
+            "club": player.club,
+            "entrant": entrant_of.get(player.id),
+            "stats": totals[player.id],
+        }
+        for player in Player.objects.filter(event=event, id__in=totals).order_by("sort_key", "code")
+    ]
+    if order in STATISTICS_ORDER:
+        rows.sort(key=lambda row: getattr(row["stats"], order), reverse=True)
+    return rows

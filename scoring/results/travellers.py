@@ -1,0 +1,53 @@
+"""A board's traveller: that board at every table of a round, side by side."""
+
+from scoring.games.huapai import SEATS, card_label
+from scoring.games.huapai.deal_text import cards_text, exposure_word, per_copy
+from scoring.games.huapai.stored import event_rules, score_stored
+from scoring.models import Deal
+
+
+def board_traveller(event, rnd, board):
+    """That board at every table of the round, side by side (like a bridge traveller)."""
+    deals = (
+        Deal.objects.filter(table__round=rnd, board=board, status=Deal.Status.CONFIRMED)
+        .select_related(
+            "table",
+            "table__ns_entrant",
+            "table__ew_entrant",
+            "table__north",
+            "table__east",
+            "table__south",
+            "table__west",
+        )
+        .order_by("table__number")
+    )
+    rules = event_rules(event)
+    rows = []
+    for deal in deals:
+        # The engine's own words for each seat's score ("猪 −100 ×2 明 ×2 自得"), so players can
+        # check their deal; computed again from the stored cards (20 µs a deal).
+        scored = score_stored(
+            rules,
+            {"captured": deal.captured, "holders": deal.holders, "exposed": deal.exposed, "penalties": deal.penalties},
+            deal.adjusted,
+        )
+        rows.append(
+            {
+                "breakdown": {
+                    seat: "；".join(item["text"] for item in scored.get("breakdown", {}).get(seat, []))
+                    for seat in SEATS
+                },
+                "table": deal.table,
+                "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
+                "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in deal.holders.items()},
+                "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
+                "penalties": deal.penalties,
+                "adjusted": deal.adjusted is not None,
+                "adjusted_reason": deal.adjusted_reason,
+                "scores": deal.scores,
+                "raw": deal.raw,
+                "ns": deal.ns_score,
+                "ew": deal.ew_score,
+            }
+        )
+    return rows
