@@ -17,7 +17,7 @@ from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import Refusal, Text, _
 from scoring.models import Entrant, Membership, Player
-from scoring.rounds.creation import next_round_number
+from scoring.rounds.creation import hold_round_numbers, next_round_number
 
 HEADERS = {
     "编号": "id",
@@ -203,6 +203,7 @@ def entrants_import(event, handle):
 def entrants_create(event, new_entrants):
     """Create checked entrants (checked again: a code may have been taken meanwhile).
     Entrants added after round N was paired are late entries joining from round N+1."""
+    hold_round_numbers(event)
     taken = taken_codes(event)
     joining = _first_unpaired_round(event)
     created = []
@@ -268,6 +269,7 @@ def entrant_update(entrant, *, names, club, team=""):
 @transaction.atomic
 def entrant_withdraw(entrant):
     """Not paired after the last round paired so far; its results stand."""
+    hold_round_numbers(entrant.event)
     entrant.withdrawn_after_round = _last_paired_round(entrant.event)
     entrant.save(update_fields=["withdrawn_after_round"])
     announce_results_changed(entrant.event)
@@ -276,6 +278,7 @@ def entrant_withdraw(entrant):
 
 @transaction.atomic
 def entrant_reinstate(entrant):
+    hold_round_numbers(entrant.event)
     entrant.withdrawn_after_round = None
     entrant.save(update_fields=["withdrawn_after_round"])
     announce_results_changed(entrant.event)
@@ -286,6 +289,7 @@ def entrant_reinstate(entrant):
 def entrant_request_bye(entrant, round_number):
     """A bye asked for one round (`None` cancels it): that round pairs the entrant with no one
     and it scores nothing there; only the automatic bye of an odd count scores a win."""
+    hold_round_numbers(entrant.event)
     if round_number is not None and round_number <= _last_paired_round(entrant.event):
         raise EntrantError(_("第{round}轮已经编排，只能为以后的轮次申请轮空"), code="round_paired", round=round_number)
     entrant.bye_round = round_number

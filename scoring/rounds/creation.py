@@ -24,7 +24,7 @@ from scoring.engine.pairing import (
 from scoring.engine.standings import compute_standings
 from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import _, listed
-from scoring.models import Deal, Entrant, Match, Membership, PairingLog, Player, Round, Table, with_members
+from scoring.models import Deal, Entrant, Event, Match, Membership, PairingLog, Player, Round, Table, with_members
 from scoring.results.match_results import entrant_codes, event_format, event_match_results
 
 METHODS = ("swiss", "roundrobin", "random", "manual")
@@ -74,6 +74,7 @@ def round_pair(event, method, *, user=None, options=PairingOptions()):
     # check before either commits; the round number's unique constraint refuses the second.
     try:
         with transaction.atomic():
+            hold_round_numbers(event)
             if current_version(event) != version or next_round_number(event) != number:
                 raise _changed_meanwhile()
             rnd = Round.objects.create(
@@ -100,6 +101,7 @@ def round_repair(rnd, method, *, user=None, options=PairingOptions()):
     version = current_version(event)
     pairing = _plan(event, method, rnd.number, options)
     with transaction.atomic():
+        hold_round_numbers(event)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         _check_not_started(rnd)
         if current_version(event) != version:
@@ -147,6 +149,15 @@ def _log_pairing(rnd, user, action, pairing, options):
 def _check_not_started(rnd):
     if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
         raise PairingError(_("只能在本轮开始前调整编排"), code="round_started")
+
+
+def hold_round_numbers(event):
+    """Inside a transaction: wait for, then hold off until commit, every other change of which
+    rounds exist or who plays in them — pairing, withdrawals, late entries, requested byes.
+    Without it, on PostgreSQL an entrant withdrawn while round 3 was being paired read "round 2
+    is the last paired" and was seated in round 3 all the same. A row lock on the event there;
+    SQLite's single writer (BEGIN IMMEDIATE) already serialises these transactions."""
+    list(Event.objects.select_for_update().filter(pk=event.pk).values_list("pk", flat=True))
 
 
 def next_round_number(event):
