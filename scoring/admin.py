@@ -1,15 +1,28 @@
-"""Organisers edit events, entrants and rounds in the Django admin.
+"""Organisers edit events, entrants and rounds in the Django admin: read-mostly.
 
-Deal results are not edited here: they change only through `scoring.entry.services`,
-which validates, versions and records history.
+The admin is a second write path beside the services (shared/style.md, "Sources of a
+second write path"), so where a service owns a rule the admin either goes through it or
+does not write:
+- deal results change only through `scoring.entry.services` (validated, versioned, history);
+- an event is created and changed through `scoring.events.setup` (the `scoring.add_event`
+  right, the fields frozen once a deal exists, the announcement of the change);
+- a role is revoked through `scoring.events.staff` (never the event's last organiser);
+- no bulk delete (`delete_queryset` skips `delete_model`, and with it the announcement);
+- typed text holds no control characters (the rule the services apply to rulings).
 """
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.validators import RegexValidator
+from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
-from scoring.cache.versions import results_changed
-from scoring.cache.warmup import warm_public_standings_soon
+from scoring.cache import announce_results_changed
+from scoring.entry.services import _CONTROL
+from scoring.events.setup import RESULT_FIELDS, event_create, event_update, has_results, may_create_events
+from scoring.events.staff import StaffError, staff_revoke
+from scoring.messages import message_text
 from scoring.models import (
     Appeal,
     Deal,
@@ -47,6 +60,12 @@ def scoped_choices(model, events):
     if path is None:
         return None
     return model.objects.filter(**{f"{path}__in": events})
+
+
+# One rule for typed text, the services' own for reasons and rulings (line breaks allowed).
+NO_CONTROL_CHARACTERS = RegexValidator(
+    _CONTROL, gettext_lazy("不能含有控制字符"), code="control_characters", inverse_match=True
+)
 
 
 def event_of(obj, path):
@@ -95,6 +114,21 @@ class OrganiserScoped:
     def has_delete_permission(self, request, obj=None):
         return self._is_organiser(request)
 
+    def get_actions(self, request):
+        """No "delete selected": a bulk delete runs `delete_queryset`, which neither goes
+        through a service nor announces the change (a deleted entrant stayed on the public
+        standings). One object at a time goes through `delete_model` below."""
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        """Every typed text refuses control characters, as the services' forms do."""
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if formfield is not None and isinstance(db_field, (models.CharField, models.TextField)):
+            formfield.validators.append(NO_CONTROL_CHARACTERS)
+        return formfield
+
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         """Every foreign key offers (and accepts) only objects of the organiser's own events;
         a raw id typed into the form is checked against the same queryset."""
@@ -104,12 +138,12 @@ class OrganiserScoped:
                 kwargs["queryset"] = queryset
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    # What the public sees is cached per public results version: every admin write moves it.
+    # What the public sees is cached per public results version: every admin write moves it
+    # (the admin's add, change and delete views run in a transaction; the announcement too).
     def _public_changed(self, obj):
         event = event_of(obj, self.event_path)
         if event is not None:
-            results_changed(event, public=True)
-            warm_public_standings_soon(event)
+            announce_results_changed(event, public=True)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -119,7 +153,7 @@ class OrganiserScoped:
         event = event_of(obj, self.event_path)
         super().delete_model(request, obj)
         if event is not None and event.pk:
-            results_changed(event, public=True)
+            announce_results_changed(event, public=True)
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
@@ -153,11 +187,40 @@ class EventAdmin(OrganiserScoped, admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
+    def has_module_permission(self, request):
+        # A named organiser without an event yet still reaches "add event".
+        return super().has_module_permission(request) or may_create_events(request.user)
+
+    def has_add_permission(self, request, *args):
+        """The console's rule: only accounts a superuser named (`scoring.add_event`) create events."""
+        return request.user.is_active and may_create_events(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        """An event with deals keeps them (their history is append-only): not deleted here."""
+        if obj is not None and has_results(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        """The service's frozen fields (one list, `scoring.events.setup.RESULT_FIELDS`) are
+        read-only once the event has a deal; before that they may still change."""
+        readonly = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.pk and has_results(obj):
+            readonly += [name for name in RESULT_FIELDS if name not in readonly]
+        return readonly
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {} if obj is not None and obj.pk else super().get_prepopulated_fields(request, obj)
+
     def save_model(self, request, obj, form, change):
-        """An event created here is organised by its creator (else it would vanish from their pages)."""
-        super().save_model(request, obj, form, change)
-        if not change:
-            EventRole.objects.get_or_create(event=obj, user=request.user, role=EventRole.Role.ORGANISER)
+        """Through the services: creating makes the creator its organiser (else it would vanish
+        from their pages) and checks the right again; changing refuses a frozen field under the
+        event's lock (a deal entered since the form was shown) and announces the change."""
+        if change:
+            event_update(obj, changed=form.changed_data)
+        else:
+            event_create(obj, user=request.user)
+            announce_results_changed(obj, public=True)
 
 
 @admin.register(Player)
@@ -218,8 +281,34 @@ class MatchAdmin(OrganiserScoped, admin.ModelAdmin):
 
 @admin.register(EventRole)
 class EventRoleAdmin(OrganiserScoped, admin.ModelAdmin):
+    """Roles are granted here and revoked through `staff_revoke`; a role is never edited in place
+    (turning an organiser into a referee would bypass the last-organiser rule)."""
+
     list_display = ["event", "user", "role"]
     list_filter = ["event", "role"]
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        """An organiser removes referees of their events and their own organiser role, never
+        another organiser's (that is the superuser's); nobody removes an event's last organiser."""
+        if not super().has_delete_permission(request, obj):
+            return False
+        if obj is None or obj.role != EventRole.Role.ORGANISER:
+            return True
+        if not request.user.is_superuser and obj.user_id != request.user.pk:
+            return False
+        return EventRole.objects.filter(event_id=obj.event_id, role=EventRole.Role.ORGANISER).count() > 1
+
+    def delete_model(self, request, obj):
+        """Through the service, which re-counts the organisers under a lock (two organisers
+        removing themselves at once must not both succeed)."""
+        try:
+            staff_revoke(obj.event, role_id=obj.pk)
+        except StaffError as refusal:
+            # Raced past has_delete_permission: nothing was deleted; say so on the next page.
+            self.message_user(request, message_text(refusal), level="error")
 
 
 @admin.register(PairingLog)
