@@ -76,7 +76,7 @@ class Event(models.Model):
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
     sessions_per_round = models.PositiveSmallIntegerField(_("每轮节数"), default=1)
     extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
-    # The base of the results version (see `results_changed`). It starts at a
+    # The base of the results version (see `scoring.cache.versions`). It starts at a
     # random value so a deleted and re-created event (ids can be reused) never
     # meets the old event's cache entries.
     results_version = models.BigIntegerField(default=random_version_start, editable=False)
