@@ -86,13 +86,6 @@ def knockout_next_round(fmt, matches, seed_of):
     return tables
 
 
-def knockout_placings(fmt, final, third_place, seed_of):
-    """[(place, entrant)] 1–4 once the final and the match for third place are played."""
-    top = match_outcome(fmt, final, seed_of)
-    bronze = match_outcome(fmt, third_place, seed_of)
-    return [(1, top.winner), (2, top.loser), (3, bronze.winner), (4, bronze.loser)]
-
-
 def final_round_robin(finalists):
     """Every round of a round robin of `finalists` (best first): [[(ns, ew) or (id, None)]]."""
     if len(finalists) not in ROUND_ROBIN_SIZES:

@@ -55,7 +55,6 @@ class SpreadsheetError(Refusal):
 
 @dataclass
 class ImportReport:
-    created: list = field(default_factory=list)  # entrant or player codes
     to_create: list = field(default_factory=list)  # NewEntrant, checked
     rejected: list = field(default_factory=list)  # (row number, reason as a `Text`)
 
@@ -189,13 +188,6 @@ def entrants_preview(event, handle):
                 federation_id=record.get("federation_id", "")[:FEDERATION_LIMIT],
             )
         )
-    return report
-
-
-def entrants_import(event, handle):
-    """Check every row, then create the accepted ones. Returns an `ImportReport`."""
-    report = entrants_preview(event, handle)
-    report.created = [e.code for e in entrants_create(event, report.to_create)]
     return report
 
 

@@ -234,7 +234,6 @@ def _qr(pdf, url, x, y, size):
 
 
 RED = colors.HexColor("#c62828")
-RED_SUITS = ("♥", "♦")
 
 
 def _scoresheet_columns(decks):
