@@ -20,9 +20,7 @@ def _adjusted_scores(adjusted):
         value = adjusted[seat]
         if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
             raise DealError(
-                "bad_adjusted",
-                f"{seat} 的调整分必须是 ±{ADJUSTED_LIMIT} 以内的整数"
-                f" / adjusted {seat} must be an integer within ±{ADJUSTED_LIMIT}",
+                "bad_adjusted", _("{seat} 的调整分必须是 ±{limit} 以内的整数"), seat=seat, limit=ADJUSTED_LIMIT
             )
     return {seat: adjusted[seat] for seat in SEATS}
 
