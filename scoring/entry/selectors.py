@@ -5,6 +5,7 @@ Writes are in `scoring.entry.services`; nothing here changes the database."""
 
 from scoring.engine.vocabulary import MatchMode
 from scoring.entry.errors import EntryError
+from scoring.events.permissions import is_organiser
 from scoring.games.huapai import (
     EXPOSABLE,
     POINT_CARDS,
@@ -21,6 +22,13 @@ from scoring.messages import message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Table
 
 NO_SUCH_BOARD = _("没有这一副")
+
+
+def enters_blind(user, event):
+    """Whether `user` enters this event's deals blind (双人独立录入): in an event with double
+    entry every referee does, and sees neither the stored deal nor the other's entry; the
+    organisers (the head referee) enter and correct openly and settle the differences."""
+    return event.double_entry and not is_organiser(user, event)
 
 
 def not_found(template=NO_SUCH_BOARD, **params):

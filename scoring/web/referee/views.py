@@ -18,6 +18,7 @@ from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_f
 from scoring.entry.selectors import (
     blind_differences,
     deal_preview,
+    enters_blind,
     history_rows,
     locate_board,
     next_to_confirm,
@@ -142,7 +143,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         "irregularity_kinds": Irregularity.Kind.choices,
-        "blind": event.double_entry and not organiser,
+        "blind": enters_blind(request.user, event),
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
         "next_board": board + 1 if event.match_mode == Event.MatchMode.GAMES or board < event.match_length else None,
     }
@@ -160,7 +161,7 @@ def board_entry(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
     deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
     if request.method == "GET":
-        values = form_from_deal(deal) if not (event.double_entry and not is_organiser(request.user, event)) else {}
+        values = {} if enters_blind(request.user, event) else form_from_deal(deal)
         return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
@@ -171,7 +172,7 @@ def board_entry(request, event, number, table_number, board):
         return render(request, "referee/board.html", context, status=400)
     deal_json = deal_from_form({**request.POST.dict(), **form.entry_values()}, event_rules(event).decks)
     try:
-        if event.double_entry and not is_organiser(request.user, event):
+        if enters_blind(request.user, event):
             outcome, deal = blind_entry_submit(
                 table=table,
                 board=board,
