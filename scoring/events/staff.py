@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
+from scoring.events.setup import grant_event_creation
 from scoring.games.refusals import Refusal, _
 from scoring.models import DealHistory, EventRole, PairingLog
 
@@ -62,6 +63,24 @@ def staff_add(event, *, username, role, password=""):
     elif password:
         raise StaffError(_("账号 {username} 已存在；添加角色时不要填写密码"), code="user_exists", username=username)
     EventRole.objects.get_or_create(event=event, user=user, role=role)
+    return user, created
+
+
+@transaction.atomic
+def organiser_add(*, username, password):
+    """A superuser names an organiser: the account may create events (and organises those).
+    A new account is created with `password` (checked by the password validators); an
+    existing one keeps its own password, which only its owner or a superuser changes.
+    Returns `(user, created)`."""
+    users = get_user_model()
+    user = users.objects.filter(username=username).first()
+    created = user is None
+    if created:
+        user = users(username=username)
+        checked_password(password, user)
+        user.set_password(password)
+        user.save()
+    grant_event_creation(user)
     return user, created
 
 

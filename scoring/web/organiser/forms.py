@@ -267,6 +267,18 @@ class StageForm(forms.Form):
     size = forms.IntegerField(label=_("人数"), min_value=3, max_value=16, initial=4)
 
 
+class SessionQueryForm(forms.Form):
+    """`?session=` of the line-up page: which 节 to show, 1 … the round's sessions. Anything
+    else (text, "²", a huge number) is not an error for a link: the page shows the first 节."""
+
+    def __init__(self, *args, sessions=1, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["session"] = forms.IntegerField(min_value=1, max_value=sessions, required=False)
+
+    def chosen_session(self):
+        return (self.cleaned_data["session"] if self.is_valid() else None) or 1
+
+
 class LineUpForm(forms.Form):
     """A team match's seats for one 节: a member of the right team in each seat of both tables."""
 

@@ -36,7 +36,6 @@ from scoring.events.setup import (
     EventError,
     event_create,
     event_update,
-    grant_event_creation,
     has_results,
     may_create_events,
     revoke_event_creation,
@@ -65,6 +64,7 @@ from scoring.web.organiser.forms import (
     OrganiserAccountForm,
     PairingForm,
     PasswordForm,
+    SessionQueryForm,
     SlugQueryForm,
     StaffForm,
     StageForm,
@@ -247,20 +247,12 @@ def organisers_page(request):
     form = OrganiserAccountForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
-            users = get_user_model()
-            username = form.cleaned_data["username"]
-            user = users.objects.filter(username=username).first()
             try:
-                if user is None:
-                    user = users(username=username)
-                    staff.checked_password(form.cleaned_data["password"], user)
-                    user.set_password(form.cleaned_data["password"])
-                    user.save()
-                grant_event_creation(user)
+                user, _created = staff.organiser_add(**form.cleaned_data)
             except staff.StaffError as failure:
                 _refused(request, failure)
             else:
-                messages.success(request, _("%(username)s 可以创建赛事了") % {"username": username})
+                messages.success(request, _("%(username)s 可以创建赛事了") % {"username": user.username})
                 return redirect("organiser-organisers")
         else:
             messages.error(request, "；".join(form_errors(form)))
@@ -595,8 +587,7 @@ def lineup_page(request, event, number, match_number):
     if event.kind != Event.Kind.TEAMS or len(tables) != 2:
         raise Http404("not a team match")
     members = team_members(tables)
-    session = int(request.GET.get("session", "1")) if request.GET.get("session", "1").isdigit() else 1
-    session = min(max(session, 1), rnd.sessions)
+    session = SessionQueryForm(request.GET, sessions=rnd.sessions).chosen_session()
     first = first_board_of(event, rnd, session)
     initial = {"session": session}
     for table in tables:
