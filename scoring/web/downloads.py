@@ -6,6 +6,7 @@ import tempfile
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from scoring.events.permissions import is_official
 from scoring.exports import pdf, xlsx
@@ -18,12 +19,23 @@ from scoring.results.travellers import board_traveller
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def _file(write, filename, content_type):
-    """Write into a temporary file (openpyxl and reportlab want one), then stream it out."""
+def _file(write, filename, content_type, published_only):
+    """Write into a temporary file (openpyxl and reportlab want one), then stream it out.
+
+    An officials' file holds unpublished results: no shared cache may keep it (a proxy would
+    hand it to the next visitor), and its name says what it is, beside the public file of the
+    same event in a downloads folder."""
     handle = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it after sending
     write(handle)
     handle.seek(0)
-    return FileResponse(handle, as_attachment=True, filename=filename, content_type=content_type)
+    if not published_only:
+        stem, dot, extension = filename.rpartition(".")
+        filename = f"{stem}-staff{dot}{extension}"
+    response = FileResponse(handle, as_attachment=True, filename=filename, content_type=content_type)
+    if not published_only:
+        patch_cache_control(response, private=True, no_store=True)
+        patch_vary_headers(response, ["Cookie", "Authorization"])
+    return response
 
 
 def _event_and_scope(request, slug):
@@ -70,7 +82,10 @@ def standings_xlsx(request, slug):
     scope = _scope(event, published_only)
     note = _unfinished_note(event, published_only)
     return _file(
-        lambda out: xlsx.write_standings(out, event, sheets, scope, note), f"{event.slug}-standings.xlsx", XLSX
+        lambda out: xlsx.write_standings(out, event, sheets, scope, note),
+        f"{event.slug}-standings.xlsx",
+        XLSX,
+        published_only,
     )
 
 
@@ -83,6 +98,7 @@ def results_xlsx(request, slug):
         ),
         f"{event.slug}-results.xlsx",
         XLSX,
+        published_only,
     )
 
 
@@ -96,6 +112,7 @@ def standings_pdf(request, slug):
         lambda out: pdf.write_standings(out, event, rows, subtitle=subtitle),
         f"{event.slug}-standings.pdf",
         "application/pdf",
+        published_only,
     )
 
 
@@ -107,6 +124,7 @@ def round_results_pdf(request, slug, number):
         lambda out: pdf.write_round_results(out, event, rnd, results),
         f"{event.slug}-round{number}-results.pdf",
         "application/pdf",
+        published_only,
     )
 
 
@@ -119,6 +137,7 @@ def travellers_pdf(request, slug, number):
         lambda out: pdf.write_travellers(out, event, rnd, boards),
         f"{event.slug}-round{number}-travellers.pdf",
         "application/pdf",
+        published_only,
     )
 
 
@@ -136,4 +155,5 @@ def scoresheets_pdf(request, slug, number):
         lambda out: pdf.write_scoresheets(out, event, rnd, sheets),
         f"{event.slug}-round{number}-scoresheets.pdf",
         "application/pdf",
+        published_only,
     )
