@@ -403,7 +403,16 @@ class Deal(models.Model):
     raw_e = models.IntegerField(default=0)
     raw_s = models.IntegerField(default=0)
     raw_w = models.IntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+
+    # The columns of a result: the deal as entered (or adjusted) and the scores cached from
+    # it. A change writes all of them (scoring.entry.services) and the exports read all of
+    # them (scoring.exports.sources): one list, so a new column is neither left unwritten
+    # nor left out of an export. (Pages that read a few columns name their own subset.)
+    RESULT_COLUMNS = (
+        "captured", "holders", "exposed", "penalties", "adjusted", "adjusted_reason",
+        "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score", "ns_penalty", "ew_penalty",
+        "raw_n", "raw_e", "raw_s", "raw_w",
+    )  # fmt: skip
 
     objects = DealQuerySet.as_manager()
 

@@ -197,32 +197,7 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
 
 def _conditional_update(deal, expected_version):
     """Write `deal` only if nobody has moved it past `expected_version`."""
-    fields = {
-        name: getattr(deal, name)
-        for name in (
-            "captured",
-            "holders",
-            "exposed",
-            "penalties",
-            "adjusted",
-            "adjusted_reason",
-            "status",
-            "entered_by",
-            "confirmed_by",
-            "score_n",
-            "score_e",
-            "score_s",
-            "score_w",
-            "ns_score",
-            "ew_score",
-            "ns_penalty",
-            "ew_penalty",
-            "raw_n",
-            "raw_e",
-            "raw_s",
-            "raw_w",
-        )
-    }
+    fields = {name: getattr(deal, name) for name in (*Deal.RESULT_COLUMNS, "status", "entered_by", "confirmed_by")}
     updated = Deal.objects.filter(pk=deal.pk, version=expected_version).update(version=expected_version + 1, **fields)
     if updated != 1:
         raise stale(Deal.objects.get(pk=deal.pk))

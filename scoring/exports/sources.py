@@ -57,55 +57,29 @@ def tables_with_deals(event, *, published_only):
             "ew": row["ew_entrant__code"],
             "seats": {"N": row["north_id"], "E": row["east_id"], "S": row["south_id"], "W": row["west_id"]},
         }
-    fields = (
-        "table_id",
-        "board",
-        "captured",
-        "holders",
-        "exposed",
-        "penalties",
-        "adjusted",
-        "adjusted_reason",
-        "score_n",
-        "score_e",
-        "score_s",
-        "score_w",
-        "ns_score",
-        "ew_score",
-        "status",
-        "raw_n",
-        "raw_e",
-        "raw_s",
-        "raw_w",
-    )
+    fields = ("table_id", "board", "status", *Deal.RESULT_COLUMNS)
     deals = Deal.objects.filter(table__round_id__in=rounds)
     if published_only:
         # The public sees what the public pages count: confirmed deals only.
         deals = deals.filter(status=Deal.Status.CONFIRMED)
     deals = (
-        deals.order_by("table__round__number", "table__number", "sequence")
-        .values_list(*fields)
-        .iterator(chunk_size=5000)
+        deals.order_by("table__round__number", "table__number", "sequence").values(*fields).iterator(chunk_size=5000)
     )
     seen = set()
-    for table_id, group in groupby(deals, key=lambda row: row[0]):
+    for table_id, group in groupby(deals, key=lambda row: row["table_id"]):
         seen.add(table_id)
         yield (
             tables[table_id],
             [
                 {
-                    "board": row[1],
-                    "captured": row[2],
-                    "holders": row[3],
-                    "exposed": row[4],
-                    "penalties": row[5],
-                    "adjusted": row[6],
-                    "adjusted_reason": row[7],
-                    "scores": {"N": row[8], "E": row[9], "S": row[10], "W": row[11]},
-                    "ns": row[12],
-                    "ew": row[13],
-                    "status": row[14],
-                    "raw": {"N": row[15], "E": row[16], "S": row[17], "W": row[18]},
+                    **{name: row[name] for name in ("board", "captured", "holders", "exposed", "penalties")},
+                    "adjusted": row["adjusted"],
+                    "adjusted_reason": row["adjusted_reason"],
+                    "scores": {seat: row[f"score_{seat.lower()}"] for seat in "NESW"},
+                    "ns": row["ns_score"],
+                    "ew": row["ew_score"],
+                    "status": row["status"],
+                    "raw": {seat: row[f"raw_{seat.lower()}"] for seat in "NESW"},
                 }
                 for row in group
             ],
