@@ -488,6 +488,24 @@ class EventRole(models.Model):
         return f"{self.user} {self.get_role_display()} @ {self.event.slug}"
 
 
+class StaffAccount(models.Model):
+    """An account an organiser created on an event's staff page. Only such an account's
+    password may be reset by an organiser (of that event): an account that existed before —
+    a player's, another event's referee's — answers to its owner or a superuser, so adding it
+    to an event and resetting its password is not a way to sign in as someone else."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_origin")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = pgettext_lazy("singular", "工作人员账号")
+        verbose_name_plural = pgettext_lazy("plural", "工作人员账号")
+
+    def __str__(self):
+        return f"{self.user} ({self.event})"
+
+
 class ApiToken(models.Model):
     """A referee device's token for the JSON API (`Authorization: Token <key>`)."""
 

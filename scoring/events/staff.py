@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.events.setup import grant_event_creation
 from scoring.games.refusals import Refusal, _
-from scoring.models import DealHistory, EventRole, PairingLog
+from scoring.models import ApiToken, DealHistory, Event, EventRole, PairingLog, StaffAccount
 
 # What the activity lists call each step (result changes: DealHistory's own labels).
 ACTION_LABELS = {
@@ -60,6 +60,7 @@ def staff_add(event, *, username, role, password=""):
         checked_password(password, user)
         user.set_password(password)
         user.save()
+        StaffAccount.objects.create(user=user, event=event)
     elif password:
         raise StaffError(_("账号 {username} 已存在；添加角色时不要填写密码"), code="user_exists", username=username)
     EventRole.objects.get_or_create(event=event, user=user, role=role)
@@ -85,39 +86,57 @@ def organiser_add(*, username, password):
 
 
 def may_manage_account(organiser, user, event):
-    """An organiser may reset the password of an account only if every role it holds is
-    on events this organiser organises (so no one takes over another event's staff)."""
+    """An organiser may reset the password of an account only if it was created on the staff
+    page of an event this organiser organises, every role it holds is on such events, and it
+    organises nothing itself: an existing account added as a referee, another event's
+    referee, or a co-organiser answers to its owner or a superuser (docs/security.md)."""
     if organiser.is_superuser:
         return True
     if user.is_superuser or user.is_staff or user.has_perm("scoring.add_event"):
         return False  # administrators and named organisers answer to the superuser only
-    held = set(EventRole.objects.filter(user=user).values_list("event_id", flat=True))
+    roles = list(EventRole.objects.filter(user=user).values_list("event_id", "role"))
+    if any(role == EventRole.Role.ORGANISER for _event_id, role in roles):
+        return False
     organised = set(
         EventRole.objects.filter(user=organiser, role=EventRole.Role.ORGANISER).values_list("event_id", flat=True)
     )
-    return event.id in held and held <= organised
+    origin = StaffAccount.objects.filter(user=user).values_list("event_id", flat=True).first()
+    held = {event_id for event_id, _role in roles}
+    return origin in organised and event.id in held and held <= organised
 
 
 @transaction.atomic
 def staff_set_password(event, *, organiser, user, password):
+    """A new password ends every way in with the old one: sessions (Django checks the password
+    hash) and the account's API token, which a device set up before may still hold."""
     if not may_manage_account(organiser, user, event):
-        raise StaffError(_("这个账号也属于其他赛事，只有管理员可以改它的密码"), code="forbidden")
+        raise StaffError(_("这个账号不是在本赛事创建的，或也属于其他赛事，只有管理员可以改它的密码"), code="forbidden")
     checked_password(password, user)
     user.set_password(password)
     user.save(update_fields=["password"])
+    ApiToken.objects.filter(user=user).delete()
 
 
 @transaction.atomic
 def staff_revoke(event, *, role_id):
-    role = EventRole.objects.select_for_update().filter(event=event, pk=role_id).first()
+    """Remove a role; never the event's last organiser. The event's row is locked first, so two
+    organisers removing each other at once are counted one after the other (each locking only
+    the role it removed, both counted two organisers and both succeeded). An account left with
+    no role anywhere loses its API token: a device that kept it must not come back with a
+    later role."""
+    list(Event.objects.select_for_update().filter(pk=event.pk).values_list("pk", flat=True))
+    role = EventRole.objects.filter(event=event, pk=role_id).first()
     if role is None:
         raise StaffError(_("没有这个角色"), code="not_found")
-    if (
-        role.role == EventRole.Role.ORGANISER
-        and EventRole.objects.filter(event=event, role=EventRole.Role.ORGANISER).count() == 1
-    ):
+    if role.role == EventRole.Role.ORGANISER and _organiser_count(event) == 1:
         raise StaffError(_("赛事至少要有一位组织者"), code="last_organiser")
     role.delete()
+    if not EventRole.objects.filter(user_id=role.user_id).exists():
+        ApiToken.objects.filter(user_id=role.user_id).delete()
+
+
+def _organiser_count(event):
+    return EventRole.objects.filter(event=event, role=EventRole.Role.ORGANISER).count()
 
 
 def staff_rows(event):

@@ -150,7 +150,8 @@ def test_a_weak_password_is_refused_with_the_reason(client, event, people):
 
 def test_passwords_are_reset_only_for_this_events_own_staff(client, event, people):
     client.force_login(people["organiser"])
-    referee = people["referee1"]
+    client.post("/organiser/t-pairs/staff/", {"username": "ref-new", "role": "referee", "password": "Zhu-yang-bian-7"})
+    referee = get_user_model().objects.get(username="ref-new")
     client.post(f"/organiser/t-pairs/staff/{referee.id}/password/", {"password": "Zi-de-fan-bei-9"})
     referee.refresh_from_db()
     assert referee.check_password("Zi-de-fan-bei-9")

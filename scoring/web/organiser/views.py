@@ -193,7 +193,11 @@ def staff_page(request, event):
             else:
                 messages.success(
                     request,
-                    (_("已创建账号 %(username)s") if created else _("已给 %(username)s 添加角色"))
+                    (
+                        _("已创建账号 %(username)s")
+                        if created
+                        else _("已给 %(username)s 添加角色（已有账号，保留自己的密码）")
+                    )
                     % {"username": user.username},
                 )
                 return redirect("organiser-staff", event.slug)
