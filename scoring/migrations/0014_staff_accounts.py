@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0012_delete_loginfailure'),
+        ('scoring', '0013_remove_deal_updated_at_never_read'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
