@@ -14,8 +14,13 @@ roles, the table with its round and the deal already there, then inserts the
 deal and its history row. Through the ORM that was seven statements, each
 spending ~0.3 ms compiling SQL that never changes; with 50 referees sending
 back to back on 2 cores that compiling was most of a PUT (p95 534 ms SQLite,
-456 ms PostgreSQL). With these statements a PUT is two round trips and the
-p95 112 / 110 ms (docs/performance.md, bench/referee_load.py).
+456 ms PostgreSQL). Here a new deal is the look-up (one statement) and then one
+transaction (`scoring.entry.services.deal_save`): the round's status re-read
+(`round_status_for_write`, FOR SHARE on PostgreSQL) and `create_with_history` —
+on PostgreSQL one statement, on SQLite three (deal, version bump, history). Still
+worth it: against the plain ORM doing the same reads and writes, 198/s and 5.0 ms
+of server CPU per PUT versus 85/s and 12.4 ms (SQLite, 4,000 PUTs; the command and
+numbers in docs/performance.md, "Is hot_sql still worth it").
 
 Django internals. The few private or undocumented Django APIs this module
 relies on are all in the section "Django internals" below, and
@@ -285,9 +290,9 @@ def create_with_history(deal, history, *, public, shard):
     """Insert a new deal and its history row and bump the event's results version,
     atomically; raises IntegrityError if the board already has a deal.
 
-    On PostgreSQL this is one statement (a statement is its own transaction), so
-    a new deal costs two round trips in all (this and the look-up) instead of
-    eight; SQLite has no INSERT inside WITH, so there it is a short transaction.
+    On PostgreSQL this is one statement (a WITH … INSERT), which joins the caller's
+    transaction (`deal_save` opens one to re-read the round's status first); SQLite
+    has no INSERT inside WITH, so there it is three statements in a savepoint.
     """
     event = history.event
     db = connections[DEFAULT_DB_ALIAS]
