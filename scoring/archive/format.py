@@ -137,6 +137,10 @@ class ParsedEvent:
 
 
 # shared/formats/event-archive.md: the characters of slugs and ids.
+# The largest events have had ten thousand players; an archive of more (a 100,000-entrant file
+# took 67 s and a gigabyte before failing on something else) is refused before anything is written.
+MAX_PEOPLE = 20_000
+MAX_ROUNDS = 200
 SLUG = re.compile(r"[a-z0-9-]{1,50}")
 ENTRANT_ID = re.compile(r"[A-Za-z0-9_-]{1,20}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # players of pairs and teams are not entrants
@@ -333,6 +337,7 @@ def parse_header(data, rules_for=None):
     _require(isinstance(data, dict), _("存档必须是 JSON 对象"))
     _without_nul({key: value for key, value in data.items() if key != "rounds"}, "archive")
     _require(isinstance(data.get("rounds") or [], list), _("“{key}” 必须是列表"), key="rounds")
+    _require(len(data.get("rounds") or []) <= MAX_ROUNDS, _("“{key}” 超过 {limit} 项"), key="rounds", limit=MAX_ROUNDS)
     _require(data.get("format") == FORMAT, _("format 必须是 {format!r}"), format=FORMAT)
     event = _event(data.get("event"))
     rules = (rules_for or _rules_for)(event)
@@ -341,6 +346,7 @@ def parse_header(data, rules_for=None):
     player_ids = set()
     raw_players = data.get("players") or []
     _require(isinstance(raw_players, list), _("“{key}” 必须是列表"), key="players")
+    _require(len(raw_players) <= MAX_PEOPLE, _("“{key}” 超过 {limit} 项"), key="players", limit=MAX_PEOPLE)
     player_pattern = ENTRANT_ID if event["kind"] == Kind.INDIVIDUAL else PLAYER_ID
     for raw in raw_players:
         _require(
@@ -381,6 +387,7 @@ def parse_header(data, rules_for=None):
     group = "pairs" if kind == Kind.PAIRS else "teams"
     raw_entrants = (data.get(group) or []) if kind != Kind.INDIVIDUAL else []
     _require(isinstance(raw_entrants, list), _("“{key}” 必须是列表"), key=group)
+    _require(len(raw_entrants) <= MAX_PEOPLE, _("“{key}” 超过 {limit} 项"), key=group, limit=MAX_PEOPLE)
     for raw in raw_entrants:
         _require(
             isinstance(raw, dict) and isinstance(raw.get("id"), str),

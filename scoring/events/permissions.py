@@ -49,3 +49,11 @@ def may_confirm(user, deal):
     if deal.entered_by_id == user.id:
         return False
     return may_enter(user, deal.table.round.event, deal.table.round)
+
+
+def organises_any_event(user):
+    """Whether `user` organises some event (and may so replace it from an archive)."""
+    return bool(
+        user.is_authenticated
+        and (user.is_superuser or EventRole.objects.filter(user=user, role=EventRole.Role.ORGANISER).exists())
+    )

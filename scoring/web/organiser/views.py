@@ -29,7 +29,7 @@ from scoring.events.entrants import (
     entrants_preview,
 )
 from scoring.events.lineups import LineUpError, first_board, lineup_set, match_tables, seats_for, team_members
-from scoring.events.permissions import is_organiser
+from scoring.events.permissions import is_organiser, organises_any_event
 from scoring.events.rulebook import rules_text
 from scoring.events.setup import (
     RESULT_FIELDS,
@@ -533,6 +533,10 @@ def archive_download(request, event):
 
 @login_required
 def archive_upload(request):
+    # Who may upload at all is decided before the body is read: a referee's 40 MB upload was
+    # parsed (1.2 GB) before being told only organisers create events.
+    if not (may_create_events(request.user) or organises_any_event(request.user)):
+        raise PermissionDenied
     form = ArchiveUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST":
         if form.is_valid():
