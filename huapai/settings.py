@@ -191,6 +191,9 @@ HUAPAI_WARM_IN_BACKGROUND = env_bool("HUAPAI_WARM_IN_BACKGROUND", True)
 # How long a worker process reuses its reading of an event's public version before asking
 # the database again (scoring.cache.pages): a publication shows within this time.
 HUAPAI_PAGE_STAMP_SECONDS = float(os.environ.get("HUAPAI_PAGE_STAMP_SECONDS", "1"))
+# The site's public address (https://huapai.example.org), printed on the standings picture;
+# without it the picture prints the path alone, never a Host header a visitor sent.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "")
 # How often an open public page asks whether it changed (a HEAD answered from the cache).
 HUAPAI_LIVE_POLL_SECONDS = int(os.environ.get("HUAPAI_LIVE_POLL_SECONDS", "30"))
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -18,16 +18,18 @@ every response again; neither knows the results version.
 
 import gzip
 import hashlib
+import re
 import time
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpResponse, HttpResponseNotModified
-from django.urls import Resolver404, resolve
+from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponseRedirect
+from django.urls import Resolver404, get_resolver, resolve
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 
 from scoring.cache.flight import computed_once
@@ -109,27 +111,67 @@ def _matches(if_none_match, etag):
     return etag in tags or "*" in tags
 
 
-# Query parameters of the pages that many people share; any other query (a search, junk)
-# is rendered without caching, so random addresses cannot fill the cache.
-SHARED_PARAMETERS = {"after", "page", "per_page", "sort"}
+# The query parameters many people share, each with the values a page offers. Only addresses
+# made of these reach the cache: any other parameter or value is dropped by a redirect to the
+# page's canonical address (so random addresses can neither fill the cache nor make a render
+# each), and a search (`q`) is rendered for its asker without being stored.
+SHARED_VALUES = {
+    "after": re.compile(r"[1-9][0-9]{0,2}"),  # a round number
+    "page": re.compile(r"[1-9][0-9]{0,2}"),  # 100 rows a page: 99,900 rows at most
+    "per_page": re.compile(r"25|50|100|200|500"),
+}
+SEARCH = "q"
 
 
-def _shared_address(request):
-    """A GET or HEAD of an address many people ask for (known parameters, short values)."""
-    return (
-        request.method in ("GET", "HEAD")
-        and set(request.GET) <= SHARED_PARAMETERS
-        and all(len(v) <= 12 for v in request.GET.values())
+def canonical_query(request, sorts=()):
+    """The page's canonical query string: the shared parameters with offered values (`sort`
+    only among `sorts`, the orders the page offers), the last value of each, in one order."""
+    kept = []
+    for name in sorted(request.GET):
+        value = request.GET.getlist(name)[-1]
+        pattern = SHARED_VALUES.get(name)
+        if (pattern is not None and pattern.fullmatch(value)) or (name == "sort" and value in sorts):
+            kept.append((name, value))
+    return urlencode(kept)
+
+
+def _only_shared_values(request, sorts):
+    """Whether the query holds nothing but shared parameters with offered values, once each
+    (in any order: the cache keys on the canonical order)."""
+    return sum(len(values) for _name, values in request.GET.lists()) == len(request.GET) and all(
+        (SHARED_VALUES.get(name) is not None and SHARED_VALUES[name].fullmatch(value))
+        or (name == "sort" and value in sorts)
+        for name, value in request.GET.items()
     )
 
 
-def _bypass(request):
-    if not _shared_address(request):
+def _shared_address(request, sorts=()):
+    """A GET or HEAD of an address many people ask for: shared values only, no search."""
+    return request.method in ("GET", "HEAD") and SEARCH not in request.GET and _only_shared_values(request, sorts)
+
+
+def _bypass(request, sorts=()):
+    if not _shared_address(request, sorts):
         return True
     if request.user.is_authenticated:
         return True
     storage = getattr(request, "_messages", None)
     return storage is not None and len(storage) > 0
+
+
+def _canonical_redirect(request, sorts):
+    """A redirect to the canonical address when the query holds anything else, or None."""
+    if request.method not in ("GET", "HEAD") or SEARCH in request.GET or _only_shared_values(request, sorts):
+        return None
+    query = canonical_query(request, sorts)
+    return HttpResponseRedirect(request.path + (f"?{query}" if query else ""))
+
+
+def _place(request, sorts):
+    """The address in a cache key: the path and the canonical query, so the same page asked
+    with its parameters in another order is one entry."""
+    query = canonical_query(request, sorts)
+    return request.path + (f"?{query}" if query else "")
 
 
 def _headers(response, etag):
@@ -144,10 +186,10 @@ def _encoding(request):
 
 
 def _from_entry(entry):
-    """`entry`: (content type, ETag, encoding, body) — one encoding per cache key, so a hit
-    reads only the bytes it sends."""
-    content_type, etag, encoding, body = entry
-    response = HttpResponse(body, content_type=content_type)
+    """`entry`: (content type, ETag, encoding, body, status) — one encoding per cache key, so a
+    hit reads only the bytes it sends."""
+    content_type, etag, encoding, body, status = entry
+    response = HttpResponse(body, content_type=content_type, status=status)
     if encoding == "gzip":
         response["Content-Encoding"] = "gzip"
     return _headers(response, etag)  # a previous version of the page keeps its own tag
@@ -156,9 +198,10 @@ def _from_entry(entry):
 def _entries(response, etag):
     body = response.content
     content_type = response["Content-Type"]
+    status = response.status_code
     return {
-        "identity": (content_type, etag, "identity", body),
-        "gzip": (content_type, etag, "gzip", gzip.compress(body, 6)),
+        "identity": (content_type, etag, "identity", body, status),
+        "gzip": (content_type, etag, "gzip", gzip.compress(body, 6), status),
     }
 
 
@@ -183,14 +226,20 @@ def _cached_answer(request, keys):
     return None if entry is None else _from_entry(entry)
 
 
-def public_page(view):
-    """Cache and validate a public page of one event (`slug` the view's first argument)."""
+def public_page(view=None, *, sorts=()):
+    """Cache and validate a public page of one event (`slug` the view's first argument);
+    `sorts`: the values of `?sort=` the page offers."""
+    if view is None:
+        return lambda actual: public_page(actual, sorts=frozenset(sorts))
 
     @wraps(view)
     def wrapper(request, slug, *args, **kwargs):
-        if _bypass(request):
+        redirect = _canonical_redirect(request, sorts)
+        if redirect is not None:
+            return redirect
+        if _bypass(request, sorts):
             return view(request, slug, *args, **kwargs)
-        keys = _keys(slug, get_language(), request.get_full_path())
+        keys = _keys(slug, get_language(), _place(request, sorts))
         if keys is None:
             return view(request, slug, *args, **kwargs)  # its own 404
         answer = _cached_answer(request, keys)
@@ -203,6 +252,7 @@ def public_page(view):
         return _from_entry(entry)
 
     wrapper.public_page = True
+    wrapper.page_sorts = frozenset(sorts)
     return wrapper
 
 
@@ -219,7 +269,7 @@ class PublicPageMiddleware:
         return answer if answer is not None else self.get_response(request)
 
     def _answer(self, request):
-        if not request.path_info.startswith("/events/") or not _shared_address(request):
+        if not request.path_info.startswith("/events/"):
             return None
         cookies = request.COOKIES
         if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
@@ -228,9 +278,12 @@ class PublicPageMiddleware:
             match = resolve(request.path_info)
         except Resolver404:
             return None
-        if not getattr(match.func, "public_page", False):
+        if not getattr(match.func, "public_page", False) or not _shared_address(request, match.func.page_sorts):
             return None
-        keys = _keys(match.kwargs["slug"], translation.get_language_from_request(request), request.get_full_path())
+        request.get_host()  # a Host not allowed is refused (400) here as anywhere else, never answered
+        keys = _keys(
+            match.kwargs["slug"], translation.get_language_from_request(request), _place(request, match.func.page_sorts)
+        )
         if keys is None:
             return None
         answer = _cached_answer(request, keys)
@@ -245,8 +298,13 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
 
     def render_and_store():
         request.page_etag = _etag(key)  # the page names its own version (live updates compare it)
-        response = view(request, slug, *args, **kwargs)
-        if response.status_code != 200 or response.streaming:
+        try:
+            response = view(request, slug, *args, **kwargs)
+        except Http404 as missing:
+            response = get_resolver().resolve_error_handler(404)(request, missing)
+        # A 404 is stored like a page: a draw withdrawn (or a round unpublished) must replace the
+        # copy the waiters are handed, not leave it there for six hours.
+        if response.status_code not in (200, 404) or response.streaming:
             return response
         if hasattr(response, "render"):
             response.render()

@@ -47,3 +47,14 @@ class IndividualStandingsTable(StandingsTable):
     class Meta(StandingsTable.Meta):
         exclude = ("match_points", "score_difference", "penalties", "played")
         sequence = ("rank", "id", "name", "club", "total_score", "deals", "explanation")
+
+
+# The orders the standings pages offer (`?sort=`, either way): the only values the page cache
+# keeps (`scoring.cache.pages`).
+STANDINGS_SORTS = frozenset(
+    f"{way}{name}"
+    for table in (StandingsTable, IndividualStandingsTable)
+    for name, column in table.base_columns.items()
+    if column.orderable is not False  # None: the table's default, orderable
+    for way in ("", "-")
+)

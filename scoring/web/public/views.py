@@ -1,6 +1,7 @@
 """Public pages: no login, published (provisional or official) rounds only."""
 
 import io
+import threading
 
 from django.conf import settings
 from django.core.paginator import Paginator
@@ -29,7 +30,7 @@ from scoring.results.travellers import board_traveller
 from scoring.rounds import draws
 from scoring.rounds.final_stage import stage_summary
 from scoring.rounds.publication import changes_since_publication
-from scoring.web.public.tables import IndividualStandingsTable, StandingsTable
+from scoring.web.public.tables import STANDINGS_SORTS, IndividualStandingsTable, StandingsTable
 
 
 def home(request):
@@ -74,7 +75,7 @@ def _after_round(request, published):
     return number
 
 
-@public_page
+@public_page(sorts=STANDINGS_SORTS)
 def standings(request, slug):
     event = get_object_or_404(Event, slug=slug)
     published = _published_rounds(event)
@@ -100,10 +101,22 @@ def standings(request, slug):
     )
 
 
+# A picture costs far more than a page (Pillow draws every glyph: ~15 ms a row for a 600-pair
+# event), so one has at most 100 rows — longer ones are asked for by `?after=`-less pages of the
+# table, not by one image — and a process draws one at a time; the page cache keeps each
+# canonical address once per public version.
+IMAGE_ROWS = 100
+_drawing = threading.BoundedSemaphore(1)
+
+
 @public_page
 def standings_png(request, slug):
     """The standings as a long image for a chat group: the public standings (after `?after=`),
-    the first `?per_page=` rows (100 by default, as on the page)."""
+    the first `?per_page=` rows (100 by default, as on the page, and at most)."""
+    if _per_page(request) > IMAGE_ROWS:
+        query = request.GET.copy()
+        query["per_page"] = str(IMAGE_ROWS)
+        return HttpResponseRedirect(f"{request.path}?{query.urlencode()}")
     event = get_object_or_404(Event, slug=slug)
     published = _published_rounds(event)
     after = _after_round(request, published)
@@ -111,9 +124,22 @@ def standings_png(request, slug):
     shown = standings_rows(event, rows[: _per_page(request)], get_language() or "zh-hans")
     counted = [r for r in published if after is None or r.number <= after]
     body = io.BytesIO()
-    address = request.build_absolute_uri(reverse("standings", args=[event.slug]))
-    image.write_public_standings(body, event, shown, counted=counted, total=len(rows), address=address)
+    with _drawing:
+        image.write_public_standings(
+            body, event, shown, counted=counted, total=len(rows), address=public_address(event_standings_path(event))
+        )
     return HttpResponse(body.getvalue(), content_type="image/png")
+
+
+def event_standings_path(event):
+    return reverse("standings", args=[event.slug])
+
+
+def public_address(path):
+    """An address to print (on a picture shared in chat groups): the site's own public address
+    (`PUBLIC_URL`), never the Host header of whoever asked first — the picture is cached and
+    handed to everyone. Without `PUBLIC_URL`, the path alone."""
+    return settings.PUBLIC_URL.rstrip("/") + path if settings.PUBLIC_URL else path
 
 
 @public_page
@@ -211,7 +237,7 @@ def switch_language(request, code):
     return response
 
 
-@public_page
+@public_page(sorts=STATISTICS_ORDER)
 def statistics(request, slug):
     """Per-player statistics over the published rounds, 100 players a page."""
     event = get_object_or_404(Event, slug=slug)
