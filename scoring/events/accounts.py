@@ -6,10 +6,14 @@ spelling a username is counted under, the distributed-guess ceiling, the lockout
 our language, and one attempt at a time per (username, address).
 """
 
+import fcntl
 import hashlib
 import re
 import secrets
+import tempfile
 import unicodedata
+from contextlib import contextmanager
+from pathlib import Path
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
@@ -96,14 +100,10 @@ def locked_out(request, original_response=None, credentials=None):
 
 
 class OneLoginAttemptAtATime:
-    """Middleware: a POST to a login door runs in a transaction that first takes a lock on its
-    (normalised username, client address), so axes' check, the password hash and the recorded
-    failure happen one attempt after the other. Without it, 16 simultaneous guesses all pass
-    the check before the first failure is written, and all 16 passwords are tried.
-
-    PostgreSQL: an advisory lock for the transaction (other logins and writes go on). SQLite:
-    the transaction itself is the lock (IMMEDIATE takes the write lock at BEGIN), which also
-    holds other writers back for one password check: SQLite serves one small event."""
+    """Middleware: a POST to a login door first takes a lock on its (normalised username,
+    client address), so axes' check, the password hash and the recorded failure happen one
+    attempt after the other. Without it, 16 simultaneous guesses all pass the check before the
+    first failure is written, and all 16 passwords are tried."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -116,13 +116,31 @@ class OneLoginAttemptAtATime:
         if request.method != "POST" or match is None or match.view_name not in LOGIN_VIEWS:
             return None
         key = f"{normalised_username(request.POST.get(settings.AXES_USERNAME_FORM_FIELD))}\x00{client_ip(request)}"
-        with transaction.atomic():
-            if connection.vendor == "postgresql":
-                number = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
-                with connection.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
+        with one_attempt_at_a_time(key):
             response = view(request, *args, **kwargs)
             # Rendered inside, so a lazy template response reads nothing after the lock is gone.
             if hasattr(response, "render") and not response.is_rendered:
                 response.render()
             return response
+
+
+@contextmanager
+def one_attempt_at_a_time(key):
+    """PostgreSQL: an advisory lock for a transaction (other logins and writes go on; every
+    application host shares it). SQLite — one host by design — an exclusive `flock` on one of
+    64 lock files, not a database transaction: SQLite has one write lock, and holding it
+    through a password hash (a third of a second) would hold every referee's save back."""
+    number = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
+    if connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
+            yield
+        return
+    LOGIN_LOCKS.mkdir(exist_ok=True)
+    with open(LOGIN_LOCKS / f"{number % 64}.lock", "a") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
+LOGIN_LOCKS = Path(tempfile.gettempdir()) / "huapai-login-locks"
