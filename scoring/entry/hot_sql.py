@@ -32,10 +32,8 @@ loudly when Django's version moves, so that someone re-reads that section
 from dataclasses import dataclass, field
 from functools import cache
 
-import psycopg
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
-from psycopg.types.numeric import Int8BinaryDumper
 
 from scoring.cache import announce_results_changed
 from scoring.cache.versions import version_bump
@@ -68,6 +66,8 @@ def _mark_saved(instance, db):
 
 def _raw_cursor(db):
     """A psycopg cursor on Django's own connection, inside Django's error wrapping."""
+    import psycopg  # here only: a SQLite-only install has no psycopg
+
     db.ensure_connection()
     db.validate_thread_sharing()
     return db.wrap_database_errors, psycopg.Cursor(db.connection)
@@ -145,6 +145,8 @@ def _fetchone(db, sql, params):
         # those into 32 or 16 bits without a range check: 2^31 was stored as −2^31 (the
         # forged score of issue 10). As int8 the server converts each value into its column
         # and refuses one that does not fit.
+        from psycopg.types.numeric import Int8BinaryDumper
+
         cursor.adapters.register_dumper(int, Int8BinaryDumper)
         params = [
             int(value) if isinstance(value, int) and type(value) not in (int, bool) else value for value in params
