@@ -2,42 +2,42 @@
 
 from django.urls import path
 
-from scoring.web.organiser import views as organiser
+from scoring.web.organiser.views import archives, entrants, events, rounds, staff
 
 event = "organiser/<name:slug>/"
 urlpatterns = [
-    path("organiser/", organiser.console_home, name="organiser-home"),
-    path("organiser/new/", organiser.event_new, name="organiser-event-new"),
-    path("organiser/slug-suggestion/", organiser.slug_suggestion, name="organiser-slug-suggestion"),
-    path("organiser/import/", organiser.archive_upload, name="organiser-archive-import"),
-    path("organiser/organisers/", organiser.organisers_page, name="organiser-organisers"),
-    path("organiser/organisers/<num:user_id>/revoke/", organiser.organiser_revoke, name="organiser-organisers-revoke"),
-    path(event, organiser.event_console, name="organiser-event"),
-    path(f"{event}edit/", organiser.event_edit, name="organiser-event-edit"),
-    path(f"{event}archive.json", organiser.archive_download, name="organiser-archive"),
-    path(f"{event}staff/", organiser.staff_page, name="organiser-staff"),
-    path(f"{event}staff/<num:user_id>/password/", organiser.staff_password, name="organiser-staff-password"),
-    path(f"{event}staff/roles/<num:role_id>/revoke/", organiser.staff_revoke, name="organiser-staff-revoke"),
-    path(f"{event}entrants/", organiser.entrants_page, name="organiser-entrants"),
-    path(f"{event}entrants/import/", organiser.entrants_import_page, name="organiser-entrants-import"),
-    path(f"{event}entrants/import/confirm/", organiser.entrants_import_confirm, name="organiser-entrants-confirm"),
+    path("organiser/", events.console_home, name="organiser-home"),
+    path("organiser/new/", events.event_new, name="organiser-event-new"),
+    path("organiser/slug-suggestion/", events.slug_suggestion, name="organiser-slug-suggestion"),
+    path("organiser/import/", archives.archive_upload, name="organiser-archive-import"),
+    path("organiser/organisers/", staff.organisers_page, name="organiser-organisers"),
+    path("organiser/organisers/<num:user_id>/revoke/", staff.organiser_revoke, name="organiser-organisers-revoke"),
+    path(event, events.event_console, name="organiser-event"),
+    path(f"{event}edit/", events.event_edit, name="organiser-event-edit"),
+    path(f"{event}archive.json", archives.archive_download, name="organiser-archive"),
+    path(f"{event}staff/", staff.staff_page, name="organiser-staff"),
+    path(f"{event}staff/<num:user_id>/password/", staff.staff_password, name="organiser-staff-password"),
+    path(f"{event}staff/roles/<num:role_id>/revoke/", staff.staff_revoke, name="organiser-staff-revoke"),
+    path(f"{event}entrants/", entrants.entrants_page, name="organiser-entrants"),
+    path(f"{event}entrants/import/", entrants.entrants_import_page, name="organiser-entrants-import"),
+    path(f"{event}entrants/import/confirm/", entrants.entrants_import_confirm, name="organiser-entrants-confirm"),
     # An entrant's number may hold a `/` (see scoring.web.converters): it is the last part of the address.
-    path(f"{event}entrants/edit/<code:code>/", organiser.entrant_edit, name="organiser-entrant"),
-    path(f"{event}entrants/withdraw/<code:code>/", organiser.entrant_withdraw_view, name="organiser-entrant-withdraw"),
+    path(f"{event}entrants/edit/<code:code>/", entrants.entrant_edit, name="organiser-entrant"),
+    path(f"{event}entrants/withdraw/<code:code>/", entrants.entrant_withdraw_view, name="organiser-entrant-withdraw"),
     path(
-        f"{event}entrants/reinstate/<code:code>/", organiser.entrant_reinstate_view, name="organiser-entrant-reinstate"
+        f"{event}entrants/reinstate/<code:code>/", entrants.entrant_reinstate_view, name="organiser-entrant-reinstate"
     ),
-    path(f"{event}entrants/bye/<code:code>/", organiser.entrant_bye_view, name="organiser-entrant-bye"),
-    path(f"{event}pair/", organiser.pairing_page, name="organiser-pair"),
-    path(f"{event}final/", organiser.stage_start_view, name="organiser-stage-start"),
-    path(f"{event}final/next/", organiser.stage_advance_view, name="organiser-stage-advance"),
-    path(f"{event}rounds/<num:number>/", organiser.round_console, name="organiser-round"),
-    path(f"{event}rounds/<num:number>/repair/", organiser.round_repair_view, name="organiser-round-repair"),
-    path(f"{event}rounds/<num:number>/release/", organiser.round_release_view, name="organiser-round-release"),
-    path(f"{event}rounds/<num:number>/swap/", organiser.round_swap_view, name="organiser-round-swap"),
+    path(f"{event}entrants/bye/<code:code>/", entrants.entrant_bye_view, name="organiser-entrant-bye"),
+    path(f"{event}pair/", rounds.pairing_page, name="organiser-pair"),
+    path(f"{event}final/", rounds.stage_start_view, name="organiser-stage-start"),
+    path(f"{event}final/next/", rounds.stage_advance_view, name="organiser-stage-advance"),
+    path(f"{event}rounds/<num:number>/", rounds.round_console, name="organiser-round"),
+    path(f"{event}rounds/<num:number>/repair/", rounds.round_repair_view, name="organiser-round-repair"),
+    path(f"{event}rounds/<num:number>/release/", rounds.round_release_view, name="organiser-round-release"),
+    path(f"{event}rounds/<num:number>/swap/", rounds.round_swap_view, name="organiser-round-swap"),
     path(
         f"{event}rounds/<num:number>/matches/<num:match_number>/lineup/",
-        organiser.lineup_page,
+        rounds.lineup_page,
         name="organiser-lineup",
     ),
 ]

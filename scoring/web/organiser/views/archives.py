@@ -1,0 +1,57 @@
+"""Event archives: downloading an event, uploading one as a new event or in place of one.
+
+Views check the form, call one service and turn its domain error into a message."""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from scoring.archive.database import export_archive, import_archive_upload
+from scoring.archive.format import ArchiveError
+from scoring.events.permissions import organises_any_event
+from scoring.events.setup import (
+    may_create_events,
+)
+from scoring.web.forms import form_errors
+from scoring.web.organiser.access import organiser_page, refused
+from scoring.web.organiser.forms import (
+    ArchiveUploadForm,
+)
+
+# --- archives ----------------------------------------------------------------------------------
+
+
+@organiser_page
+def archive_download(request, event):
+    body = json.dumps(export_archive(event), ensure_ascii=False, indent=1)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.huapai-event.json"'
+    return response
+
+
+@login_required
+def archive_upload(request):
+    # Who may upload at all is decided before the body is read: a referee's 40 MB upload was
+    # parsed (1.2 GB) before being told only organisers create events.
+    if not (may_create_events(request.user) or organises_any_event(request.user)):
+        raise PermissionDenied
+    form = ArchiveUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                event = import_archive_upload(
+                    form.cleaned_data["file"].read(), user=request.user, replace=form.cleaned_data["replace"]
+                )
+            except ArchiveError as failure:
+                refused(request, failure)
+            else:
+                messages.success(request, _("已导入赛事 %(name)s") % {"name": event.name})
+                return redirect("organiser-event", event.slug)
+        else:
+            messages.error(request, "；".join(form_errors(form)))
+    return render(request, "organiser/archive_import.html", {"form": form})
