@@ -3,6 +3,10 @@
 Deals hold exactly what deal-json.md holds; the engine's seat scores are
 cached on each deal when it is saved (by `scoring.entry.services` or the archive
 import), so standings can sum them in SQL. Nothing here computes a score.
+
+One module for the whole schema, as Django keeps an app's models: the tables refer to each
+other on nearly every line, and a reader checking a foreign key or a constraint finds it here.
+Behaviour lives in the services, not on the models.
 """
 
 import secrets
