@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from scoring.archive.database import export_archive, import_archive
+from scoring.archive.database import import_archive
+from scoring.archive.export import export_archive
 from scoring.entry.services import deal_save
 from scoring.events.lineups import LineUpError, lineup_set, seats_for, session_of
 from scoring.models import Event, Match, Round, Table

@@ -2,7 +2,8 @@
 
 import pytest
 
-from scoring.archive.database import export_archive, import_archive
+from scoring.archive.database import import_archive
+from scoring.archive.export import export_archive
 from scoring.models import Entrant, Match, Player
 from scoring.results.standings_json import standings_json
 from scoring.rounds.creation import round_pair

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import HttpRequest
 
-from scoring.archive.database import export_archive, import_archive
+from scoring.archive.database import import_archive
+from scoring.archive.export import export_archive
 from scoring.entry.services import deal_save
 from scoring.events.entrants import NewEntrant, entrants_create
 from scoring.events.setup import slug_proposal

@@ -7,7 +7,8 @@ import copy
 
 import pytest
 
-from scoring.archive.database import export_archive, import_archive
+from scoring.archive.database import import_archive
+from scoring.archive.export import export_archive
 from scoring.archive.format import ArchiveError
 from scoring.models import Deal
 from scoring.results.standings_json import standings_json

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from scoring.archive.database import export_archive, import_archive
+from scoring.archive.database import import_archive
+from scoring.archive.export import export_archive
 from scoring.engine import brackets
 from scoring.engine.pairing import PairingError
 from scoring.engine.standings import Format, MatchResult, TableResult

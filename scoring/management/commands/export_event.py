@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.archive.database import export_archive
+from scoring.archive.export import export_archive
 from scoring.models import Event
 
 

@@ -11,7 +11,8 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from scoring.archive.database import export_archive, import_archive_upload
+from scoring.archive.database import import_archive_upload
+from scoring.archive.export import export_archive
 from scoring.archive.format import ArchiveError
 from scoring.events.permissions import organises_any_event
 from scoring.events.setup import (
