@@ -3,10 +3,29 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses
 # database access from such a thread unless told it is safe (it is: one thread).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (make test sets `ci`; a bare pytest runs `dev`).
+# ci: Hypothesis's own 100 examples for every test that names no number, and each test's own
+#     max_examples where it names one (those that scale with the profile give their ci count);
+#     no deadline and no too-slow health check, whose timings fail on a busy machine, not on a bug.
+# dev: a fifth of that, for a quick local run; the same rules otherwise.
+hypothesis_settings.register_profile("ci", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.register_profile(
+    "dev", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def scaled_examples(ci_count):
+    """`ci_count` examples under the ci profile, the same share of it under another profile."""
+    return max(10, ci_count * hypothesis_settings.default.max_examples // 100)
+
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("HUAPAI_SHARED", REPO.parent / "shared"))
@@ -26,9 +45,14 @@ def load_examples():
     return json.loads((SHARED / "rules" / "examples.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hasher():
+    """MD5 for the whole run, module- and session-scoped fixtures included (the real hasher
+    takes a large fraction of a second per user on purpose; no test is about its cost)."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -57,8 +81,7 @@ def page(browser):
     context.close()
 
 
-@pytest.fixture
-def event():
+def build_event():
     """The four-pair archive with a scheduled round 3 (tables 1 and 2) paired by Swiss."""
     from scoring.archive.database import import_archive
     from scoring.rounds.creation import round_pair
@@ -69,8 +92,7 @@ def event():
     return event
 
 
-@pytest.fixture
-def people(event):
+def build_people(event):
     """Two referees and an organiser of `event`, a user with no role, a referee of another event."""
     from scoring.archive.database import import_archive
     from tests.archives import four_pairs_two_rounds
@@ -85,3 +107,15 @@ def people(event):
         "outsider": make_user("outsider"),
         "other_referee": make_user("other_referee", "referee", other),
     }
+
+
+@pytest.fixture
+def event():
+    """build_event(), rolled back after the test."""
+    return build_event()
+
+
+@pytest.fixture
+def people(event):
+    """build_people(event), rolled back after the test."""
+    return build_people(event)
