@@ -62,23 +62,35 @@ def empty_cache():
     cache.clear()
 
 
+# How long any one browser step may wait for what it waits for (an element, a URL, a response,
+# an expectation). The tests wait for events, never for a fixed time: this is only the ceiling,
+# generous so that a busy machine is slow rather than failing.
+BROWSER_TIMEOUT_MS = 60_000
+
+
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=BROWSER_TIMEOUT_MS)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield launched
         launched.close()
 
 
+def new_page(browser, **context_options):
+    """A page in a new context (locale zh-CN unless given) with the suite's timeout."""
+    context = browser.new_context(**{"locale": "zh-CN", **context_options})
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    return context.new_page()
+
+
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(locale="zh-CN")
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
+    opened = new_page(browser)
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def build_event():

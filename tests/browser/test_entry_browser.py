@@ -5,12 +5,27 @@ from playwright.sync_api import expect
 
 from scoring.models import Deal
 from tests.archives import EXAMPLES
+from tests.conftest import new_page
 from tests.referee_setup import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ENTRY = "/referee/t-pairs/rounds/3/tables/1/boards/{board}/"
 CARD_ORDER = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7", "H6", "H5", "H4", "H3", "H2", "SQ", "DJ", "C10"]
+
+
+# Counts the previews the entry page has drawn: the page's fetch(...).then(r => r.json()).then(draw)
+# draws in the microtasks that follow json(); the count moves in the task after them.
+COUNT_DRAWN_PREVIEWS = """
+window.previewsDrawn = 0;
+const json = Response.prototype.json;
+Response.prototype.json = function () {
+  return json.call(this).then((data) => {
+    setTimeout(() => { window.previewsDrawn += 1; }, 0);
+    return data;
+  });
+};
+"""
 
 
 def seat_of(example):
@@ -57,12 +72,12 @@ def test_the_page_names_the_unassigned_and_refuses_to_save(live_server, page, pe
     expect(page.locator(".card-row.has-error")).to_have_count(1)  # once the last preview has answered
     assert page.locator("#problems li", has_text="♣10").count() == 0
     page.click("#save")
-    assert "♣10 未分配" in page.locator("#errors").inner_text()
+    expect(page.locator("#errors")).to_contain_text("♣10 未分配")
     assert not Deal.objects.filter(table__round__number=3, board=2).exists()
 
 
 def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, browser, people):
-    first = browser.new_context(locale="zh-CN").new_page()
+    first = new_page(browser)
     log_in(first, live_server.url, "referee1")
     first.goto(live_server.url + ENTRY.format(board=3))
     for card, seat in seat_of("T1").items():
@@ -72,7 +87,7 @@ def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, b
     first.wait_for_selector("#deal-status:has-text('v1')")
     assert first.locator("#confirm").count() == 0  # the one who entered it cannot confirm it
 
-    second = browser.new_context(locale="zh-CN").new_page()
+    second = new_page(browser)
     log_in(second, live_server.url, "referee2")
     second.goto(live_server.url + ENTRY.format(board=3))
     second.click("#confirm")
@@ -83,7 +98,7 @@ def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, b
 
 
 def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, people):
-    first = browser.new_context(locale="zh-CN").new_page()
+    first = new_page(browser)
     log_in(first, live_server.url, "referee1")
     first.goto(live_server.url + ENTRY.format(board=4))
     first.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))
@@ -91,7 +106,7 @@ def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, 
     first.wait_for_selector("#deal-status:has-text('v1')")
 
     # Two referees open version 1; the second one saves T2 first.
-    mine = browser.new_context(locale="zh-CN").new_page()
+    mine = new_page(browser)
     log_in(mine, live_server.url, "referee2")
     mine.goto(live_server.url + ENTRY.format(board=4))
     first.reload()
@@ -105,13 +120,15 @@ def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, 
     conflict = mine.locator("#conflict")
     conflict.wait_for()
     # The message names who made the newer version and what they did — not the viewer.
-    assert "referee1修改了这一副（现为第 2 版）" in mine.locator("#errors").inner_text()
+    expect(mine.locator("#errors")).to_contain_text("referee1修改了这一副（现为第 2 版）")
     deal = stored(4)
     assert deal.version == 2
     assert {"NS": deal.ns_score, "EW": deal.ew_score} == EXAMPLES["T2"]["expected"]["sides"]
-    # A second Ctrl+S does not silently overwrite: it is refused again.
+    # A second Ctrl+S does not silently overwrite: it is refused again. The page shown already
+    # has #conflict: mark it, and wait for #conflict on the page that replaces it.
+    mine.evaluate("document.body.dataset.before = 'second-save'")
     mine.keyboard.press("Control+s")
-    mine.locator("#conflict").wait_for()
+    mine.locator("body:not([data-before]) #conflict").wait_for()
     assert stored(4).version == 2
     # Only the explicit button replaces version 2 with this referee's entry.
     mine.click("#overwrite")
@@ -153,7 +170,7 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
     table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
     for board in (1, 2, 3):
         deal_save(table=table, board=board, deal_json=EXAMPLES["T1"]["deal"], user=people["referee1"])
-    page = browser.new_context(locale="zh-CN", viewport=viewport).new_page()
+    page = new_page(browser, viewport=viewport)
     log_in(page, live_server.url, "referee2")
     page.goto(live_server.url + "/referee/t-pairs/rounds/3/")
     page.click('td a[href$="/tables/1/confirm/"]')
@@ -169,10 +186,11 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
 
 @pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}])
 def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(live_server, browser, people, viewport):
-    page = browser.new_context(locale="zh-CN", viewport=viewport).new_page()
+    page = new_page(browser, viewport=viewport)
     log_in(page, live_server.url, "referee1")
+    page.add_init_script(COUNT_DRAWN_PREVIEWS)
     page.goto(live_server.url + ENTRY.format(board=11))
-    page.wait_for_timeout(400)  # the first preview has answered
+    page.wait_for_function("window.previewsDrawn >= 1")  # the first preview has answered and is drawn
     assert page.locator("#problems li").count() == 0
     page.keyboard.type("n" * 16)  # every point card to N: ♠Q ♦J ♣10 ♥A among them, no holders given
     page.locator("#questions li", has_text="♠Q").wait_for()
@@ -184,7 +202,7 @@ def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(
 
 @pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
 def test_the_save_bar_stays_in_view_and_targets_fit_a_finger(live_server, browser, people, viewport):
-    page = browser.new_context(viewport=viewport, locale="zh-CN").new_page()
+    page = new_page(browser, viewport=viewport)
     log_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=4))
 

@@ -25,6 +25,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from scoring.models import Deal, Entrant, Event, Round
+from tests.conftest import new_page as conftest_new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,9 +48,9 @@ def shot(page, name):
 
 
 def new_page(browser, viewport=TABLET):
-    page = browser.new_context(locale="zh-CN", viewport=viewport, accept_downloads=True).new_page()
-    page.set_default_timeout(15_000)
-    return page
+    """A page with the suite's generous timeout (tests/conftest.py): every step waits for an
+    element, a URL or a download, never for a fixed time."""
+    return conftest_new_page(browser, viewport=viewport, accept_downloads=True)
 
 
 def sign_in(page, base, username, password):
@@ -116,14 +117,12 @@ def import_entrants(page, tmp_path):
     page.click("text=从 Excel 导入参赛者")
     page.set_input_files("#upload-form input[type=file]", str(path))
     page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#to-create")
-    assert page.locator("#to-create tbody tr").count() == 12
-    assert page.locator("#rejected tbody tr").count() == 1
-    assert "需要 2–2 个姓名" in page.locator("#rejected").inner_text()
+    expect(page.locator("#to-create tbody tr")).to_have_count(12)
+    expect(page.locator("#rejected tbody tr")).to_have_count(1)
+    expect(page.locator("#rejected")).to_contain_text("需要 2–2 个姓名")
     shot(page, "3-import-preview")
     page.click("#confirm-import")
-    page.wait_for_selector("#entrants")
-    assert page.locator("#entrants tbody tr").count() == 12
+    expect(page.locator("#entrants tbody tr")).to_have_count(12)
 
 
 def pair_next_round(page, number):
@@ -146,13 +145,13 @@ def read_draw_on_a_phone(browser, base, number):
     phone = new_page(browser, PHONE)
     phone.goto(f"{base}/events/{SLUG}/")
     phone.click(f'a[href$="/rounds/{number}/draw/"]')
-    phone.wait_for_selector("#draw")
     rows = phone.locator("#draw tbody tr")
-    assert rows.count() == 6
+    expect(rows).to_have_count(6)
     first_names = phone.locator("#draw tbody tr >> nth=0 >> td >> nth=1").inner_text()
     name = re.findall(r"[\u4e00-\u9fff]{2,3}", first_names)[0]
     phone.fill("#draw-q", name)  # filters as one types
-    visible = [row for row in rows.all() if row.is_visible()]
+    expect(rows.filter(visible=True).filter(has_not_text=name)).to_have_count(0)
+    visible = rows.filter(visible=True).all()
     assert 1 <= len(visible) < 6 and all(name in row.inner_text() for row in visible)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the draw scrolls sideways on a phone ({width}px)"
@@ -269,5 +268,5 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
     # The public sees the final standings on a phone.
     phone = new_page(browser, PHONE)
     phone.goto(f"{base}/events/{SLUG}/standings/")
-    assert phone.locator("table tbody tr").count() == 13
+    expect(phone.locator("table tbody tr")).to_have_count(13)
     phone.context.close()

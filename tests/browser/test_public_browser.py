@@ -1,22 +1,22 @@
 """Players on a phone: event, standings, their record, a round and a board traveller, in Chromium."""
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from scoring.archive.database import import_archive
 from tests.archives import four_pairs_two_rounds
+from tests.conftest import new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, locale="zh-CN", is_mobile=True, has_touch=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     yield page
-    context.close()
+    page.context.close()
 
 
 def test_a_player_finds_their_ranking_and_record_on_a_phone(live_server, phone):
@@ -27,7 +27,7 @@ def test_a_player_finds_their_ranking_and_record_on_a_phone(live_server, phone):
     phone.fill("input[name=q]", "C")
     phone.get_by_role("button", name="查看").click()
     rows = phone.locator("#standings tbody tr")
-    assert rows.count() == 1
+    expect(rows).to_have_count(1)
     # The row fits the phone: no horizontal scrolling of the page itself.
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     rows.first.locator("a").first.click()
@@ -52,10 +52,11 @@ def test_the_english_switch_translates_the_page(live_server, page):
     import_archive(four_pairs_two_rounds())
     page.goto(live_server.url + "/events/t-pairs/standings/")
     page.click(".lang a[hreflang=en]")  # named in its own language: "English"
-    page.wait_for_url("**/events/t-pairs/standings/")
-    assert page.locator("html").get_attribute("lang") == "en"
-    assert "Standings" in page.locator("h1").inner_text()
-    assert "Rank" in page.locator("#standings thead").inner_text()
+    # The same address before and after: wait for the English page itself.
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert page.url.endswith("/events/t-pairs/standings/")
+    expect(page.locator("h1")).to_contain_text("Standings")
+    expect(page.locator("#standings thead")).to_contain_text("Rank")
 
 
 def test_the_standings_update_on_a_phone_without_a_reload(live_server, browser, settings):
@@ -67,7 +68,7 @@ def test_the_standings_update_on_a_phone_without_a_reload(live_server, browser, 
     settings.HUAPAI_LIVE_POLL_SECONDS = 1
     event = import_archive(four_pairs_two_rounds())
     organiser = make_user("chief", "organiser", event)
-    phone = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844}).new_page()
+    phone = new_page(browser, viewport={"width": 390, "height": 844})
     phone.goto(live_server.url + "/events/t-pairs/standings/")
     before = phone.locator("#standings tbody").inner_text()
     phone.evaluate("window.stillTheSamePage = true")
@@ -85,9 +86,7 @@ def test_the_standings_update_on_a_phone_without_a_reload(live_server, browser, 
 
     deal.refresh_from_db()
     deal_confirm(deal=deal, user=make_user("chief2", "organiser", event), expected_version=deal.version)
-    from playwright.sync_api import expect
-
-    expect(phone.locator("#standings tbody")).not_to_have_text(before, timeout=15_000)
+    expect(phone.locator("#standings tbody")).not_to_have_text(before)  # the next poll brings it
     assert phone.evaluate("window.stillTheSamePage") is True  # swapped in place, not reloaded
     phone.context.close()
 
@@ -100,13 +99,15 @@ def test_player_statistics_and_the_standings_image_on_a_phone_and_a_tablet(live_
 
     demo = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "demo-event.json").read_text("utf-8"))
     event = import_archive(demo)
-    context = browser.new_context(viewport=viewport, locale="zh-CN", has_touch=True)
-    page = context.new_page()
+    page = new_page(browser, viewport=viewport, has_touch=True)
+    context = page.context
     page.goto(f"{live_server.url}/events/{event.slug}/standings/")
     image = context.request.get(live_server.url + page.locator("#standings-image").get_attribute("href"))
     assert image.ok and image.headers["content-type"] == "image/png" and image.body()[:4] == b"\x89PNG"
     page.get_by_role("link", name="选手统计").first.click()
     page.get_by_role("link", name="猪").click()
+    page.wait_for_url(re.compile(r"\?sort=pigs$"))
+    expect(page.get_by_role("link", name="猪")).to_have_attribute("aria-current", "true")
     pigs = page.locator("#statistics tbody tr td:nth-child(3)").all_inner_texts()
     assert pigs == sorted(pigs, key=int, reverse=True) and len(pigs) == 32
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")

@@ -6,6 +6,7 @@ from scoring.archive.database import import_archive
 from scoring.games.huapai import POINT_CARDS
 from scoring.models import Deal
 from tests.archives import EXAMPLES
+from tests.conftest import new_page
 from tests.referee_setup import PASSWORD, make_user
 from tests.results.test_rule_sets_end_to_end import two_deck_archive
 
@@ -29,7 +30,7 @@ def keys_for(example):
 
 
 def test_a_two_deck_deal_by_keyboard_shows_raw_and_final_scores(live_server, browser, two_deck_event):
-    page = browser.new_context(locale="zh-CN", viewport={"width": 1024, "height": 768}).new_page()
+    page = new_page(browser, viewport={"width": 1024, "height": 768})
     page.goto(live_server.url + "/accounts/login/")
     page.fill("#id_username", "referee1")
     page.fill("#id_password", PASSWORD)

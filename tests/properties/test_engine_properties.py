@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.games.huapai import POINT_CARDS, RULESETS, SEATS, score_deal
+from tests.conftest import scaled_examples
 from tests.strategies import valid_deals
 
 NEXT_SEAT = dict(zip(SEATS, SEATS[1:] + SEATS[:1], strict=True))
@@ -79,7 +80,7 @@ def _entry_signs(result, seat):
     }
 
 
-@settings(max_examples=300)
+@settings(max_examples=scaled_examples(300))
 @given(valid_deals(penalties=False))
 def test_exposures_and_self_capture_never_change_a_sign_outside_all_hearts(deal):
     """Each part of a score keeps its sign; a seat whose cards all pull one way keeps its sign."""
