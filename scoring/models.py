@@ -20,10 +20,11 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.engine import vocabulary
 from scoring.engine.names import pinyin_sort_key
-from scoring.games.huapai import RULESETS, read_options
+from scoring.games import get_game
+from scoring.games.huapai import read_options
 from scoring.messages import message_text, people_label
 
-RULESET_CHOICES = [(name, name) for name in RULESETS]
+RULESET_CHOICES = [(name, name) for name in get_game().rulesets]
 
 
 # shared/formats/event-archive.md: the characters of slugs and entrant numbers.

@@ -9,8 +9,8 @@ line that is not UTF-8 is one `bad_json` line, not an exception that ends the st
 
 import orjson
 
-from scoring.games.huapai import DealError, score_deal
-from scoring.games.refusals import _
+from scoring.games import DEFAULT_GAME, GAMES
+from scoring.games.refusals import DealError, _
 
 BAD_JSON = "bad_json"
 
@@ -24,8 +24,16 @@ def _loads_object(line):
 
 
 def _result(value):
+    """One deal's result, scored by the game its top-level `"game"` names (华牌 without one)."""
+    game = GAMES[DEFAULT_GAME]
+    if isinstance(value, dict) and "game" in value:
+        game_id = value["game"]
+        game = GAMES.get(game_id) if isinstance(game_id, str) else None
+        if game is None:
+            return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=game_id).as_json()
+        value = {key: item for key, item in value.items() if key != "game"}
     try:
-        return score_deal(value)
+        return game.score_deal(value)
     except DealError as error:
         return error.as_json()
 

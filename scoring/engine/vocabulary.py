@@ -7,8 +7,8 @@ reading, standings labels and templates all take them from here.
 
 from enum import StrEnum
 
+from scoring.games import get_game
 from scoring.games.huapai.cards import SEAT_NAMES, SEATS, SIDES
-from scoring.games.huapai.rulesets import GAME_THRESHOLDS
 
 
 class Kind(StrEnum):
@@ -55,6 +55,7 @@ DEFAULT_TIEBREAKS = ("match_points", "score_difference", "head_to_head", "penalt
 # Individual events rank by total score, then fewer deals (event-archive.md).
 INDIVIDUAL_LABELS = {"deals": pgettext_noop("tie-break", "副数")}
 
+GAME_THRESHOLDS = get_game().match_thresholds  # what an event may end a 局 at (the game says)
 DEFAULT_GAME_THRESHOLD = GAME_THRESHOLDS[0]
 DEFAULT_MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
 

@@ -1,0 +1,16 @@
+"""The games the site runs, by id. What a game is: `scoring.games.base.Game`."""
+
+from scoring.games.huapai.game import HUAPAI
+
+GAMES = {HUAPAI.id: HUAPAI}
+DEFAULT_GAME = HUAPAI.id
+
+
+def get_game(game_id=DEFAULT_GAME):
+    """The game with this id; `KeyError` for an unknown one (callers refuse it in their terms)."""
+    return GAMES[game_id]
+
+
+def game_of(event):
+    """The game an event plays (every event plays 华牌 until events choose their game)."""
+    return GAMES[getattr(event, "game", DEFAULT_GAME)]

@@ -1,0 +1,54 @@
+"""What the tournament core may ask of a game: the `Game` protocol.
+
+A game is a pure plug-in (plain data in and out, no Django): the site's entrants, rounds,
+tables, entry, confirmation, history, publication, standings and papers are the same for
+every game, and everything that depends on a game's law is asked of its `Game`. Nothing
+outside `scoring/games/` branches on a game's or a rule set's name
+(tests/games/test_game_boundary.py).
+
+A game's *rule sets* are variants of its law (华牌: one deck or two, house rules) chosen per
+event with options as data; the game is the family they belong to. An event plays one game.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class GridRow:
+    """One row of the entry grid: a card to assign (its code and copy) and its label."""
+
+    card: str
+    copy: int
+    label: str
+
+
+class Game(Protocol):
+    """A card game the site can run a competition of."""
+
+    id: str  # "huapai"; stored on events and in archives
+    name: str  # in the game's own language, for pages and papers
+    seats: tuple[str, ...]  # every seat of a table, in playing order ("N", "E", "S", "W")
+    sides: dict[str, tuple[str, ...]]  # the sides that score together ({"NS": ("N", "S"), …})
+    rulesets: tuple[str, ...]  # the rule sets an event may choose
+    default_ruleset: str
+    options: tuple[str, ...]  # the per-event options (their values checked by `rules`)
+    match_thresholds: tuple[int, ...]  # what ends a match's unit (华牌: a 局 at ±1000 or ±800)
+
+    def rules(self, ruleset: str, options: dict | None = None, **settings: Any) -> Any:
+        """The rules in force: a rule set with an event's options (raises the game's refusal)."""
+
+    def read_deal(self, deal: dict, rules: Any) -> tuple[Any, list]:
+        """`(valid deal or None, refusals)`: every refusal has a stable code and names the field."""
+
+    def score_deal(self, deal: dict, rules: Any | None = None) -> dict:
+        """A deal's scores per seat with their breakdown (raises the game's refusal)."""
+
+    def score_stored(self, rules: Any, deal: dict, adjusted: dict | None = None) -> dict:
+        """A stored deal's canonical fields and scores, an arbiter's adjusted score replacing them."""
+
+    def entry_grid(self, rules: Any) -> list[GridRow]:
+        """The rows a referee fills in, in the order they count the cards."""
+
+    def match_units(self, side_scores: list[tuple[int, int]], threshold: int) -> list:
+        """A table's deals grouped into the units a match is won by (华牌: 局), in order."""

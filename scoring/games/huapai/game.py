@@ -1,0 +1,48 @@
+"""华牌 as a `Game` (scoring.games.base): the law of ../shared/rules/ behind the protocol."""
+
+from scoring.games.base import GridRow
+
+from .cards import POINT_CARDS, SEATS, SIDES, card_label
+from .deal import read_deal
+from .engine import score_deal
+from .game_totals import split_games
+from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTIONS, RULESETS, rules_for
+from .stored import score_stored
+
+COPY_MARKS = {1: "①", 2: "②"}
+
+
+class Huapai:
+    id = "huapai"
+    name = "华牌"
+    seats = SEATS
+    sides = SIDES
+    rulesets = tuple(RULESETS)
+    default_ruleset = DEFAULT_RULESET
+    options = tuple(OPTIONS)
+    match_thresholds = GAME_THRESHOLDS
+
+    def rules(self, ruleset, options=None, **settings):
+        return rules_for(ruleset, options).with_options(**settings) if settings else rules_for(ruleset, options)
+
+    def read_deal(self, deal, rules):
+        return read_deal(deal, rules=rules)
+
+    def score_deal(self, deal, rules=None):
+        return score_deal(deal) if rules is None else score_deal(deal, rules=rules)
+
+    def score_stored(self, rules, deal, adjusted=None):
+        return score_stored(rules, deal, adjusted)
+
+    def entry_grid(self, rules):
+        return [
+            GridRow(card, copy, card_label(card) + (COPY_MARKS[copy] if rules.decks > 1 else ""))
+            for card in POINT_CARDS
+            for copy in range(1, rules.decks + 1)
+        ]
+
+    def match_units(self, side_scores, threshold):
+        return split_games(side_scores, threshold)
+
+
+HUAPAI = Huapai()
