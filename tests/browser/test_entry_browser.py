@@ -14,14 +14,16 @@ ENTRY = "/referee/t-pairs/rounds/3/tables/1/boards/{board}/"
 CARD_ORDER = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7", "H6", "H5", "H4", "H3", "H2", "SQ", "DJ", "C10"]
 
 
-# Counts the previews the entry page has drawn: the page's fetch(...).then(r => r.json()).then(draw)
-# draws in the microtasks that follow json(); the count moves in the task after them.
+# Counts the previews the entry page has drawn, in <html data-previews-drawn> (an attribute, so
+# that expect can wait for it under the page's CSP, which allows no eval): the page's
+# fetch(...).then(r => r.json()).then(draw) draws in the microtasks that follow json(), and the
+# count moves in the task after them.
 COUNT_DRAWN_PREVIEWS = """
-window.previewsDrawn = 0;
+let drawn = 0;
 const json = Response.prototype.json;
 Response.prototype.json = function () {
   return json.call(this).then((data) => {
-    setTimeout(() => { window.previewsDrawn += 1; }, 0);
+    setTimeout(() => { document.documentElement.dataset.previewsDrawn = String(++drawn); }, 0);
     return data;
   });
 };
@@ -190,7 +192,7 @@ def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(
     log_in(page, live_server.url, "referee1")
     page.add_init_script(COUNT_DRAWN_PREVIEWS)
     page.goto(live_server.url + ENTRY.format(board=11))
-    page.wait_for_function("window.previewsDrawn >= 1")  # the first preview has answered and is drawn
+    expect(page.locator("html")).to_have_attribute("data-previews-drawn", "1")  # the first preview is drawn
     assert page.locator("#problems li").count() == 0
     page.keyboard.type("n" * 16)  # every point card to N: ♠Q ♦J ♣10 ♥A among them, no holders given
     page.locator("#questions li", has_text="♠Q").wait_for()
