@@ -2,6 +2,11 @@
 
 No Django here: `scoring.archive.database` writes what this returns to the database,
 and tests compute standings straight from it.
+
+One module, read top to bottom in the order of event-archive.md (the header, the event,
+players and entrants, then each round, match, table and deal): every check names the place of
+a fault with the same dozen helpers, and a reader comparing the code with the format follows
+one file. About 700 lines for that reason.
 """
 
 import re
