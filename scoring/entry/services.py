@@ -17,7 +17,7 @@ from scoring.events.permissions import is_organiser, may_confirm, may_enter
 from scoring.games.huapai import SEATS, DealError
 from scoring.games.huapai.stored import apply_result, event_rules, score_stored
 from scoring.games.refusals import Text, _
-from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round
+from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
 
 # Control characters, and lone surrogates (JSON's "\\ud800"), which no database encodes.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
@@ -284,6 +284,11 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
     scored = _score(table, deal_json)
     canonical = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
     with transaction.atomic():
+        # The table's row is locked first: two referees entering the same board at the same
+        # moment otherwise each saw only their own entry (the other not yet committed), and
+        # both were told to wait for the other — no deal (PostgreSQL; SQLite's one writer
+        # already serialises them).
+        list(Table.objects.select_for_update().filter(pk=table.pk).values_list("pk", flat=True))
         BlindEntry.objects.update_or_create(table=table, board=board, user=user, defaults={"payload": canonical})
         entries = list(BlindEntry.objects.filter(table=table, board=board).order_by("at", "id"))
         if Deal.objects.filter(table=table, board=board).exists():
