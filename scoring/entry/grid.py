@@ -12,7 +12,7 @@ def _int(value):
         return None
 
 
-def _copy_suffix(copy):
+def copy_suffix(copy):
     """Form field suffix of a copy: `card-SQ` for the first (one deck as before), `card-SQ-2` for the second."""
     return "" if copy == 1 else f"-{copy}"
 
@@ -28,14 +28,14 @@ def deal_from_form(data, decks=1):
     captured = {seat: [] for seat in SEATS}
     for card in POINT_CARDS:
         for copy in range(1, decks + 1):
-            seat = data.get(f"card-{card}{_copy_suffix(copy)}", "")
+            seat = data.get(f"card-{card}{copy_suffix(copy)}", "")
             if seat in captured:
                 captured[seat].append(card)
     holders, exposed = {}, {}
     for card in EXPOSABLE:
         shown, shown_holders, held_only, unheld = [], [], [], []
         for copy in range(1, decks + 1):
-            suffix = _copy_suffix(copy)
+            suffix = copy_suffix(copy)
             holder = data.get(f"holder-{card}{suffix}")
             kind = data.get(f"exposed-{card}{suffix}")
             holder = holder if holder in SEATS else None
@@ -85,15 +85,15 @@ def form_from_deal(deal):
     for seat, cards in deal.captured.items():
         for card in cards:
             copy = 1
-            while f"card-{card}{_copy_suffix(copy)}" in values:
+            while f"card-{card}{copy_suffix(copy)}" in values:
                 copy += 1
-            values[f"card-{card}{_copy_suffix(copy)}"] = seat
+            values[f"card-{card}{copy_suffix(copy)}"] = seat
     for card, seats in deal.holders.items():
         for copy, seat in enumerate(_as_list(seats), start=1):
-            values[f"holder-{card}{_copy_suffix(copy)}"] = seat
+            values[f"holder-{card}{copy_suffix(copy)}"] = seat
     for card, kinds in deal.exposed.items():
         for copy, kind in enumerate(_as_list(kinds), start=1):
-            values[f"exposed-{card}{_copy_suffix(copy)}"] = kind
+            values[f"exposed-{card}{copy_suffix(copy)}"] = kind
     for seat, points in deal.penalties.items():
         values[f"penalty-{seat}"] = str(-points)
     if deal.adjusted:
@@ -110,10 +110,10 @@ def card_rows(values, decks=1):
     """The card rows of the entry grid, in the order a referee counts them (16, or 32 for two decks)."""
     return [
         {
-            "field": f"card-{card}{_copy_suffix(copy)}",
+            "field": f"card-{card}{copy_suffix(copy)}",
             "code": card,
             "label": card_label(card) + (COPY_MARKS[copy] if decks > 1 else ""),
-            "seat": values.get(f"card-{card}{_copy_suffix(copy)}", ""),
+            "seat": values.get(f"card-{card}{copy_suffix(copy)}", ""),
         }
         for card in POINT_CARDS
         for copy in range(1, decks + 1)
@@ -125,11 +125,11 @@ def exposable_rows(values, decks=1):
     return [
         {
             "code": card,
-            "suffix": _copy_suffix(copy),
+            "suffix": copy_suffix(copy),
             "label": card_label(card) + (COPY_MARKS[copy] if decks > 1 else ""),
             "name": names[card],
-            "holder": values.get(f"holder-{card}{_copy_suffix(copy)}", ""),
-            "exposed": values.get(f"exposed-{card}{_copy_suffix(copy)}", ""),
+            "holder": values.get(f"holder-{card}{copy_suffix(copy)}", ""),
+            "exposed": values.get(f"exposed-{card}{copy_suffix(copy)}", ""),
         }
         for card in EXPOSABLE
         for copy in range(1, decks + 1)

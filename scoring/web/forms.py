@@ -1,14 +1,18 @@
 """Django forms for every POST of the referee and organiser pages.
 
 No view calls `int()` on `request.POST`: each page's fields are checked here,
-numbers within the bounds their columns and the rules allow. Card assignments
-are not form fields: `scoring.entry.grid` maps them to deal JSON and the rules
-engine names every problem with them.
+numbers within the bounds their columns and the rules allow. The entry grid's every
+field too (a card's taker, a holder, an exposure): then `scoring.entry.grid` maps the
+cleaned values to deal JSON and the rules engine names every problem of the deal as a
+whole (a card missing, a holder who cannot have held it).
 """
 
 from django import forms
+from django.utils.translation import gettext
 
-from scoring.games.huapai import PENALTY_MIN, SEATS
+from scoring.entry.grid import copy_suffix
+from scoring.games import get_game
+from scoring.games.huapai import EXPOSABLE, PENALTY_MIN, SEATS
 from scoring.games.huapai.stored import ADJUSTED_LIMIT
 from scoring.models import CODE_VALIDATOR, Irregularity
 
@@ -22,15 +26,33 @@ def version_field(required=True):
     return forms.IntegerField(min_value=1, max_value=MAX_VERSION, required=required, widget=forms.HiddenInput)
 
 
+SEAT_CHOICES = [("", "—"), *((seat, seat) for seat in SEATS)]
+EXPOSURE_CHOICES = [("", "—"), ("shown", "明"), ("first", "首明")]
+
+
 class DealEntryForm(forms.Form):
-    """The scalar fields of the entry page; the card grid is read by `scoring.entry.grid`."""
+    """Every field of the entry page: the grid (one field per card copy: who took it; per
+    exposable copy: its holder and exposure), penalties, adjusted scores, reason, version.
+    `rules`: the event's, which say how many copies of each card there are."""
 
     version = version_field(required=False)
     reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
     adjusted_reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, rules, **kwargs):
         super().__init__(*args, **kwargs)
+        for row in get_game().entry_grid(rules):
+            suffix = copy_suffix(row.copy)
+            self.fields[f"card-{row.card}{suffix}"] = forms.ChoiceField(
+                choices=SEAT_CHOICES, required=False, label=row.label
+            )
+            if row.card in EXPOSABLE:
+                self.fields[f"holder-{row.card}{suffix}"] = forms.ChoiceField(
+                    choices=SEAT_CHOICES, required=False, label=gettext("%(card)s 的持有者") % {"card": row.label}
+                )
+                self.fields[f"exposed-{row.card}{suffix}"] = forms.ChoiceField(
+                    choices=EXPOSURE_CHOICES, required=False, label=gettext("%(card)s 的亮牌") % {"card": row.label}
+                )
         for seat in SEATS:
             self.fields[f"penalty-{seat}"] = forms.IntegerField(
                 min_value=0, max_value=MAX_PENALTY, required=False, label=f"{seat} 罚分"

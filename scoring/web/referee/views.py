@@ -165,12 +165,13 @@ def board_entry(request, event, number, table_number, board):
         return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
-    form = DealEntryForm(request.POST)
+    rules = event_rules(event)
+    form = DealEntryForm(request.POST, rules=rules)
     if not form.is_valid():
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         context = _board_context(request, event, table, board, current, request.POST, errors=form_errors(form))
         return render(request, "referee/board.html", context, status=400)
-    deal_json = deal_from_form({**request.POST.dict(), **form.entry_values()}, event_rules(event).decks)
+    deal_json = deal_from_form(form.entry_values(), rules.decks)
     try:
         if enters_blind(request.user, event):
             outcome, deal = blind_entry_submit(
@@ -221,12 +222,12 @@ def board_entry(request, event, number, table_number, board):
 @require_POST
 def board_preview(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
-    form = DealEntryForm(request.POST)
+    rules = event_rules(event)
+    form = DealEntryForm(request.POST, rules=rules)
     if not form.is_valid():
         problems = [{"code": "bad_form", "message": line} for line in form_errors(form)]
         return JsonResponse({"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
-    values = {**request.POST.dict(), **form.entry_values()}
-    return JsonResponse(deal_preview(table, board, deal_from_form(values, event_rules(event).decks)))
+    return JsonResponse(deal_preview(table, board, deal_from_form(form.entry_values(), rules.decks)))
 
 
 @event_official
