@@ -58,10 +58,10 @@ format: $(VENV)/.dev
 
 test: $(VENV)/.dev system-deps lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist load
 	@if $(BIN)/python .ci/pg_answers.py "$${DATABASE_URL:-$(PG_URL)}"; then \
 		echo "== PostgreSQL: $${DATABASE_URL:-$(PG_URL)}"; \
-		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest; \
+		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist load; \
 	else \
 		echo "== PostgreSQL does not answer: skipped the PostgreSQL run"; \
 	fi
