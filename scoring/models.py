@@ -408,6 +408,10 @@ class Deal(models.Model):
     raw_e = models.IntegerField(default=0)
     raw_s = models.IntegerField(default=0)
     raw_w = models.IntegerField(default=0)
+    # What players' statistics need of this deal, per seat, computed when it is scored
+    # (`scoring.games.huapai.player_stats.STORED_FIELDS`): statistics are summed from these
+    # instead of scoring every deal again. Null for a deal stored before they were kept.
+    seat_stats = models.JSONField(null=True, blank=True, default=None)
 
     # The columns of a result: the deal as entered (or adjusted) and the scores cached from
     # it. A change writes all of them (scoring.entry.services) and the exports read all of
@@ -416,7 +420,7 @@ class Deal(models.Model):
     RESULT_COLUMNS = (
         "captured", "holders", "exposed", "penalties", "adjusted", "adjusted_reason",
         "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score", "ns_penalty", "ew_penalty",
-        "raw_n", "raw_e", "raw_s", "raw_w",
+        "raw_n", "raw_e", "raw_s", "raw_w", "seat_stats",
     )  # fmt: skip
 
     objects = DealQuerySet.as_manager()

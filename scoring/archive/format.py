@@ -25,6 +25,7 @@ from scoring.engine.vocabulary import (
     RoundStatus,
 )
 from scoring.games.huapai import SEATS, DealError, RuleSet, read_options, rules_for
+from scoring.games.huapai.player_stats import stored_seat_statistics
 from scoring.games.huapai.rulesets import RULESETS
 from scoring.games.huapai.stored import score_stored
 from scoring.games.refusals import Refusal, Text, _
@@ -692,6 +693,7 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
         status = raw.get("status", "confirmed")
         _require(status in ("draft", "confirmed"), _("{where}：status 无效"), where=where)
         _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
+        scored["seat_stats"] = stored_seat_statistics(rules, scored, adjusted)
         del scored["breakdown"]  # 360,000 deals: keep only what is stored
         table.deals.append(
             ParsedDeal(

@@ -15,6 +15,7 @@ from scoring.entry.hot_sql import create_with_history, deal_at, insert, round_st
 from scoring.entry.selectors import snapshot
 from scoring.events.permissions import is_organiser, may_confirm, may_enter
 from scoring.games.huapai import SEATS, DealError
+from scoring.games.huapai.player_stats import stored_seat_statistics
 from scoring.games.huapai.stored import apply_result, event_rules, score_stored
 from scoring.games.refusals import Text, _
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
@@ -120,8 +121,12 @@ def _record(deal, *, table, **history):
 
 
 def _score(table, deal_json, adjusted=None):
+    """The deal scored as it will be stored, with what players' statistics need of it."""
+    rules = event_rules(table.round.event)
     try:
-        return score_stored(event_rules(table.round.event), deal_json, adjusted)
+        scored = score_stored(rules, deal_json, adjusted)
+        scored["seat_stats"] = stored_seat_statistics(rules, scored, adjusted)
+        return scored
     except DealError as error:
         raise EntryError(error.code, error.template, **error.params) from None
 

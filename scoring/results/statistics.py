@@ -8,7 +8,7 @@ from scoring.cache.results import cached, store_items, stored_items
 from scoring.cache.versions import current_version
 from scoring.events.lineups import session_of
 from scoring.games.huapai import SEATS, DealError
-from scoring.games.huapai.player_stats import PlayerStats, deal_statistics
+from scoring.games.huapai.player_stats import PlayerStats, deal_statistics, from_stored
 from scoring.games.huapai.stored import event_rules
 from scoring.models import Deal, LineUp, Membership, Player
 
@@ -38,8 +38,8 @@ def members_statistics(event, members, tables):
 def event_player_statistics(event, version=None):
     """{player id: PlayerStats} of the whole event, cached under the public version.
 
-    Every deal is scored again, and once more for each player's exposures (12 s for the
-    90,000 deals of the 1,250-pair bench event), so one request or warm-up computes it
+    Summed from the figures each deal stored when it was scored (`Deal.seat_stats`); only a
+    deal stored before those were kept is scored again. One request or warm-up computes it
     while the others wait for its answer."""
     return cached(event, "player-stats", lambda: player_statistics(event), public=True, version=version)
 
@@ -62,10 +62,11 @@ def player_statistics(event, *, players=None, tables=None):
         seats = {"N": row["north_id"], "E": row["east_id"], "S": row["south_id"], "W": row["west_id"]}
         lineups.setdefault(row["table_id"], []).append((row["session"], seats))
     totals = defaultdict(PlayerStats)
-    for table_id, board, sessions, captured, holders, exposed, penalties, adjusted, *seat_ids in deals.values_list(
+    rows = deals.values_list(
         "table_id",
         "board",
         "table__round__sessions",
+        "seat_stats",
         "captured",
         "holders",
         "exposed",
@@ -75,17 +76,27 @@ def player_statistics(event, *, players=None, tables=None):
         "table__east_id",
         "table__south_id",
         "table__west_id",
-    ).iterator(chunk_size=5000):
+    )
+    for table_id, board, sessions, stored, captured, holders, exposed, penalties, adjusted, *seat_ids in rows.iterator(
+        chunk_size=5000
+    ):
         seats = dict(zip(SEATS, seat_ids, strict=True))
         session = session_of(board or 1, event.match_length, sessions)
         for from_session, lineup in lineups.get(table_id, ()):
             if from_session <= session:
                 seats = lineup
-        deal_json = {"captured": captured, "holders": holders, "exposed": exposed, "penalties": penalties}
-        try:
-            per_player = deal_statistics(rules, deal_json, adjusted, seats, only=players)
-        except DealError:
-            continue  # a stored deal the engine now refuses is listed by the publication checks
+        if stored is not None:  # summed from what the deal stored when it was scored
+            per_player = {
+                player: from_stored(stored[seat])
+                for seat, player in seats.items()
+                if player is not None and (players is None or player in players)
+            }
+        else:  # a deal stored before its figures were kept: scored again
+            deal_json = {"captured": captured, "holders": holders, "exposed": exposed, "penalties": penalties}
+            try:
+                per_player = deal_statistics(rules, deal_json, adjusted, seats, only=players)
+            except DealError:
+                continue  # a stored deal the engine now refuses is listed by the publication checks
         for player, stats in per_player.items():
             totals[player].add(stats)
     return dict(totals)

@@ -76,17 +76,17 @@ def _margin(scored, seat):
     return scored["sides"][own] - scored["sides"]["EW" if own == "NS" else "NS"]
 
 
-def deal_statistics(rules, deal_json, adjusted, seat_players, only=None):
-    """{player: PlayerStats} for one deal; `seat_players` maps seats to player ids (a seat
-    without a player is skipped, and so is a player not in `only` when it is given: an
-    entrant's page scores no counterfactual for its opponents). Raises `DealError` for a deal
-    the engine refuses."""
-    scored = score_stored(rules, deal_json, adjusted)
+# The figures a deal stores per seat when it is written (`Deal.seat_stats`), in this order, so
+# that statistics are summed from the deals instead of scoring every deal again.
+STORED_FIELDS = ("pigs", "goats", "transformers", "all_hearts", "grand_slams", "exposures", "exposure_gain")
+
+
+def seat_statistics(rules, scored, adjusted=None, seats=None):
+    """{seat: PlayerStats} of one deal already scored (`score_stored`'s result), for every seat
+    or the `seats` given; a seat's exposures cost one more scoring each (the deal without them)."""
     made = exposures_by_seat(scored["holders"], scored["exposed"])
     result = {}
-    for seat, player in seat_players.items():
-        if player is None or (only is not None and player not in only):
-            continue
+    for seat in seats or scored["captured"]:
         cards = scored["captured"][seat]
         rules_applied = {entry["rule"] for entry in scored["breakdown"][seat]}
         stats = PlayerStats(
@@ -102,5 +102,30 @@ def deal_statistics(rules, deal_json, adjusted, seat_players, only=None):
             as_dealt = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
             counterfactual = score_stored(rules, without_exposures_of(as_dealt, seat))
             stats.exposure_gain = _margin(scored, seat) - _margin(counterfactual, seat)
-        result[player] = stats
+        result[seat] = stats
     return result
+
+
+def stored_seat_statistics(rules, scored, adjusted=None):
+    """What a deal stores when it is written: {seat: [figures in STORED_FIELDS order]}."""
+    return {
+        seat: [getattr(stats, name) for name in STORED_FIELDS]
+        for seat, stats in seat_statistics(rules, scored, adjusted).items()
+    }
+
+
+def from_stored(figures):
+    """A seat's `PlayerStats` from what its deal stored."""
+    return PlayerStats(deals=1, **dict(zip(STORED_FIELDS, figures, strict=True)))
+
+
+def deal_statistics(rules, deal_json, adjusted, seat_players, only=None):
+    """{player: PlayerStats} for one deal; `seat_players` maps seats to player ids (a seat
+    without a player is skipped, and so is a player not in `only` when it is given: an
+    entrant's page scores no counterfactual for its opponents). Raises `DealError` for a deal
+    the engine refuses."""
+    seats = [seat for seat, player in seat_players.items() if player is not None and (only is None or player in only)]
+    if not seats:
+        return {}
+    by_seat = seat_statistics(rules, score_stored(rules, deal_json, adjusted), adjusted, seats)
+    return {seat_players[seat]: stats for seat, stats in by_seat.items()}

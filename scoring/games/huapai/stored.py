@@ -89,3 +89,4 @@ def apply_result(stored, scored):
     stored.exposed = scored["exposed"]
     stored.penalties = scored["penalties"]
     stored.set_scores(scored["scores"], stored.penalties, scored["raw"])
+    stored.seat_stats = scored.get("seat_stats")
