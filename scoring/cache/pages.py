@@ -26,7 +26,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponseRedirect
-from django.urls import Resolver404, get_resolver, resolve
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
@@ -300,11 +300,13 @@ def _render_once(request, view, slug, args, kwargs, key, latest_key, encoding):
         request.page_etag = _etag(key)  # the page names its own version (live updates compare it)
         try:
             response = view(request, slug, *args, **kwargs)
-        except Http404 as missing:
-            response = get_resolver().resolve_error_handler(404)(request, missing)
-        # A 404 is stored like a page: a draw withdrawn (or a round unpublished) must replace the
-        # copy the waiters are handed, not leave it there for six hours.
-        if response.status_code not in (200, 404) or response.streaming:
+        except Http404:
+            # A page that is gone (a draw withdrawn, a round unpublished) must not be handed to
+            # the waiters as its previous copy for six hours: that copy is dropped. The 404 itself
+            # is not stored — random addresses must not fill the cache — and costs a look-up.
+            cache.delete_many([f"{latest_key}:identity", f"{latest_key}:gzip"])
+            raise
+        if response.status_code != 200 or response.streaming:
             return response
         if hasattr(response, "render"):
             response.render()

@@ -98,10 +98,20 @@ def test_a_withdrawn_draw_is_not_handed_out_again(imported):
     assert Client().get(url).status_code == 200
     round_repair(rnd, "swiss")  # the draw is hidden again
     assert Client().get(url).status_code == 404
-    # What a request waiting for another's render is handed is now the 404, not the old draw.
+    # A request waiting for another's render is no longer handed the old draw.
     _key, latest = pages._keys("t-pairs", "zh-hans", url)
-    assert cache.get(f"{latest}:identity")[4] == 404
+    assert cache.get(f"{latest}:identity") is None
     assert Client().get(url).status_code == 404
+
+
+def test_random_addresses_of_missing_pages_store_nothing(imported):
+    Client().get("/events/t-pairs/")
+    before = stored_keys()
+    rng = random.Random(9)
+    for _ in range(40):
+        code = "".join(rng.choice(string.ascii_uppercase) for _ in range(8))
+        assert Client().get(f"/events/t-pairs/entrants/{code}/").status_code == 404
+    assert stored_keys() == before
 
 
 @override_settings(ALLOWED_HOSTS=["testserver"])
