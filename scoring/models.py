@@ -13,7 +13,7 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -80,6 +80,14 @@ class Event(models.Model):
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
     sessions_per_round = models.PositiveSmallIntegerField(_("每轮节数"), default=1)
+    # How many rounds the event is planned to run; with it the site knows when the
+    # last round is official and the standings are final. Empty: not decided yet.
+    planned_rounds = models.PositiveSmallIntegerField(
+        _("计划轮数"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(200)]
+    )
+    # Set when the organiser closes the event: the standings are final.
+    finished_at = models.DateTimeField(null=True, blank=True)
+    chief_arbiter = models.CharField(_("裁判长"), max_length=100, blank=True)
     extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
     # The base of the results version (see `scoring.cache.versions`). It starts at a
     # random value so a deleted and re-created event (ids can be reused) never
