@@ -120,6 +120,11 @@ class Event(models.Model):
             raise ValidationError(errors)
 
     @property
+    def is_finished(self):
+        """The organiser has closed the event: its standings are final."""
+        return self.finished_at is not None
+
+    @property
     def match_points(self):
         return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}
 
