@@ -7,6 +7,8 @@ most of the command's time (the engine is ~20 µs a deal), and bytes also mean a
 line that is not UTF-8 is one `bad_json` line, not an exception that ends the stream.
 """
 
+import sys
+
 import orjson
 
 from scoring.games import DEFAULT_GAME, GAMES
@@ -101,3 +103,37 @@ def score_stream(lines, write):
 def _chain(head, rest):
     yield from head
     yield from rest
+
+
+def run_command(file, stdin=None, stdout=None):
+    """`score_deal FILE` (or `-` for standard input): write each result as a line and
+    return the exit status. Raises `OSError` when FILE cannot be opened."""
+    out = stdout or sys.stdout.buffer
+    write = out.write
+
+    def emit(data):
+        write(data)
+        write(b"\n")
+
+    if file == "-":
+        status = score_stream(stdin or sys.stdin.buffer, emit)
+    else:
+        with open(file, "rb") as handle:
+            status = score_stream(handle, emit)
+    out.flush()
+    return status
+
+
+def fast_path_arguments(argv):
+    """The FILE of `manage.py score_deal [FILE]` when nothing else is asked (no option),
+    else None: then Django's own command runs, with its --help and options."""
+    if argv[1:2] != ["score_deal"] or len(argv) > 3:
+        return None
+    rest = argv[2:]
+    if rest and rest[0].startswith("-") and rest[0] != "-":
+        return None
+    return rest[0] if rest else "-"
+
+
+def unreadable_message(file, error):
+    return f"无法读取 {file}：{error.strerror}"

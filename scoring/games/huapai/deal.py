@@ -22,6 +22,7 @@ from .cards import (
 from .rulesets import DEFAULT_RULESET, RULESETS, RuleSet, read_options
 
 EXPOSURES = {"shown": "明", "first": "首明"}
+EXPOSURE_SET = frozenset(EXPOSURES)
 SEAT_SET = frozenset(SEATS)
 EXPOSABLE_SET = frozenset(EXPOSABLE)
 # deal-json.md: a penalty is a negative integer no lower than this.
@@ -72,6 +73,14 @@ class ValidDeal:
 def _seat_label(seat):
     """A seat named in a message: 北(N), or North(N) in English."""
     return Text(_("{name}({seat})"), name=Text(SEAT_NAMES[seat]), seat=seat)
+
+
+def _all_in(allowed, values):
+    """Every item of `values` is one of the strings in `allowed` (unhashable items: no)."""
+    try:
+        return allowed.issuperset(values)
+    except TypeError:
+        return False
 
 
 def _mapping(raw, key, problems):
@@ -213,6 +222,14 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
 
     holders = {}
     for code, value in _mapping(raw, "holders", problems).items():
+        # The usual entries, a canonical card and its seats, without the general path.
+        if code in EXPOSABLE_SET:
+            if type(value) is str and value in SEAT_SET:
+                holders[code] = (value,)
+                continue
+            if type(value) is list and 0 < len(value) <= decks and _all_in(SEAT_SET, value):
+                holders[code] = tuple(value)
+                continue
         card = _exposable(code, problems, "holders")
         copies = _copies(value, card or code, decks, problems, "holders") if card else None
         if copies is None:
@@ -223,10 +240,17 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
 
     exposed = {}
     for code, value in _mapping(raw, "exposed", problems).items():
-        card = _exposable(code, problems, "exposed")
-        copies = _copies(value, card or code, decks, problems, "exposed") if card else None
-        if copies is None:
-            continue
+        if code in EXPOSABLE_SET and (
+            (type(value) is str and value in EXPOSURES)
+            or (type(value) is list and 0 < len(value) <= decks and _all_in(EXPOSURE_SET, value))
+        ):
+            copies = value if type(value) is list else (value,)
+            card = code
+        else:
+            card = _exposable(code, problems, "exposed")
+            copies = _copies(value, card or code, decks, problems, "exposed") if card else None
+            if copies is None:
+                continue
         kinds = []
         for kind in copies:
             if type(kind) is not str or kind not in EXPOSURES:

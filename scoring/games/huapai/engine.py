@@ -5,6 +5,9 @@ Follows `shared/rules/README.md` §4–§6. Each breakdown entry is
 breakdown is an explanation that can be checked, not a second opinion.
 """
 
+from functools import lru_cache
+from types import MappingProxyType
+
 from .cards import (
     EXPOSABLE,
     GOAT,
@@ -63,18 +66,18 @@ def _signed(n):
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def _copy_factor(kind, rules):
-    return 4 if kind == "first" and rules.first_exposure_recognised else 2
+def _copy_factor(kind, first_exposure_recognised):
+    return 4 if kind == "first" and first_exposure_recognised else 2
 
 
-def _exposure_text(kinds, rules):
+def _exposure_text(kinds, first_exposure_recognised):
     """How exposed copies multiply, in a referee's words: ×2 明, ×4 首明, ×4 双明, ×8 首明+明."""
     if not kinds:
         return 1, ""
-    labels = ["首明" if _copy_factor(kind, rules) == 4 else "明" for kind in kinds]
+    labels = ["首明" if _copy_factor(kind, first_exposure_recognised) == 4 else "明" for kind in kinds]
     factor = 1
     for kind in kinds:
-        factor *= _copy_factor(kind, rules)
+        factor *= _copy_factor(kind, first_exposure_recognised)
     words = labels[0] if len(labels) == 1 else "双" + labels[0] if labels[0] == labels[1] else "首明+明"
     return factor, f" ×{factor} {words}"
 
@@ -83,30 +86,40 @@ def _exposures(deal, rules):
     """Per exposable card: E(X) with its words, and the exposed copies (strongest first).
 
     E(X) is the product over exposed copies of 2 (明) or 4 (首明): 1/2/4 with one
-    deck, 2^x with two (README §4, §8).
+    deck, 2^x with two (README §4, §8). The table depends only on the exposures and
+    two rule fields, and a tournament has few distinct exposures, so it is built
+    once per combination: building it was a third of scoring a deal. Read-only.
     """
-    exposed = dict(deal.exposed)
-    if rules.auto_expose_fourth and len(exposed) == 3:
+    return _exposure_table(rules.first_exposure_recognised, rules.auto_expose_fourth, tuple(deal.exposed.items()))
+
+
+@lru_cache(maxsize=4096)
+def _exposure_table(first_exposure_recognised, auto_expose_fourth, exposed_items):
+    exposed = dict(exposed_items)
+    if auto_expose_fourth and len(exposed) == 3:
         (fourth,) = (card for card in EXPOSABLE if card not in exposed)
         exposed[fourth] = ("shown",)
     factors = {}
     for card in EXPOSABLE:
-        kinds = sorted(exposed.get(card, ()), key=lambda kind: -_copy_factor(kind, rules))
-        factor, text = _exposure_text(kinds, rules)
+        kinds = tuple(sorted(exposed.get(card, ()), key=lambda kind: -_copy_factor(kind, first_exposure_recognised)))
+        factor, text = _exposure_text(kinds, first_exposure_recognised)
         factors[card] = (factor, text, kinds)
-    return factors, exposed
+    return MappingProxyType(factors)
 
 
-def _self_captured(deal, rules, seat, cards):
-    """自得 copies per exposable card: copies this seat both held and captured."""
-    if not rules.self_capture_doubles:
-        return {}
-    result = {}
+def _held_by_seat(deal):
+    """Seat → {exposable card: copies that seat held}, for 自得."""
+    held = {}
     for card, holders in deal.holders.items():
-        held = holders.count(seat)
-        if held and card in cards:
-            result[card] = min(held, cards[card])
-    return result
+        for seat in holders:
+            cards = held.setdefault(seat, {})
+            cards[card] = cards.get(card, 0) + 1
+    return held
+
+
+def _self_captured(held, cards):
+    """自得 copies per exposable card: copies this seat both held and captured."""
+    return {card: min(copies, cards[card]) for card, copies in held.items() if card in cards}
 
 
 def _count_text(copies):
@@ -117,8 +130,11 @@ def _self_text(copies):
     return SELF_CAPTURE_TEXT if copies == 1 else f" ×{2**copies} 自得" if copies else ""
 
 
-def score_seat(deal, rules, seat, exposure):
-    """The 基础分 (原始分) of one seat before normalisation and penalties, with its breakdown."""
+def score_seat(deal, rules, seat, exposure, held=None):
+    """The 基础分 (原始分) of one seat before normalisation and penalties, with its breakdown.
+
+    `held` is what the seat held of the exposable cards (`_held_by_seat`); None: read
+    from the deal."""
     cards = deal.captured[seat]
     entries = []
     if not cards:
@@ -132,13 +148,18 @@ def score_seat(deal, rules, seat, exposure):
             factor = 1
             for kinds in deal.exposed.values():
                 for kind in kinds:
-                    factor *= _copy_factor(kind, rules)
+                    factor *= _copy_factor(kind, rules.first_exposure_recognised)
             text = f"满贯 {_signed(value)}" + (f" ×{factor} 亮牌" if factor > 1 else "")
             return value * factor, [{"rule": "grand_slam", "points": value * factor, "text": text}]
         if not deal.exposed:
             return value, [{"rule": "grand_slam", "points": value, "text": f"满贯 {_signed(value)}"}]
 
-    self_captured = _self_captured(deal, rules, seat, cards)
+    if not rules.self_capture_doubles:
+        self_captured = {}
+    else:
+        if held is None:
+            held = _held_by_seat(deal).get(seat)
+        self_captured = _self_captured(held, cards) if held else {}
     subtotal = 0
     base = 0
     heart_count = 0
@@ -198,7 +219,7 @@ def score_seat(deal, rules, seat, exposure):
         # M = 2^t × (the factors of at most t exposed copies) × 2^自得 (README §4 step 6, §8 rule 4):
         # one deck 2 × E × Z; two decks 2^(t + min(x, t)).
         _, _, kinds = exposure[TRANSFORMER]
-        counted, e_text = _exposure_text(kinds[:transformers], rules)
+        counted, e_text = _exposure_text(kinds[:transformers], rules.first_exposure_recognised)
         own = self_captured.get(TRANSFORMER, 0)
         multiplier = 2**transformers * counted * 2**own
         z_text = _self_text(own)
@@ -252,11 +273,12 @@ def normalise(raw, rules):
 def score_valid_deal(deal, rules=None):
     """Score a `ValidDeal`. `rules` overrides the rules the deal was read with."""
     rules = rules or deal.rules
-    exposure, _ = _exposures(deal, rules)
+    exposure = _exposures(deal, rules)
+    held = _held_by_seat(deal) if deal.holders else {}
     raw = {}
     breakdown = {}
     for seat in SEATS:
-        raw[seat], breakdown[seat] = score_seat(deal, rules, seat, exposure)
+        raw[seat], breakdown[seat] = score_seat(deal, rules, seat, exposure, held.get(seat, {}))
     scores = normalise(raw, rules)
     for seat in SEATS:
         if scores[seat] != raw[seat]:

@@ -3,7 +3,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.engine.scorefile import score_stream
+from scoring.engine.scorefile import run_command
 
 
 class Command(BaseCommand):
@@ -14,24 +14,11 @@ class Command(BaseCommand):
         parser.add_argument("file", nargs="?", default="-")
 
     def handle(self, *args, file, **options):
-        out = sys.stdout.buffer
-        write = out.write
-
-        def emit(data):
-            write(data)
-            write(b"\n")
-
-        if file == "-":
-            status = score_stream(sys.stdin.buffer, emit)
-        else:
-            try:
-                handle = open(file, "rb")  # noqa: SIM115 — closed below; bytes: see scorefile
-            except OSError as error:
-                raise CommandError(
-                    gettext("无法读取 %(file)s：%(reason)s") % {"file": file, "reason": error.strerror}
-                ) from None
-            with handle:
-                status = score_stream(handle, emit)
-        out.flush()
+        try:
+            status = run_command(file)
+        except OSError as error:
+            raise CommandError(
+                gettext("无法读取 %(file)s：%(reason)s") % {"file": file, "reason": error.strerror}
+            ) from None
         if status:
             sys.exit(status)

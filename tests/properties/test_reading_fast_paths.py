@@ -1,0 +1,60 @@
+"""The reader's shortcuts for canonical spellings read a deal exactly as its general path.
+
+`read_deal` takes a canonical card with a seat (or list of seats) in `holders`, and a
+kind (or list of kinds) in `exposed`, without the general path; spelling the same
+deal loosely (lower case, suit symbols, spaces) sends every entry down the general
+path, so the two readings must be equal, and so must their refusals.
+"""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.games.huapai.cards import SUIT_SYMBOLS
+from scoring.games.huapai.deal import read_deal
+from tests.strategies import valid_deals
+
+loose_seat = st.sampled_from([" {} ", "{} ", "\t{}"])
+
+
+def _loose_card(card):
+    return f" {SUIT_SYMBOLS[card[0]]}{card[1:].lower()}"
+
+
+def _loosely(deal, draw):
+    def seat(value):
+        return draw(loose_seat).format(value.lower())
+
+    def seats(value):
+        return [seat(item) for item in value] if isinstance(value, list) else seat(value)
+
+    spelled = dict(deal)
+    spelled["holders"] = {_loose_card(card): seats(value) for card, value in deal["holders"].items()}
+    spelled["exposed"] = {_loose_card(card): value for card, value in deal["exposed"].items()}
+    return spelled
+
+
+@given(valid_deals(ruleset=st.sampled_from(["huapai", "online-2deck"])), st.data())
+def test_a_deal_reads_the_same_however_its_holders_are_spelled(deal, data):
+    fast, fast_problems = read_deal(deal)
+    general, general_problems = read_deal(_loosely(deal, data.draw))
+    assert fast_problems == general_problems == []
+    assert fast == general
+
+
+junk = st.one_of(
+    st.none(),
+    st.integers(-3, 3),
+    st.sampled_from(["", "X", "NN", "shown", "first", "N", "S"]),
+    st.lists(st.sampled_from(["N", "E", "shown", "first", "", 1]), max_size=4),
+    st.dictionaries(st.sampled_from(["N", "a"]), st.integers(), max_size=2),
+)
+
+
+@given(valid_deals(ruleset=st.sampled_from(["huapai", "online-2deck"])), st.sampled_from(["holders", "exposed"]), junk)
+def test_a_wrong_entry_is_refused_alike_whether_the_card_is_spelled_canonically_or_not(deal, field, value):
+    canonical = {**deal, field: {**deal[field], "SQ": value}}
+    loose = {**deal, field: {**{k: v for k, v in deal[field].items() if k != "SQ"}, "sq": value}}
+    first, first_problems = read_deal(canonical)
+    second, second_problems = read_deal(loose)
+    assert [p.code for p in first_problems] == [p.code for p in second_problems]
+    assert first == second
