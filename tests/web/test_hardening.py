@@ -296,6 +296,21 @@ def test_odd_addresses_are_answered_without_a_server_error(client, event, url, s
     assert client.get(url, follow=True).status_code == status
 
 
+@pytest.mark.parametrize(
+    "query",
+    ["per_page=-5", "page_size_from_view=-5", "per_page=0", "page=-1", "page=999999", "page=²", "page=7&sort=x"],
+)
+def test_the_standings_view_bounds_its_pages_without_the_page_cache(rf, event, query):
+    """The page cache sends unknown query keys to the canonical address; the view must not
+    lean on that (a staff page or a cache bypass reaches it with any query)."""
+    from scoring.web.public.views import standings
+
+    Round.objects.filter(event=event, number=1).update(status=Round.Status.PROVISIONAL, published_at=timezone.now())
+    response = standings.__wrapped__(rf.get(f"/events/t-pairs/standings/?{query}"), slug="t-pairs")
+    assert response.status_code == 200
+    assert b'id="standings"' in response.content
+
+
 # --- exports --------------------------------------------------------------------------------
 
 

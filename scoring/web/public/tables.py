@@ -30,10 +30,7 @@ class StandingsTable(tables.Table):
         template_name = "django_tables2/table.html"
         attrs = {"class": "standings", "id": "standings"}
         order_by = ("rank",)
-        per_page = 100
-        # The page size comes from the view, bounded (`public._per_page`): django-tables2 would
-        # take any integer from ?per_page=, and a negative one ends in a server error.
-        per_page_field = "page_size_from_view"
+        per_page = 100  # the view paginates (`public.views._configure_table`)
 
     def render_explanation(self, value):
         """The rows come with what separates each from the one above as data

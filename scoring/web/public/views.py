@@ -1,10 +1,11 @@
 """Public pages: no login, published (provisional or official) rounds only."""
 
 import io
+import re
 import threading
 
 from django.conf import settings
-from django.core.paginator import Paginator
+from django.core.paginator import EmptyPage, Paginator
 from django.db.models import Count
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -62,6 +63,18 @@ def _per_page(request):
     return int(value) if value in {str(size) for size in PAGE_SIZES} else 100
 
 
+def _configure_table(table, request):
+    """Order from the query, and paginate with a page size only from `PAGE_SIZES`:
+    django-tables2's own pagination takes any integer the query gives for the size,
+    and a negative one is a server error."""
+    RequestConfig(request, paginate=False).configure(table)
+    page = request.GET.get("page", "")
+    try:
+        table.paginate(page=int(page) if re.fullmatch(r"[0-9]{1,6}", page) else 1, per_page=_per_page(request))
+    except EmptyPage:
+        table.paginate(page=table.paginator.num_pages, per_page=_per_page(request))
+
+
 def _after_round(request, published):
     value = request.GET.get("after")
     if not value:
@@ -85,7 +98,7 @@ def standings(request, slug):
     data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans", explain=False), query)
     table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
     table = table_class(data)
-    RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
+    _configure_table(table, request)
     provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
     return render(
         request,
