@@ -295,8 +295,14 @@ def test_every_url_answers_junk_query_strings_without_a_server_error(site, role,
         changelist = re.fullmatch(r"admin/\w+/\w+/", route)
         for url, real in concrete_urls(route):
             asked = visitor.keys_asked("get", url)
+            if not real and route.startswith("admin/"):
+                # An admin object that cannot exist is Django's `get_object` answering before
+                # any query is read: once, plain, is the whole of it for every model.
+                continue
             asked |= visitor.keys_asked("get", url, in_turn([*QUERY_KEYS, *sorted(asked)], QUERY_VALUES))
-            if not (asked or changelist):
+            if not (asked or changelist) or (route.startswith("admin/") and not changelist):
+                # An admin form page reads `_popup`, `_to_field` and `_changelist_filters`
+                # with Django's own code: every key at once, above, reaches them.
                 continue
             reading += 1
             for value in QUERY_VALUES:
