@@ -26,6 +26,15 @@ from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
 from scoring.games.huapai.stored import event_rules
 
 FONT = "HuapaiCJK"
+# The CJK font has no U+2212 MINUS SIGN (the engine's breakdown texts and the sheets use it):
+# printed as the font's full-width minus, which it has, and pdftotext reads back.
+MINUS = "－"
+_PRINTABLE = str.maketrans({"−": MINUS})
+
+
+def printable(text):
+    """Text as the embedded font can print it."""
+    return str(text).translate(_PRINTABLE)
 
 
 @cache
@@ -48,12 +57,12 @@ def _styles():
 def _text(text, style):
     """A Paragraph of plain text: reportlab reads Paragraph text as markup, so names such as
     `<a href=…>` or `<img src=…>` would become links or make the server open files."""
-    return Paragraph(escape(str(text)).replace("\n", "<br/>"), style)
+    return Paragraph(escape(printable(text)).replace("\n", "<br/>"), style)
 
 
 def _cards(text, style):
     """Card text with ♥ and ♦ cards in red, as on the cards (and on the public pages)."""
-    marked = re.sub(r"([♥♦][0-9AKQJ]+[①②]?)", r'<font color="#c62828">\1</font>', escape(str(text)))
+    marked = re.sub(r"([♥♦][0-9AKQJ]+[①②]?)", r'<font color="#c62828">\1</font>', escape(printable(text)))
     return Paragraph(marked.replace("\n", "<br/>"), style)
 
 
@@ -368,7 +377,7 @@ def _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, dec
     for board_index, board in enumerate(range(first, last + 1)):
         y = grid_top - header_height - board_index * decks * line_height
         for column in penalty_columns:  # the minus sign printed, as on the entry page
-            pdf.drawString(xs[column] + 0.8 * mm, y - decks * line_height / 2 - 1 * mm, "−")
+            pdf.drawString(xs[column] + 0.8 * mm, y - decks * line_height / 2 - 1 * mm, MINUS)
         if numbered:
             pdf.drawCentredString((xs[0] + xs[1]) / 2, y - decks * line_height / 2 - 1 * mm, str(board))
         if decks == 2:

@@ -22,6 +22,29 @@ TEXT_LIMIT = 500
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 
 
+class PenaltyField(forms.CharField):
+    """A penalty as a referee writes it: the points deducted, with or without the minus sign
+    (`50`, `-50`, `−50` and `－50` are all −50, README §5), any whole number up to the law's
+    bound. Cleans to the points deducted (positive) or None; the page prints the minus sign."""
+
+    SIGNS = "-−－"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        text = super().to_python(value).replace(" ", "")
+        if not text:
+            return None
+        digits = text[1:] if text[0] in self.SIGNS else text
+        if len(digits) > 7 or not (digits.isascii() and digits.isdigit()) or int(digits) > MAX_PENALTY:
+            raise forms.ValidationError(
+                gettext("罚分须是 0 到 %(limit)s 之间的整数（可写负号，也可不写）"), params={"limit": MAX_PENALTY}
+            )
+        return int(digits)
+
+
 def version_field(required=True):
     return forms.IntegerField(min_value=1, max_value=MAX_VERSION, required=required, widget=forms.HiddenInput)
 
@@ -54,9 +77,7 @@ class DealEntryForm(forms.Form):
                     choices=EXPOSURE_CHOICES, required=False, label=gettext("%(card)s 的亮牌") % {"card": row.label}
                 )
         for seat in SEATS:
-            self.fields[f"penalty-{seat}"] = forms.IntegerField(
-                min_value=0, max_value=MAX_PENALTY, required=False, label=f"{seat} 罚分"
-            )
+            self.fields[f"penalty-{seat}"] = PenaltyField(label=f"{seat} 罚分")
             self.fields[f"adjusted-{seat}"] = forms.IntegerField(
                 min_value=-ADJUSTED_LIMIT, max_value=ADJUSTED_LIMIT, required=False, label=f"{seat} 调整分"
             )
@@ -96,7 +117,7 @@ class IrregularityForm(forms.Form):
     version = version_field()
     seat = forms.ChoiceField(choices=[("", "—"), *((seat, seat) for seat in SEATS)], required=False)
     kind = forms.ChoiceField(choices=Irregularity.Kind.choices)
-    penalty = forms.IntegerField(min_value=0, max_value=MAX_PENALTY, required=False)
+    penalty = PenaltyField()
     ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True)
 
 
@@ -105,10 +126,12 @@ class SwapForm(forms.Form):
     second = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
 
 
-def form_errors(form):
-    """Every error of a bound form as one line each, naming the field."""
+def form_errors(form, only=None):
+    """Every error of a bound form (or of its field `only`) as one line each, naming the field."""
     lines = []
     for name, errors in form.errors.items():
+        if only is not None and name != only:
+            continue
         label = form.fields[name].label or name if name in form.fields else ""
         lines.extend(f"{label}：{error}" if label else str(error) for error in errors)
     return lines

@@ -46,31 +46,43 @@
 
   function setText(node, text) { node.textContent = text === null || text === undefined ? "" : String(text); }
 
+  // Problems are shown once every card has a seat (or after a save the server refused):
+  // while a referee is still typing, "♥5 未分配" for the cards not reached yet is no news.
+  // Nothing is inserted into the grid's rows, so no row moves as one types.
+  var saved = document.getElementById("errors") !== null;
+  function unassigned() {
+    return rows.filter(function (row) { return !row.querySelector("input:checked"); }).length;
+  }
+
   function draw(data) {
     var problems = document.getElementById("problems");
     problems.innerHTML = "";
-    rows.forEach(function (row) {
-      row.classList.remove("has-error");
-      var old = row.querySelector(".row-error");
-      if (old) old.remove();
-    });
-    // A blank board shows no errors until something is entered.
-    var touched = form.querySelector(".card-row input:checked") !== null;
-    (touched ? data.problems || [] : []).forEach(function (p) {
-      // A problem about a card goes beside that card (both copies with two decks); others in the list.
-      var marked = p.card ? rows.filter(function (row) {
+    rows.forEach(function (row) { row.classList.remove("has-error"); });
+    var penaltyErrors = document.getElementById("penalty-errors");
+    if (penaltyErrors) penaltyErrors.innerHTML = "";
+    var left = unassigned();
+    var progress = document.getElementById("grid-progress");
+    if (progress) {
+      setText(progress, left ? interpolate(gettext("还有 %(left)s 张牌未分配"), { left: left }, true) : gettext("每张牌都已分配"));
+    }
+    var touched = left < rows.length;
+    (data.problems || []).forEach(function (p) {
+      // A field the form refused (a penalty that is not a number in range) is named beside it at once.
+      if (p.field && p.field.indexOf("penalty-") === 0 && penaltyErrors) {
+        var line = document.createElement("p");
+        line.className = "field-error";
+        line.id = "error-" + p.field;
+        line.setAttribute("role", "alert");
+        line.textContent = p.message;
+        penaltyErrors.appendChild(line);
+        return;
+      }
+      if (!touched || (left && !saved)) return;
+      // A problem about a card marks that card's row (both copies with two decks); the words go in the list.
+      rows.forEach(function (row) {
         var label = row.dataset.label;
-        return label === p.card || label === p.card + "①" || label === p.card + "②";
-      }) : [];
-      marked.forEach(function (row) {
-        row.classList.add("has-error");
-        var note = document.createElement("span");
-        note.className = "row-error";
-        note.setAttribute("role", "alert");
-        note.textContent = p.message;
-        row.appendChild(note);
+        if (p.card && (label === p.card || label === p.card + "①" || label === p.card + "②")) row.classList.add("has-error");
       });
-      if (marked.length) return;
       var li = document.createElement("li");
       li.textContent = p.message;
       li.dataset.code = p.code;
@@ -127,6 +139,14 @@
       .catch(function () { /* a newer preview replaced this one */ });
   }
 
+  // Holders not needed (a card not exposed, in an event that does not count 自得) are not asked.
+  function askHolders() {
+    form.querySelectorAll("select[data-only-when-exposed]").forEach(function (select) {
+      var exposure = form.querySelector('select[name="' + select.dataset.exposedBy + '"]');
+      select.disabled = !(exposure && exposure.value);
+    });
+  }
+  form.addEventListener("change", askHolders);
   form.addEventListener("change", schedulePreview);
   form.addEventListener("input", schedulePreview);
   document.addEventListener("keydown", function (event) {

@@ -69,13 +69,77 @@ def test_the_page_names_the_unassigned_and_refuses_to_save(live_server, page, pe
     log_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=2))
     page.keyboard.type("n" * 15)  # ♣10 left unassigned
-    # The problem stands beside the card it is about, not in a list away from it.
-    page.locator('.card-row[data-card="C10"].has-error .row-error', has_text="♣10 未分配").wait_for()
-    expect(page.locator(".card-row.has-error")).to_have_count(1)  # once the last preview has answered
-    assert page.locator("#problems li", has_text="♣10").count() == 0
+    # While cards are still being given out, the page counts what is left and marks nothing red.
+    expect(page.locator("#grid-progress")).to_have_text("还有 1 张牌未分配")
+    expect(page.locator(".card-row.has-error")).to_have_count(0)
+    expect(page.locator("#problems li")).to_have_count(0)
     page.click("#save")
     expect(page.locator("#errors")).to_contain_text("♣10 未分配")
+    # After the refused save the card it is about is marked, and the words are in the list.
+    expect(page.locator('.card-row[data-card="C10"].has-error')).to_have_count(1)
+    expect(page.locator("#problems li", has_text="♣10")).to_have_count(1)
     assert not Deal.objects.filter(table__round__number=3, board=2).exists()
+
+
+def test_nothing_on_the_page_moves_while_a_referee_types(live_server, page, people):
+    """Rows, holders and penalties keep their places from the first key to the last card."""
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=5))
+    rows = [f'.card-row[data-card="{card}"]' for card in CARD_ORDER]
+    watched = [*rows, "select[name=holder-SQ]", "input[name=penalty-W]"]
+
+    def places():
+        """Each element's box in the document (focus moving down the grid scrolls the window)."""
+        return page.evaluate(
+            """(selectors) => selectors.map((selector) => {
+                const box = document.querySelector(selector).getBoundingClientRect();
+                return [box.left + window.scrollX, box.top + window.scrollY, box.width, box.height];
+            })""",
+            watched,
+        )
+
+    progress = page.locator("#grid-progress")
+    expect(progress).to_have_text("还有 16 张牌未分配")
+    before = places()
+    seats = seat_of("T1")
+    for left, card in enumerate(CARD_ORDER, start=1):
+        page.keyboard.type(seats[card].lower())
+        # The preview of this key has been drawn when the count says so.
+        expect(progress).to_have_text(f"还有 {16 - left} 张牌未分配" if left < 16 else "每张牌都已分配")
+        assert places() == before, card
+    page.locator('#preview-scores [data-seat="N"]').filter(has_text="-210").wait_for()
+    assert places() == before
+    # The way through by keyboard is written on the page, not only in a tooltip.
+    help_line = page.locator("#keyboard-help")
+    expect(help_line).to_be_visible()
+    for words in ("N E S W", "Ctrl+Enter", "↓", "持牌人"):
+        expect(help_line).to_contain_text(words)
+
+
+def test_a_penalty_is_taken_with_or_without_its_minus_sign_and_any_whole_number(live_server, page, people):
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=6))
+    page.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))  # N −210 before penalties
+    page.fill("input[name=penalty-N]", "-55")
+    page.fill("input[name=penalty-E]", "30")
+    page.locator('#preview-scores [data-seat="N"]').filter(has_text="-265").wait_for()
+    page.fill("input[name=penalty-S]", "abc")
+    error = page.locator("#error-penalty-S")
+    expect(error).to_contain_text("罚分须是 0 到 100000 之间的整数")
+    # The site's own words, never the browser's bubble: the field itself has no constraint to fail.
+    assert page.evaluate("document.querySelector('[name=penalty-S]').validity.valid") is True
+    page.click("#save")
+    expect(page.locator("#error-penalty-S")).to_contain_text("罚分须是")
+    assert not Deal.objects.filter(table__round__number=3, board=6).exists()
+    page.fill("input[name=penalty-S]", "")
+    page.click("#save")
+    page.wait_for_selector("#deal-status:has-text('v1')")
+    deal = stored(6)
+    assert deal.penalties == {"N": -55, "E": -30}
+    expected = EXAMPLES["T1"]["expected"]["scores"]
+    assert (deal.score_n, deal.score_e) == (expected["N"] - 55, expected["E"] - 30)
+    # Reopened, the page shows the points deducted beside the printed minus sign.
+    assert page.input_value("input[name=penalty-N]") == "55"
 
 
 def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, browser, people):

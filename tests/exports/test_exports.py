@@ -285,3 +285,13 @@ def test_travellers_name_the_players_and_print_hearts_and_diamonds_red(client, p
     stream = b"".join(page.get_contents().get_data() for page in reader.pages)
     red = b".776471 .156863 .156863 rg"  # #c62828, the colour of the cards' red suits
     assert red in stream
+
+
+def test_a_score_sheet_prints_the_minus_sign_in_every_penalty_cell(client, published, tmp_path):
+    """The sheet says the minus sign is printed: pdftotext finds one per seat and board."""
+    path = tmp_path / "sheets.pdf"
+    path.write_bytes(content(client.get("/events/t-pairs/rounds/1/scoresheets.pdf")))
+    first_page = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert first_page.count("－") >= 16 * 4, first_page.count("－")

@@ -109,9 +109,10 @@ def round_dashboard(request, event, number):
     )
 
 
-def _board_context(request, event, table, board, deal, values, errors=(), conflict=None):
+def _board_context(request, event, table, board, deal, values, errors=(), conflict=None, form=None):
     organiser = is_organiser(request.user, event)
-    decks = event_rules(event).decks
+    rules = event_rules(event)
+    decks = rules.decks
     return {
         "event": event,
         "round": table.round,
@@ -125,6 +126,13 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         # Who sits where at this board: a later 节 may have a team substitution (scoring.events.lineups).
         "seat_players": seats_for(table, board, event) if table.round.sessions > 1 else table.seat_players(),
         "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in SEATS},
+        # A penalty the form refused is named beside the penalties, in the site's words.
+        "penalty_errors": {
+            seat: form.errors[f"penalty-{seat}"]
+            for seat in SEATS
+            if form is not None and f"penalty-{seat}" in form.errors
+        },
+        "self_capture": rules.self_capture_doubles,
         "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in SEATS},
         "adjusted_reason": values.get("adjusted_reason", ""),
         "errors": errors,
@@ -169,7 +177,9 @@ def board_entry(request, event, number, table_number, board):
     form = DealEntryForm(request.POST, rules=rules)
     if not form.is_valid():
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
-        context = _board_context(request, event, table, board, current, request.POST, errors=form_errors(form))
+        context = _board_context(
+            request, event, table, board, current, request.POST, errors=form_errors(form), form=form
+        )
         return render(request, "referee/board.html", context, status=400)
     deal_json = deal_from_form(form.entry_values(), rules.decks)
     try:
@@ -225,7 +235,11 @@ def board_preview(request, event, number, table_number, board):
     rules = event_rules(event)
     form = DealEntryForm(request.POST, rules=rules)
     if not form.is_valid():
-        problems = [{"code": "bad_form", "message": line} for line in form_errors(form)]
+        problems = [
+            {"code": "bad_form", "field": name, "message": line}
+            for name in form.errors
+            for line in form_errors(form, only=name)
+        ]
         return JsonResponse({"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
     return JsonResponse(deal_preview(table, board, deal_from_form(form.entry_values(), rules.decks)))
 
