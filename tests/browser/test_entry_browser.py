@@ -289,3 +289,20 @@ def test_the_save_bar_stays_in_view_and_targets_fit_a_finger(live_server, browse
         )).map(e => e.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length"""
     )
     assert small == 0
+
+
+def test_a_holder_is_asked_only_where_it_can_matter(live_server, page, people):
+    """Without 自得 (an event option), an unexposed card's holder changes nothing: its select
+    is not asked until the card is exposed; with 自得 every holder can matter."""
+    from scoring.models import Event
+
+    Event.objects.filter(slug="t-pairs").update(options={"self_capture": False})
+    log_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ENTRY.format(board=7))
+    holder = page.locator("select[name=holder-SQ]")
+    expect(holder).to_be_disabled()
+    page.select_option("select[name=exposed-SQ]", label="明")
+    expect(holder).to_be_enabled()
+    Event.objects.filter(slug="t-pairs").update(options={})
+    page.reload()
+    expect(page.locator("select[name=holder-DJ]")).to_be_enabled()
