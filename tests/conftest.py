@@ -56,6 +56,19 @@ def fast_password_hasher():
 
 
 @pytest.fixture(autouse=True)
+def site_language():
+    """Each test starts in the site's language: a request through the test client runs in this
+    thread, and the locale middleware leaves the language it activated (English, say) active
+    for whatever test the worker runs next."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def empty_cache():
     from django.core.cache import cache
 

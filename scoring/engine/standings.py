@@ -184,13 +184,20 @@ def match_finished(fmt, match):
     return True
 
 
-def compute_standings(fmt, matches, entrants=(), after_round=None):
+def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
     """Ranked `Row`s for the matches of rounds ≤ `after_round` (all when None).
 
     `entrants` lists every entrant id so that those who have not played yet
-    still appear (with zeros).
+    still appear (with zeros). `joined` ({id: round}) names late entries: one first paired
+    in round N is not in the event before it, so it is left out of standings that end
+    before round N (after `after_round`, or else after the last round of `matches`).
+    A published standing then never gains a row when a late entry arrives.
     """
     matches = [m for m in matches if after_round is None or m.round <= after_round]
+    if joined:
+        last = after_round if after_round is not None else max((m.round for m in matches), default=None)
+        if last is not None:
+            entrants = [entrant for entrant in entrants if joined.get(entrant, 0) <= last]
     if fmt.kind == Kind.INDIVIDUAL:
         return _individual_standings(matches, entrants)
     rows = {entrant: Row(id=entrant) for entrant in entrants}

@@ -24,7 +24,7 @@ def standings_sheets(event, *, published_only, language="zh-hans"):
         event, published_only=published_only, rounds=[None, *numbers], finished_only=not published_only
     )
     sheets = [("排名", standings_rows(event, by_round[None], language))]
-    sheets += [(f"第{n}轮后", standings_rows(event, by_round[n], language)) for n in numbers]
+    sheets += [(f"第{n}轮后", standings_rows(event, by_round[n], language, after_round=n)) for n in numbers]
     return sheets
 
 

@@ -3,7 +3,7 @@
 from collections import defaultdict
 
 from django.utils import translation
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from scoring.cache.results import cached
 from scoring.messages import joined, people_label
@@ -28,7 +28,9 @@ def _entrant_labels(event):
     ):
         members[entrant_id].append(players[player_id])
     labels = {}
-    for entrant in Entrant.objects.filter(event=event).values_list("id", "code", "name", named=True):
+    for entrant in Entrant.objects.filter(event=event).values_list(
+        "id", "code", "name", "withdrawn_after_round", named=True
+    ):
         people = members[entrant.id]
         names = people_label(people)
         clubs = joined(dict.fromkeys(p.club for p in people if p.club))
@@ -39,30 +41,42 @@ def _entrant_labels(event):
             "sort_key": " ".join(p.sort_key for p in people),
             # Each partner's pinyin apart: "zj" finds 朱娟 as well as "xt" 解涛 in 朱娟、解涛.
             "pinyin": [p.sort_key for p in people],
+            "withdrawn_after": entrant.withdrawn_after_round,
         }
     return labels
 
 
-def standings_rows(event, rows, language, *, explain=True):
+def standings_rows(event, rows, language, *, explain=True, after_round=None):
     """Standings rows joined with names and the explanation sentence, as dicts for tables and exports.
 
     `explain=False` leaves each row's explanation as data for the page's table to put in words
-    (`scoring.web.public.tables.StandingsTable`) on the rows it shows: 100 sentences instead of 5,000."""
+    (`scoring.web.public.tables.StandingsTable`) on the rows it shows: 100 sentences instead of 5,000.
+    An entrant withdrawn by the end of the standings (`after_round`; None: the latest) is marked
+    in its name, so every page, picture and paper made from these rows shows it."""
     with translation.override(language):
-        return _standings_rows(event, rows, explain)
+        return _standings_rows(event, rows, explain, after_round)
 
 
-def _standings_rows(event, rows, explain):
+def withdrawn_by(label, after_round):
+    """The entrant had withdrawn by the end of round `after_round` (None: by now)."""
+    withdrawn_after = label.get("withdrawn_after")
+    return withdrawn_after is not None and (after_round is None or withdrawn_after <= after_round)
+
+
+def _standings_rows(event, rows, explain, after_round):
     labels = entrant_labels(event)
     result = []
     for row in rows:
         label = labels.get(row.id, {"name": row.id, "club": "", "sort_key": row.id, "pinyin": []})
+        withdrawn = withdrawn_by(label, after_round)
+        name = gettext("%(name)s（退赛）") % {"name": label["name"]} if withdrawn else label["name"]
         result.append(
             {
                 **row.as_json(event.kind),
                 "total_score": row.total_score,
                 "deals": row.deals,
-                "name": label["name"],
+                "name": name,
+                "withdrawn": withdrawn,
                 "club": label["club"],
                 "sort_key": label["sort_key"],
                 "pinyin": label.get("pinyin", []),

@@ -107,6 +107,11 @@ def entrant_codes(event):
     return list(Entrant.objects.filter(event=event).values_list("code", flat=True))
 
 
+def late_entries(event):
+    """{code: the round it was first paired in} of the event's late entries."""
+    return dict(Entrant.objects.filter(event=event, joined_round__isnull=False).values_list("code", "joined_round"))
+
+
 def unfinished_of(event, fmt, matches):
     published = set(Round.objects.filter(event=event).published().values_list("number", flat=True))
     return [match for match in matches if match.round not in published and not match_finished(fmt, match)]

@@ -111,4 +111,9 @@ def entrant_record(event, code):
         )
     totals = members_statistics(event, members, tables)
     statistics = [(player, totals[player.id]) for player in members if player.id in totals]
-    return {"subject": subject, "matches": matches, "statistics": statistics}
+    return {
+        "subject": subject,
+        "matches": matches,
+        "statistics": statistics,
+        "withdrawn_after": entrant.withdrawn_after_round,
+    }

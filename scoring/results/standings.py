@@ -4,7 +4,13 @@
 from scoring.cache.results import cached_parts, store_items, stored_items
 from scoring.engine.standings import compute_standings
 from scoring.models import Round
-from scoring.results.match_results import entrant_codes, event_format, event_match_results, unfinished_of
+from scoring.results.match_results import (
+    entrant_codes,
+    event_format,
+    event_match_results,
+    late_entries,
+    unfinished_of,
+)
 
 
 def event_standings(event, *, published_only=False, after_round=None):
@@ -34,11 +40,11 @@ def standings_by_round(event, *, published_only=False, rounds=None, finished_onl
 
 def _compute(event, published_only, finished_only, after_rounds):
     matches = event_match_results(event, published_only=published_only)
-    fmt, codes = event_format(event), entrant_codes(event)
+    fmt, codes, joined = event_format(event), entrant_codes(event), late_entries(event)
     if finished_only:
         unfinished = {id(match) for match in unfinished_of(event, fmt, matches)}
         matches = [match for match in matches if id(match) not in unfinished]
-    return {r: compute_standings(fmt, matches, codes, after_round=r) for r in after_rounds}
+    return {r: compute_standings(fmt, matches, codes, after_round=r, joined=joined) for r in after_rounds}
 
 
 def public_standing(event, code):

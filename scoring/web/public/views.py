@@ -95,7 +95,9 @@ def standings(request, slug):
     after = _after_round(request, published)
     rows = event_standings(event, published_only=True, after_round=after) if published else []
     query = request.GET.get("q", "").strip()
-    data = filter_rows(standings_rows(event, rows, get_language() or "zh-hans", explain=False), query)
+    data = filter_rows(
+        standings_rows(event, rows, get_language() or "zh-hans", explain=False, after_round=after), query
+    )
     table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
     table = table_class(data)
     _configure_table(table, request)
@@ -134,7 +136,7 @@ def standings_png(request, slug):
     published = _published_rounds(event)
     after = _after_round(request, published)
     rows = event_standings(event, published_only=True, after_round=after) if published else []
-    shown = standings_rows(event, rows[: _per_page(request)], get_language() or "zh-hans")
+    shown = standings_rows(event, rows[: _per_page(request)], get_language() or "zh-hans", after_round=after)
     counted = [r for r in published if after is None or r.number <= after]
     body = io.BytesIO()
     with _drawing:
