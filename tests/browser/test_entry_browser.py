@@ -234,8 +234,10 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
     from scoring.models import Table
 
     table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
+    with_penalty = {**EXAMPLES["T1"]["deal"], "penalties": {"E": -50}}
     for board in (1, 2, 3):
-        deal_save(table=table, board=board, deal_json=EXAMPLES["T1"]["deal"], user=people["referee1"])
+        deal = with_penalty if board == 3 else EXAMPLES["T1"]["deal"]
+        deal_save(table=table, board=board, deal_json=deal, user=people["referee1"])
     page = new_page(browser, viewport=viewport)
     log_in(page, live_server.url, "referee2")
     page.goto(live_server.url + "/referee/t-pairs/rounds/3/")
@@ -243,11 +245,23 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
     page.wait_for_selector("#table-confirm")
     assert page.locator("#table-confirm tbody tr").count() == 3
     assert "♥A" in page.locator('tr[data-board="1"]').inner_text()
-    page.uncheck('input[name="confirm-2"]')  # board 2 differs from the paper: left for a look
+    # Nothing is ticked until the checker ticks it; each board shows its penalties as the sheet does.
+    expect(page.locator('#table-confirm input[type="checkbox"]:checked')).to_have_count(0)
+    expect(page.locator('tr[data-board="3"] .penalty')).to_have_text("罚分 E -50")
+    expect(page.locator('tr[data-board="1"] .penalty')).to_have_count(0)
+    page.check('input[name="confirm-1"]')
+    page.check('input[name="confirm-3"]')  # board 2 differs from the paper: left for a look
     page.click("#confirm-table")
     page.wait_for_selector("ul.messages")
     assert [stored(b).status for b in (1, 2, 3)] == ["confirmed", "draft", "confirmed"]
+    # The referee who entered the table sees the boards but no button to confirm them.
+    entered = new_page(browser, viewport=viewport)
+    log_in(entered, live_server.url, "referee1")
+    entered.goto(live_server.url + "/referee/t-pairs/rounds/3/tables/1/confirm/")
+    expect(entered.locator("#nothing-to-confirm")).to_be_visible()
+    expect(entered.locator("#confirm-table")).to_have_count(0)
     page.context.close()
+    entered.context.close()
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}])

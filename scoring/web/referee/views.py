@@ -31,7 +31,7 @@ from scoring.events.rulebook import rules_text
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.games.huapai.stored import event_rules
-from scoring.messages import joined, message_text
+from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
 from scoring.web.client_address import client_ip
@@ -302,7 +302,10 @@ def table_confirm(request, event, number, table_number):
             "deal": deal,
             "captured": {seat: cards_text(deal.captured.get(seat, [])) for seat in SEATS},
             "holders": holders_text(deal.holders),
-            "exposed": exposed_text(deal.exposed),
+            "exposed": term_text(exposed_text(deal.exposed)),
+            # As the score sheet has them: each seat's penalty with its sign, and an adjusted score.
+            "penalties": [(seat, deal.penalties[seat]) for seat in SEATS if deal.penalties.get(seat)],
+            "adjusted": [(seat, deal.adjusted.get(seat)) for seat in SEATS] if deal.adjusted else [],
             "may_confirm": deal in mine,
         }
         for deal in deals
@@ -310,7 +313,7 @@ def table_confirm(request, event, number, table_number):
     return render(
         request,
         "referee/table_confirm.html",
-        {"event": event, "round": table.round, "table": table, "rows": rows, "seats": SEATS},
+        {"event": event, "round": table.round, "table": table, "rows": rows, "seats": SEATS, "confirmable": bool(mine)},
     )
 
 
