@@ -2,6 +2,7 @@
 event in Chromium is tests/browser/test_event_from_scratch_browser.py."""
 
 import json
+import re
 from urllib.parse import quote
 
 import pytest
@@ -477,3 +478,18 @@ def test_an_event_created_in_the_admin_is_organised_by_its_creator(client):
     )
     event = Event.objects.get(slug="from-admin")
     assert EventRole.objects.filter(event=event, user=admin, role="organiser").exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("zh-hans", ["华牌竞赛规则 (huapai)", "一副牌", "首明 ×4", "局分 ±1000"]), ("en", ["(huapai)", "±1000"])],
+)
+def test_the_console_states_the_rules_in_phrases_not_letter_by_letter(client, event, people, language, words):
+    client.force_login(people["organiser"])
+    client.cookies["django_language"] = language
+    page = client.get("/organiser/t-pairs/").content.decode()
+    line = re.sub(r"<[^>]+>", "", re.search(r'<p id="rules-in-force">.*?</p>', page, re.S).group())
+    phrases = re.split("[:：]", line, maxsplit=1)[1].strip().split(" · ")
+    assert len(phrases) == 6, line  # the rule set, decks, 首明, 自得, normalisation, the 局 threshold
+    for phrase in words:
+        assert phrase in line, line

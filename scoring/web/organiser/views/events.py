@@ -9,7 +9,7 @@ from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from scoring.events.rulebook import rules_text
+from scoring.events.rulebook import rules_in_force
 from scoring.events.setup import (
     RESULT_FIELDS,
     EventError,
@@ -87,7 +87,7 @@ def event_console(request, event):
             "entrant_count": entrants.count(),
             "withdrawn_count": entrants.filter(withdrawn_after_round__isnull=False).count(),
             "unpublished": unpublished,
-            "rules": rules_text(event),
+            "rules": rules_in_force(event),
             "stage": stage_of(event),
             "stage_form": StageForm(),
         },
