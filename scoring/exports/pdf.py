@@ -51,6 +51,7 @@ def _styles():
         "title": ParagraphStyle("title", fontName=FONT, fontSize=15, leading=20, spaceAfter=4),
         "small": ParagraphStyle("small", fontName=FONT, fontSize=8, leading=10),
         "cell": ParagraphStyle("cell", fontName=FONT, fontSize=8, leading=10),
+        "body": ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14),
     }
 
 
@@ -146,13 +147,29 @@ def write_standings(out, event, rows, *, subtitle):
         body, repeatRows=1, colWidths=[12 * mm, 16 * mm, 55 * mm, 35 * mm] + [18 * mm] * (len(header) - 5) + [60 * mm]
     )
     table.setStyle(_table_style())
+    where_and_when = " · ".join(part for part in (event.venue, event_dates(event)) if part)
     story = [
-        _text(f"{event.name} · 排名", styles["title"]),
+        _text(f"{event.name} · {'最终排名' if event.is_finished else '排名'}", styles["title"]),
+        *([_text(where_and_when, styles["small"])] if where_and_when else []),
         _text(subtitle, styles["small"]),
         Spacer(1, 4 * mm),
         table,
+        Spacer(1, 10 * mm),
+        # The paper a federation files is signed by the chief arbiter.
+        _text(
+            f"裁判长：{event.chief_arbiter or '＿＿＿＿＿＿'}　　签名：＿＿＿＿＿＿＿＿　　日期：＿＿＿＿＿＿",
+            styles["body"],
+        ),
     ]
     _build(doc, story, _footer(event.name))
+
+
+def event_dates(event):
+    """2026-05-01 – 2026-05-03, one date when the event is one day, or nothing."""
+    dates = [d.isoformat() for d in (event.start_date, event.end_date) if d]
+    if len(dates) == 2 and dates[0] == dates[1]:
+        dates = dates[:1]
+    return " – ".join(dates)
 
 
 def write_round_results(out, event, rnd, results):

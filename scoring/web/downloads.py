@@ -60,8 +60,16 @@ def _scope(event, published_only):
     rounds = event.rounds.order_by("number")
     if published_only:
         rounds = rounds.published()
+    rounds = list(rounds)
     states = "、".join(f"第{r.number}轮{r.get_status_display()}" for r in rounds) or "尚无成绩"
-    return ("公开版（只含已公布的轮次）：" if published_only else "工作人员版（含未公布的成绩）：") + states
+    if rounds and all(r.status == Round.Status.OFFICIAL for r in rounds):
+        # Staff and public versions then hold the same results: the label says what they are.
+        return ("最终成绩（各轮均为正式成绩）：" if event.is_finished else "正式成绩（各轮均为正式成绩）：") + states
+    if published_only:
+        return "公开版（只含已公布的轮次）：" + states
+    if all(r.is_published for r in rounds):
+        return "工作人员版（各轮均已公布，与公开版相同）：" + states
+    return "工作人员版（含未公布的成绩）：" + states
 
 
 def _unfinished_note(event, published_only):

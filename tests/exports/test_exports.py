@@ -295,3 +295,29 @@ def test_a_score_sheet_prints_the_minus_sign_in_every_penalty_cell(client, publi
         ["pdftotext", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True, check=True
     ).stdout
     assert first_page.count("－") >= 16 * 4, first_page.count("－")
+
+
+def test_once_every_round_is_official_the_officials_files_say_so_and_keep_their_own_names(client, published):
+    """Issue 21 item 5: no "含未公布的成绩" when nothing is unpublished; staff files named apart;
+    the standings PDF names venue, dates and the chief arbiter with a line to sign."""
+    from datetime import date
+
+    from scoring.models import Event
+    from tests.referee_setup import make_user
+
+    Round.objects.filter(event=published).update(status=Round.Status.OFFICIAL)
+    Event.objects.filter(pk=published.pk).update(
+        venue="太原市体育馆", start_date=date(2026, 5, 1), end_date=date(2026, 5, 3), chief_arbiter="王裁判"
+    )
+    client.force_login(make_user("boss", "organiser", published))
+    staff = client.get("/events/t-pairs/standings.pdf")
+    public = client.get("/events/t-pairs/standings.pdf?scope=public")
+    assert staff["Content-Disposition"] != public["Content-Disposition"]
+    assert "standings-staff.pdf" in staff["Content-Disposition"]
+    _, text = pdf_text(staff)
+    assert "工作人员版" not in text and "含未公布" not in text and "正式成绩（各轮均为正式成绩）" in text
+    assert "太原市体育馆" in text and "2026-05-01 – 2026-05-03" in text
+    assert "裁判长：王裁判" in text and "签名" in text
+    workbook = load_workbook(io.BytesIO(content(client.get("/events/t-pairs/standings.xlsx"))))
+    about = dict(workbook["说明"].iter_rows(values_only=True))
+    assert about["内容"].startswith("正式成绩") and "未公布" not in about["内容"]
