@@ -57,12 +57,10 @@ def _round(event, number, published_only):
 
 def _scope(event, published_only):
     """What a file holds, said in the file: which rounds, provisional or official."""
-    rounds = event.rounds.order_by("number")
-    if published_only:
-        rounds = rounds.published()
-    rounds = list(rounds)
+    every_round = list(event.rounds.order_by("number"))
+    rounds = [r for r in every_round if r.is_published] if published_only else every_round
     states = "、".join(f"第{r.number}轮{r.get_status_display()}" for r in rounds) or "尚无成绩"
-    if rounds and all(r.status == Round.Status.OFFICIAL for r in rounds):
+    if every_round and all(r.status == Round.Status.OFFICIAL for r in every_round):
         # Staff and public versions then hold the same results: the label says what they are.
         return ("最终成绩（各轮均为正式成绩）：" if event.is_finished else "正式成绩（各轮均为正式成绩）：") + states
     if published_only:
