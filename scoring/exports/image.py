@@ -6,9 +6,13 @@ from functools import cache
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from PIL import Image, ImageDraw, ImageFont
 
-from scoring.engine.vocabulary import Kind, RoundStatus
+from scoring.engine.vocabulary import TIEBREAK_LABELS, Kind, RoundStatus
+
+# The standings rows' figures a tie-break can name (head_to_head has no figure of its own).
+FIGURE_COLUMNS = ("match_points", "score_difference", "total_score", "penalties")
 
 WIDTH = 1080  # what chat apps show full width on a phone without scaling text below legibility
 ROW_HEIGHT = 52
@@ -77,12 +81,24 @@ def write_public_standings(out, event, rows, *, counted, total, address):
         state = _("成绩为临时成绩")
     else:
         state = _("成绩为正式成绩") if counted else _("尚无公布的成绩")
-    when = _("第 %(n)s 轮后") % {"n": counted[-1].number} if counted else ""
+    when = ""
+    if event.is_finished:
+        when = _("最终成绩")
+    elif counted:
+        when = _("第 %(n)s 轮后") % {"n": counted[-1].number}
     subtitle = " · ".join(part for part in (_("排名"), when, state, _("共 %(n)s 名") % {"n": total}) if part)
     footer = _("生成于 %(time)s · %(url)s") % {"time": timezone.localtime().strftime("%Y-%m-%d %H:%M"), "url": address}
     if event.kind == Kind.INDIVIDUAL:
         figures = [(_("总得分"), "total_score", 200, "right"), (_("副数"), "deals", 130, "right")]
     else:
-        figures = [(_("场分"), "match_points", 130, "right"), (_("总得分"), "total_score", 200, "right")]
-    columns = [(_("名次"), "rank", 90, "right"), (_("编号"), "id", 130, "left"), (_("名称"), "name", 458, "left")]
+        # Every criterion that orders the rows, in the event's order, so a reader sees why tied
+        # entrants stand as they do (相互间场分 is between the tied entrants only: no column).
+        figures = [
+            (pgettext("tie-break", TIEBREAK_LABELS[key]), key, 132, "right")
+            for key in event.tiebreaks
+            if key in FIGURE_COLUMNS
+        ]
+    columns = [(_("名次"), "rank", 80, "right"), (_("编号"), "id", 110, "left")]
+    name_width = WIDTH - 2 * MARGIN - sum(width for _h, _k, width, _a in columns + figures)
+    columns.append((_("名称"), "name", name_width, "left"))
     write_standings_png(out, title=event.name, subtitle=subtitle, footer=footer, columns=columns + figures, rows=rows)

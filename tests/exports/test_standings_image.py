@@ -53,3 +53,31 @@ def test_the_image_is_cut_at_the_chosen_length_and_answers_an_unpublished_round_
     # Anything but an offered length goes to the image's own address, and longer ones to 100 rows.
     assert client.get("/events/t-pairs/standings.png?per_page=-1")["Location"] == "/events/t-pairs/standings.png"
     assert client.get("/events/t-pairs/standings.png?per_page=500")["Location"].endswith("per_page=100")
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "headings"),
+    [
+        (["match_points", "score_difference", "head_to_head", "penalties"], ["场分", "得分差", "罚分"]),
+        (["total_score", "match_points"], ["总得分", "场分"]),
+    ],
+)
+def test_the_image_shows_every_figure_that_orders_its_rows(client, published, monkeypatch, tiebreaks, headings):
+    """Ranked on 得分差, the picture shows 得分差: each tie-break with a figure is a column."""
+    from scoring.exports import image as drawing
+    from scoring.models import Event
+
+    Event.objects.filter(pk=published.pk).update(tiebreaks=tiebreaks)
+    seen = {}
+    original = drawing.write_standings_png
+
+    def spy(out, *, columns, **kwargs):
+        seen["columns"] = columns
+        return original(out, columns=columns, **kwargs)
+
+    monkeypatch.setattr(drawing, "write_standings_png", spy)
+    picture(client.get("/events/t-pairs/standings.png"))
+    assert [heading for heading, *_ in seen["columns"]][3:] == headings
+    assert sum(width for _h, _k, width, _a in seen["columns"]) <= 1080 - 2 * 36
+    rows = standings_json(published, published_only=True)["rows"]
+    assert all(key in rows[0] for _h, key, *_ in seen["columns"] if key not in ("name",))
