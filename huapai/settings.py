@@ -112,6 +112,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "scoring.cache.pages.live_updates",
+                "scoring.web.consoles.consoles",
             ],
         },
     },

@@ -19,7 +19,7 @@ from scoring.games.huapai import (
 from scoring.games.huapai.stored import event_rules, score_stored
 from scoring.games.refusals import Text, _
 from scoring.messages import message_text, term_text
-from scoring.models import BlindEntry, Deal, DealHistory, Table
+from scoring.models import BlindEntry, Deal, DealHistory, Event, Table
 
 NO_SUCH_BOARD = _("没有这一副")
 
@@ -190,7 +190,9 @@ def deal_preview(table, board, deal_json):
     if result:
         sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
         sides.sort()
-    games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
+    # 局 running totals decide a match only in a games-scored event; elsewhere they would mislead.
+    scored_by_games = event.match_mode == Event.MatchMode.GAMES
+    games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold) if scored_by_games else []
     return {
         # `card` (as the grid labels it, "♥A") lets the page put the problem beside that card.
         "problems": [

@@ -57,3 +57,21 @@ def organises_any_event(user):
         user.is_authenticated
         and (user.is_superuser or EventRole.objects.filter(user=user, role=EventRole.Role.ORGANISER).exists())
     )
+
+
+def uses_organiser_console(user):
+    """Whether the organiser console has something for `user`: events to organise, or the
+    right to create one."""
+    return bool(user.is_authenticated and (organises_any_event(user) or user.has_perm("scoring.add_event")))
+
+
+def uses_referee_desk(user):
+    """Whether the referees' desk has something for `user`: some event role (an organiser
+    referees too), or every event for a superuser."""
+    return bool(user.is_authenticated and (user.is_superuser or EventRole.objects.filter(user=user).exists()))
+
+
+def first_page_after_login(user):
+    """The URL name a user lands on after signing in: the organiser console for those who
+    organise or create events (a new director finds "create event" there), else the desk."""
+    return "organiser-home" if uses_organiser_console(user) else "referee-home"

@@ -69,6 +69,7 @@ def round_pair(event, method, *, user=None, options=PairingOptions()):
     """
     version = current_version(event)
     number = next_round_number(event)
+    _refuse_beyond_the_plan(event, number)
     pairing = _plan(event, method, number, options)
     # Two organisers pairing at once (or a double-submitted form) on PostgreSQL both pass the
     # check before either commits; the round number's unique constraint refuses the second.
@@ -179,6 +180,19 @@ def _clubs_by_entrant(event):
         if club:
             clubs[code].add(club)
     return {code: frozenset(found) for code, found in clubs.items()}
+
+
+def _refuse_beyond_the_plan(event, number):
+    """A closed event pairs nothing more; one that planned N rounds pairs no N+1-th until the
+    organiser changes the plan in the event's settings (a deliberate step, not a slip)."""
+    if event.is_finished:
+        raise PairingError(_("赛事已经结束，不能再编排新的轮次"), code="event_finished")
+    if event.planned_rounds and number > event.planned_rounds:
+        raise PairingError(
+            _("本赛事计划 {planned} 轮，已全部编排；要加赛请先在赛事设置中修改计划轮数"),
+            code="planned_rounds_reached",
+            planned=event.planned_rounds,
+        )
 
 
 def _plan(event, method, number, options):

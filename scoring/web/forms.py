@@ -121,6 +121,12 @@ class IrregularityForm(forms.Form):
     ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True)
 
 
+class BackForm(forms.Form):
+    """Which page a round's publication buttons were pressed on."""
+
+    back = forms.ChoiceField(choices=[("referee", "referee"), ("organiser", "organiser")], required=False)
+
+
 class SwapForm(forms.Form):
     first = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
     second = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])

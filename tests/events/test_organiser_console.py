@@ -229,7 +229,11 @@ def _finish_round_three(event, people):
 def test_withdrawn_and_bye_requesting_entrants_are_not_paired_and_reinstated_ones_are(client, event, people):
     _finish_round_three(event, people)
     client.force_login(people["organiser"])
-    client.post("/organiser/t-pairs/entrants/withdraw/A/")
+    asked = client.post("/organiser/t-pairs/entrants/withdraw/A/")
+    # One click asks: nothing changes until the organiser confirms.
+    assert asked.status_code == 200 and 'id="confirm-withdraw"' in asked.content.decode()
+    assert Entrant.objects.get(event=event, code="A").withdrawn_after_round is None
+    client.post("/organiser/t-pairs/entrants/withdraw/A/", {"confirm": "on"})
     client.post("/organiser/t-pairs/entrants/bye/B/", {"round": 4})
     assert Entrant.objects.get(event=event, code="A").withdrawn_after_round == 3
     rnd, pairing = round_pair(event, "swiss")

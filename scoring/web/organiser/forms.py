@@ -65,6 +65,8 @@ class EventForm(forms.ModelForm):
             "start_date",
             "end_date",
             "venue",
+            "chief_arbiter",
+            "planned_rounds",
             "kind",
             "ruleset",
             "game_threshold",
@@ -158,7 +160,8 @@ class EventForm(forms.ModelForm):
 
 class StaffForm(forms.Form):
     username = forms.CharField(label=_("用户名"), max_length=150, validators=[UnicodeUsernameValidator()])
-    role = forms.ChoiceField(label=_("角色"), choices=EventRole.Role.choices)
+    # Most staff an organiser adds are referees: the safer role is the one offered first.
+    role = forms.ChoiceField(label=_("角色"), choices=EventRole.Role.choices, initial=EventRole.Role.REFEREE)
     password = forms.CharField(
         label=_("密码"), max_length=128, required=False, strip=False, widget=forms.PasswordInput(render_value=False)
     )
@@ -249,6 +252,16 @@ class PairingForm(forms.Form):
             first_table=self.cleaned_data["first_table"],
             manual=self.cleaned_data["manual"],
         )
+
+
+class ConfirmForm(forms.Form):
+    """The second click of a step that asks first."""
+
+    confirm = forms.BooleanField(required=True)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("理由"), max_length=500, required=False, strip=True)
 
 
 class ReasonlessForm(forms.Form):

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -26,7 +27,7 @@ from scoring.entry.selectors import (
 )
 from scoring.entry.services import blind_entry_submit, deal_confirm, deal_save, irregularity_record
 from scoring.events.lineups import seats_for
-from scoring.events.permissions import is_official, is_organiser, may_confirm, may_enter
+from scoring.events.permissions import first_page_after_login, is_official, is_organiser, may_confirm, may_enter
 from scoring.events.rulebook import rules_text
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
@@ -36,6 +37,7 @@ from scoring.models import Deal, DealHistory, Event, Irregularity, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
 from scoring.web.client_address import client_ip
 from scoring.web.forms import (
+    BackForm,
     ConfirmForm,
     DealEntryForm,
     IrregularityForm,
@@ -51,6 +53,10 @@ class ThrottledLoginView(auth_views.LoginView):
     signed-in session posting another account's password counts as a failure."""
 
     template_name = "registration/login.html"
+
+    def get_default_redirect_url(self):
+        """Without `?next=`, where the signed-in user's work is (`first_page_after_login`)."""
+        return reverse(first_page_after_login(self.request.user))
 
 
 def event_official(view):
@@ -368,7 +374,7 @@ def round_publish_view(request, event, number):
         )
     except PublicationError as failure:
         messages.error(request, _("不能公布：%(why)s") % {"why": message_text(failure)})
-    return redirect("referee-round", event.slug, number)
+    return _back(request, event, number)
 
 
 @_organiser_post
@@ -379,4 +385,12 @@ def round_official_view(request, event, number):
         messages.success(request, _("第 %(round)s 轮成绩已转为正式") % {"round": number})
     except PublicationError as failure:
         messages.error(request, message_text(failure))
+    return _back(request, event, number)
+
+
+def _back(request, event, number):
+    """Back to the page the button was on: the referees' round page or the organiser's console."""
+    form = BackForm(request.POST)
+    if form.is_valid() and form.cleaned_data["back"] == "organiser":
+        return redirect("organiser-round", event.slug, number)
     return redirect("referee-round", event.slug, number)

@@ -22,6 +22,7 @@ from scoring.web.forms import form_errors
 from scoring.web.organiser.access import PREVIEW_SESSION_KEY, organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
     ByeForm,
+    ConfirmForm,
     EntrantForm,
     UploadForm,
 )
@@ -92,7 +93,11 @@ def entrant_edit(request, event, code):
 
 @organiser_post
 def entrant_withdraw_view(request, event, code):
-    entrant = entrant_withdraw(_entrant(event, code))
+    entrant = _entrant(event, code)
+    if not ConfirmForm(request.POST).is_valid():
+        # A withdrawal changes every later pairing: one click only asks, the second withdraws.
+        return render(request, "organiser/withdraw_confirm.html", {"event": event, "entrant": entrant})
+    entrant = entrant_withdraw(entrant)
     messages.success(
         request,
         _("%(code)s 已退赛：第 %(round)s 轮之后不再编排，已有成绩保留")

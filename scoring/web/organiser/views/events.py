@@ -9,6 +9,7 @@ from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from scoring.events.closing import ClosingError, closing_state, event_finish, event_reopen
 from scoring.events.rulebook import rules_in_force
 from scoring.events.setup import (
     RESULT_FIELDS,
@@ -21,9 +22,10 @@ from scoring.events.setup import (
 )
 from scoring.models import Entrant, Event, EventRole, Round
 from scoring.rounds.final_stage import stage_of
-from scoring.web.organiser.access import organiser_page, refused
+from scoring.web.organiser.access import organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
     EventForm,
+    ReasonForm,
     SlugQueryForm,
     StageForm,
 )
@@ -90,8 +92,33 @@ def event_console(request, event):
             "rules": rules_in_force(event),
             "stage": stage_of(event),
             "stage_form": StageForm(),
+            "closing": closing_state(event),
         },
     )
+
+
+@organiser_post
+def event_finish_view(request, event):
+    try:
+        event_finish(event, user=request.user)
+    except ClosingError as failure:
+        refused(request, failure)
+    else:
+        messages.success(request, _("赛事已结束：排名为最终成绩"))
+    return redirect("organiser-event", event.slug)
+
+
+@organiser_post
+def event_reopen_view(request, event):
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        event_reopen(event, user=request.user, reason=reason)
+    except ClosingError as failure:
+        refused(request, failure)
+    else:
+        messages.success(request, _("赛事已重新开放"))
+    return redirect("organiser-event", event.slug)
 
 
 @organiser_page

@@ -1,0 +1,23 @@
+"""The consoles a signed-in user may use, linked from every page's header (a context processor)."""
+
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy as _
+
+from scoring.events.permissions import uses_organiser_console, uses_referee_desk
+
+
+def consoles(request):
+    """`consoles`: [{"id", "name", "url"}], computed only when a page shows it (signed-in users)."""
+    user = getattr(request, "user", None)
+
+    def available():
+        if user is None or not user.is_authenticated:
+            return []
+        found = []
+        if uses_organiser_console(user):
+            found.append({"id": "organiser", "name": _("组织者控制台"), "url": "organiser-home"})
+        if uses_referee_desk(user):
+            found.append({"id": "referee", "name": _("裁判台"), "url": "referee-home"})
+        return found
+
+    return {"consoles": SimpleLazyObject(available)}
