@@ -116,6 +116,7 @@ def statistics_rows(event, order=""):
         {
             "code": player.code,
             "name": player.name,
+            "sort_key": player.sort_key,
             "club": player.club,
             "entrant": entrant_of.get(player.id),
             "stats": totals[player.id],

@@ -49,6 +49,12 @@ def join_names(names):
 
 
 @register.filter
+def with_pinyin(name, sort_key=None):
+    """One person's name, followed by its pinyin in a language other than Chinese."""
+    return name_with_pinyin(name, sort_key or None)
+
+
+@register.filter
 def join_list(words):
     """Words (clubs, codes) in a list, with the page language's separator."""
     return joined(words or ())
