@@ -84,6 +84,8 @@ def create_event(page, base):
     page.fill("#id_name", NAME)
     expect(page.locator("#id_slug")).to_have_value(SLUG)  # proposed from the pinyin as one types
     page.fill("#id_venue", "太原市体育馆")
+    page.fill("#id_chief_arbiter", "王裁判")
+    page.fill("#id_planned_rounds", "3")
     page.fill("#id_start_date", "2026-11-28")
     page.fill("#id_end_date", "2026-11-29")
     page.select_option("#id_kind", "pairs")
@@ -98,6 +100,8 @@ def create_event(page, base):
     shot(page, "1-create-event")
     page.click("#event-form button[type=submit]")
     page.wait_for_url(f"**/organiser/{SLUG}/")
+    # The rules in force in phrases (it was once a string joined letter by letter).
+    expect(page.locator("#rules-in-force")).to_contain_text("一副牌 · 首明 ×4")
 
 
 def add_referees(page, base):
@@ -273,8 +277,22 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
     assert pdf_text(download(director, "各副成绩单 PDF")).strip()
     assert pdf_text(download(director, "记分表 PDF")).strip()
 
-    # The public sees the final standings on a phone.
+    # After the last planned round the console offers closing the event, not another round.
+    director.goto(f"{base}/organiser/{SLUG}/")
+    expect(director.get_by_role("link", name="编排下一轮")).to_have_count(0)
+    director.click("#finish-event")
+    expect(director.locator("#event-finished")).to_be_visible()
+
+    # The public sees the final standings on a phone; the late pair is in no standing before it
+    # joined, and the withdrawn pair is marked.
     phone = new_page(browser, PHONE)
     phone.goto(f"{base}/events/{SLUG}/standings/")
     expect(phone.locator("table tbody tr")).to_have_count(13)
+    expect(phone.locator("#final-standings")).to_be_visible()
+    expect(phone.locator("table tbody tr", has_text="P05")).to_contain_text("（退赛）")
+    phone.goto(f"{base}/events/{SLUG}/standings/?after=1")
+    expect(phone.locator("table tbody tr")).to_have_count(12)
+    expect(phone.locator("table tbody tr", has_text="L01")).to_have_count(0)
+    # P05 withdrew after round 1: marked from that round on, wherever it appears.
+    expect(phone.locator("table tbody tr", has_text="P05")).to_contain_text("（退赛）")
     phone.context.close()
