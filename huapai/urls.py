@@ -1,10 +1,9 @@
 from django.contrib import admin
-from django.templatetags.static import static
 from django.urls import include, path, register_converter
-from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
 from scoring.web.converters import CodeConverter, NameConverter, NumberConverter
+from scoring.web.public.views import favicon
 
 register_converter(NumberConverter, "num")
 register_converter(NameConverter, "name")
@@ -13,7 +12,7 @@ register_converter(CodeConverter, "code")
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Browsers ask for /favicon.ico whatever the page links; the icon is the SVG in static/.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", favicon),
     path("i18n/", include("django.conf.urls.i18n")),
     # The entry page's texts, from the same .po files (domain djangojs).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

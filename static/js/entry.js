@@ -26,7 +26,7 @@
       input.checked = true;
       input.dispatchEvent(new Event("change", { bubbles: true }));
       if (index < rows.length - 1) focusRow(index + 1);
-      else form.querySelector('select[name^="holder-"]').focus();
+      else form.querySelector('.specials select:not(:disabled)').focus();
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       focusRow(index + (event.key === "ArrowDown" ? 1 : -1));

@@ -46,8 +46,9 @@ def test_a_two_deck_deal_by_keyboard_shows_raw_and_final_scores(live_server, bro
     for card in ("C10", "HA", "SQ"):
         for copy, holder in enumerate(deal["holders"][card], start=1):
             suffix = "" if copy == 1 else f"-{copy}"
-            page.select_option(f"select[name=holder-{card}{suffix}]", holder)
+            # Two decks count no 自得: a holder is asked once the copy is exposed.
             page.select_option(f"select[name=exposed-{card}{suffix}]", label="明")
+            page.select_option(f"select[name=holder-{card}{suffix}]", holder)
     expected = EXAMPLES["D1"]["expected"]
     page.locator('#preview-scores [data-raw="N"]').filter(has_text=str(expected["raw"]["N"])).wait_for()
     assert page.locator('#preview-scores [data-seat="N"]').inner_text() == str(expected["scores"]["N"])

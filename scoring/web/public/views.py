@@ -7,8 +7,9 @@ import threading
 from django.conf import settings
 from django.core.paginator import EmptyPage, Paginator
 from django.db.models import Count
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
@@ -32,6 +33,12 @@ from scoring.rounds import draws
 from scoring.rounds.final_stage import stage_summary
 from scoring.rounds.publication import changes_since_publication
 from scoring.web.public.tables import STANDINGS_SORTS, IndividualStandingsTable, StandingsTable
+
+
+def favicon(request):
+    """/favicon.ico, which browsers ask for whatever a page links: the icon in static/ (its
+    hashed name is read at request time, after collectstatic)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 def home(request):
