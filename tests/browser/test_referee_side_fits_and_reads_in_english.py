@@ -11,21 +11,13 @@ from playwright.sync_api import expect
 
 from scoring.archive.database import import_archive
 from scoring.models import Player
+from tests.browser.test_entry_browser import log_in
 from tests.conftest import new_page
-from tests.referee_setup import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HAN = re.compile(r"[\u3400-\u9fff]+")
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo-event.json"
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/referee/")
 
 
 def test_every_link_on_the_round_dashboard_is_at_least_44_pixels(live_server, browser, people):
