@@ -68,6 +68,9 @@ def export_archive(event):
             **({"venue": event.venue} if event.venue else {}),
             **({"start_date": event.start_date.isoformat()} if event.start_date else {}),
             **({"end_date": event.end_date.isoformat()} if event.end_date else {}),
+            **({"chief_arbiter": event.chief_arbiter} if event.chief_arbiter else {}),
+            **({"planned_rounds": event.planned_rounds} if event.planned_rounds else {}),
+            **({"finished_at": event.finished_at.isoformat()} if event.finished_at else {}),
         },
         "players": players,
     }

@@ -11,7 +11,7 @@ one file. About 700 lines for that reason.
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 
 from scoring.engine.standings import Format, MatchResult, StandingsError, TableResult, match_games
 from scoring.engine.vocabulary import (
@@ -34,7 +34,9 @@ FORMAT = "huapai-event/1"
 KINDS = tuple(Kind)
 ROUND_STATUSES = tuple(RoundStatus)
 EVENT_KEYS = {"slug", "name", "ruleset", "game_threshold", "kind", "match", "match_points", "tiebreaks", "options"}
-EVENT_FIELDS = ("venue", "start_date", "end_date")  # optional keys the site stores as columns
+# Optional keys the site stores as columns (planned rounds, closing and the chief arbiter
+# travel with a back-up, though the format does not name them).
+EVENT_FIELDS = ("venue", "start_date", "end_date", "chief_arbiter", "planned_rounds", "finished_at")
 DEAL_KEYS = {
     "board",
     "captured",
@@ -221,6 +223,17 @@ def _text(value, limit, what):
     return (value or "").strip()
 
 
+def _moment(value):
+    """An ISO 8601 time as an aware datetime (UTC when no offset is given), or None."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def _number(value, limit=999_999_999):
     """A whole number for a column: not a bool, positive, within a 32-bit column."""
     return type(value) is int and 0 < value <= limit
@@ -292,6 +305,16 @@ def _event(raw):
     name = _text(raw.get("name"), 200, "event.name")
     for key in ("venue",):
         _text(raw.get(key), 200, f"event.{key}")
+    _text(raw.get("chief_arbiter"), 100, "event.chief_arbiter")
+    _require(
+        raw.get("planned_rounds") is None or _number(raw["planned_rounds"], MAX_ROUNDS),
+        _("event.planned_rounds 必须是 1 到 {limit} 的整数"),
+        limit=MAX_ROUNDS,
+    )
+    _require(
+        raw.get("finished_at") is None or _moment(raw["finished_at"]) is not None,
+        _("event.finished_at 必须是 ISO 8601 时间"),
+    )
     return {
         "slug": slug.strip(),
         "name": name or slug.strip(),
@@ -305,7 +328,11 @@ def _event(raw):
         "tiebreaks": list(tiebreaks),
         "match_extra": _extra(match, {"mode", "boards", "games"}),
         "fields": {
-            key: date.fromisoformat(raw[key]) if key.endswith("_date") else raw[key]
+            key: date.fromisoformat(raw[key])
+            if key.endswith("_date")
+            else _moment(raw[key])
+            if key == "finished_at"
+            else raw[key]
             for key in EVENT_FIELDS
             if raw.get(key)
         },

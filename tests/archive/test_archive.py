@@ -175,3 +175,33 @@ def test_an_adjusted_deal_may_have_no_cards_but_its_penalties_are_checked():
     deal["penalties"] = {"S": 20}
     with pytest.raises(ArchiveError, match="bad_penalty"):
         import_archive(dict(archive, event={**archive["event"], "slug": "t-pairs-2"}))
+
+
+def test_planned_rounds_the_chief_arbiter_and_closing_travel_with_a_back_up():
+    archive = four_pairs_two_rounds()
+    archive["event"].update(planned_rounds=2, chief_arbiter="王裁判", finished_at="2026-11-29T18:00:00+08:00")
+    event = import_archive(archive)
+    assert (event.planned_rounds, event.chief_arbiter, event.is_finished) == (2, "王裁判", True)
+    exported = export_archive(event)
+    assert exported["event"]["planned_rounds"] == 2 and exported["event"]["chief_arbiter"] == "王裁判"
+    again = import_archive(dict(exported, event={**exported["event"], "slug": "copy"}))
+    assert again.finished_at == event.finished_at
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("planned_rounds", 0),
+        ("planned_rounds", 201),
+        ("planned_rounds", "3"),
+        ("finished_at", "yesterday"),
+        ("chief_arbiter", "x" * 101),
+    ],
+)
+def test_a_bad_plan_or_closing_time_is_refused_by_name(key, value):
+    from scoring.archive.format import ArchiveError
+
+    archive = four_pairs_two_rounds()
+    archive["event"][key] = value
+    with pytest.raises(ArchiveError, match=key):
+        import_archive(archive)
