@@ -46,6 +46,20 @@ def random_version_start():
     return secrets.randbelow(2**40)
 
 
+# table-api.md: a table's link carries a random token of at least 128 bits; an entrant's code
+# is at least 6 characters. Codes are read aloud and typed on phones: no 0/O, 1/I/L.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+ACCESS_CODE_LENGTH = 8
+
+
+def new_table_token():
+    return secrets.token_urlsafe(24)  # 192 bits, 32 URL-safe characters
+
+
+def new_access_code():
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(ACCESS_CODE_LENGTH))
+
+
 class Event(models.Model):
     class Kind(models.TextChoices):
         PAIRS = vocabulary.Kind.PAIRS.value, _("双人赛")
@@ -80,6 +94,13 @@ class Event(models.Model):
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
     sessions_per_round = models.PositiveSmallIntegerField(_("每轮节数"), default=1)
+
+    class Entry(models.TextChoices):
+        REFEREES = "referees", _("裁判录入")
+        PLAYERS = "players", _("选手录入、对方核对")
+
+    # table-api.md: who enters deals; changeable between rounds; referees keep every power.
+    entry = models.CharField(_("录入方式"), max_length=10, choices=Entry.choices, default=Entry.REFEREES)
     # How many rounds the event is planned to run; with it the site knows when the
     # last round is official and the standings are final. Empty: not decided yet.
     planned_rounds = models.PositiveSmallIntegerField(
@@ -183,13 +204,19 @@ class Entrant(models.Model):
     withdrawn_after_round = models.PositiveIntegerField(_("退赛（此轮之后）"), null=True, blank=True)
     joined_round = models.PositiveIntegerField(_("补报（从此轮起）"), null=True, blank=True)
     bye_round = models.PositiveIntegerField(_("申请轮空的轮次"), null=True, blank=True)
+    # The entrant's personal code for table entry (table-api.md): a secret, printed on its
+    # entrant card only; never in archives, exports or public pages.
+    access_code = models.CharField(max_length=16, default=new_access_code, editable=False)
     extra = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = pgettext_lazy("singular", "参赛队/对")
         verbose_name_plural = pgettext_lazy("plural", "参赛队/对")
         ordering = ["code"]
-        constraints = [models.UniqueConstraint(fields=["event", "code"], name="entrant_code_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "code"], name="entrant_code_unique"),
+            models.UniqueConstraint(fields=["event", "access_code"], name="entrant_access_code_unique"),
+        ]
 
     def __str__(self):
         return f"{self.code} {self.display_name}"
@@ -331,6 +358,9 @@ class Table(models.Model):
     east = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     south = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     west = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # The table's link `/t/<token>/` (table-api.md): reaches this table of this round only;
+    # replaced by the organiser, after which the old one answers 404.
+    token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
 
     objects = TableQuerySet.as_manager()
 

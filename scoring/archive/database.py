@@ -115,6 +115,7 @@ def import_archive(data, *, replace=False, consume=False):
             points_draw=info["points"]["draw"],
             points_loss=info["points"]["loss"],
             tiebreaks=info["tiebreaks"],
+            entry=info["entry"],
             **info["fields"],
             extra={**info["extra"], **({"match": info["match_extra"]} if info["match_extra"] else {})},
         )

@@ -65,6 +65,7 @@ def export_archive(event):
             "match_points": event.match_points,
             "tiebreaks": event.tiebreaks,
             **({"options": event.options} if event.options else {}),
+            **({"entry": event.entry} if event.entry != Event.Entry.REFEREES else {}),
             **({"venue": event.venue} if event.venue else {}),
             **({"start_date": event.start_date.isoformat()} if event.start_date else {}),
             **({"end_date": event.end_date.isoformat()} if event.end_date else {}),

@@ -33,7 +33,19 @@ from scoring.games.refusals import Refusal, Text, _
 FORMAT = "huapai-event/1"
 KINDS = tuple(Kind)
 ROUND_STATUSES = tuple(RoundStatus)
-EVENT_KEYS = {"slug", "name", "ruleset", "game_threshold", "kind", "match", "match_points", "tiebreaks", "options"}
+EVENT_KEYS = {
+    "slug",
+    "name",
+    "ruleset",
+    "game_threshold",
+    "kind",
+    "match",
+    "match_points",
+    "tiebreaks",
+    "options",
+    "entry",
+}
+ENTRY_MODES = ("referees", "players")  # event.entry (table-api.md)
 # Optional keys the site stores as columns (planned rounds, closing and the chief arbiter
 # travel with a back-up, though the format does not name them).
 EVENT_FIELDS = ("venue", "start_date", "end_date", "chief_arbiter", "planned_rounds", "finished_at")
@@ -306,6 +318,8 @@ def _event(raw):
     for key in ("venue",):
         _text(raw.get(key), 200, f"event.{key}")
     _text(raw.get("chief_arbiter"), 100, "event.chief_arbiter")
+    entry = raw.get("entry", "referees")
+    _require(_known(entry, set(ENTRY_MODES)), _("event.entry 必须是 referees 或 players"))
     _require(
         raw.get("planned_rounds") is None or _number(raw["planned_rounds"], MAX_ROUNDS),
         _("event.planned_rounds 必须是 1 到 {limit} 的整数"),
@@ -320,6 +334,7 @@ def _event(raw):
         "name": name or slug.strip(),
         "ruleset": ruleset,
         "options": dict(options),
+        "entry": entry,
         "game_threshold": threshold,
         "kind": kind,
         "mode": mode,

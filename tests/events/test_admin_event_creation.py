@@ -25,6 +25,7 @@ def new_event(client):
             "tiebreaks": '["total_score"]',
             "options": "{}",
             "correction_minutes": "30",
+            "entry": "referees",
             "sessions_per_round": "1",
             "extra": "{}",
         },

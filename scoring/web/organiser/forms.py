@@ -78,6 +78,7 @@ class EventForm(forms.ModelForm):
             "sessions_per_round",
             "correction_minutes",
             "double_entry",
+            "entry",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),

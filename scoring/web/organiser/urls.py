@@ -30,6 +30,7 @@ urlpatterns = [
         f"{event}entrants/reinstate/<code:code>/", entrants.entrant_reinstate_view, name="organiser-entrant-reinstate"
     ),
     path(f"{event}entrants/bye/<code:code>/", entrants.entrant_bye_view, name="organiser-entrant-bye"),
+    path(f"{event}entrants/code/<code:code>/", entrants.entrant_code_replace_view, name="organiser-entrant-code"),
     path(f"{event}pair/", rounds.pairing_page, name="organiser-pair"),
     path(f"{event}final/", rounds.stage_start_view, name="organiser-stage-start"),
     path(f"{event}final/next/", rounds.stage_advance_view, name="organiser-stage-advance"),
@@ -37,6 +38,11 @@ urlpatterns = [
     path(f"{event}rounds/<num:number>/repair/", rounds.round_repair_view, name="organiser-round-repair"),
     path(f"{event}rounds/<num:number>/release/", rounds.round_release_view, name="organiser-round-release"),
     path(f"{event}rounds/<num:number>/swap/", rounds.round_swap_view, name="organiser-round-swap"),
+    path(
+        f"{event}rounds/<num:number>/tables/<num:table_number>/token/",
+        rounds.table_token_replace_view,
+        name="organiser-table-token",
+    ),
     path(
         f"{event}rounds/<num:number>/matches/<num:match_number>/lineup/",
         rounds.lineup_page,

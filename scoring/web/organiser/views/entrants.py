@@ -18,6 +18,7 @@ from scoring.events.entrants import (
     entrants_preview,
 )
 from scoring.models import Entrant, with_members
+from scoring.rounds.table_links import entrant_code_replace
 from scoring.web.forms import form_errors
 from scoring.web.organiser.access import PREVIEW_SESSION_KEY, organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
@@ -170,4 +171,11 @@ def entrants_import_confirm(request, event):
         refused(request, failure)
         return redirect("organiser-entrants-import", event.slug)
     messages.success(request, _("已导入 %(n)s 个参赛者") % {"n": len(created)})
+    return redirect("organiser-entrants", event.slug)
+
+
+@organiser_post
+def entrant_code_replace_view(request, event, code):
+    entrant = entrant_code_replace(_entrant(event, code))
+    messages.success(request, _("%(code)s 的录入码已更换，旧码已失效") % {"code": entrant.code})
     return redirect("organiser-entrants", event.slug)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine.pairing import PairingError
 from scoring.events.lineups import LineUpError, first_board, lineup_set, match_tables, seats_for, team_members
-from scoring.models import Event, Match, Round
+from scoring.models import Event, Match, Round, Table
 from scoring.rounds import draws
 from scoring.rounds.creation import (
     next_round_number,
@@ -21,6 +21,7 @@ from scoring.rounds.creation import (
 )
 from scoring.rounds.final_stage import final_stage_start, knockout_advance
 from scoring.rounds.publication import publication_checklist
+from scoring.rounds.table_links import table_links, table_token_replace
 from scoring.web.forms import SwapForm, form_errors
 from scoring.web.organiser.access import organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
@@ -88,6 +89,7 @@ def round_console(request, event, number):
             "started": started,
             "repair_form": _pairing_form(request, event, number) if not started else None,
             "checklist": publication_checklist(rnd),
+            "links": table_links(rnd),
             "later_rounds": event.rounds.filter(number__gt=number).exists(),
             "matches": rnd.matches.filter(bye__isnull=True).select_related("home", "away").order_by("number"),
         },
@@ -202,3 +204,11 @@ def lineup_page(request, event, number, match_number):
 
 def first_board_of(event, rnd, session):
     return min(first_board(session, event.match_length, rnd.sessions), event.match_length)
+
+
+@organiser_post
+def table_token_replace_view(request, event, number, table_number):
+    table = get_object_or_404(Table, round__event=event, round__number=number, number=table_number)
+    table_token_replace(table)
+    messages.success(request, _("%(table)s 号桌的链接已更换，旧链接已失效") % {"table": table_number})
+    return redirect("organiser-round", event.slug, number)

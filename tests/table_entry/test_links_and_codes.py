@@ -1,0 +1,100 @@
+"""Table links and entrant codes (table-api.md, the first part of issue 22): one per table and
+entrant, random, replaceable, shown to organisers and never in archives, exports or public pages."""
+
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+
+from scoring.archive.database import import_archive
+from scoring.archive.export import export_archive
+from scoring.models import ACCESS_CODE_LENGTH, CODE_ALPHABET, Entrant, Event, Table
+from tests.archives import four_pairs_two_rounds
+from tests.referee_setup import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    archive = four_pairs_two_rounds()
+    archive["event"]["entry"] = "players"
+    return import_archive(archive)
+
+
+def links_of(slug, number):
+    out = io.StringIO()
+    call_command("table_links", slug, "--round", str(number), "--json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_the_command_prints_each_tables_link_and_the_codes_seated_there(event):
+    links = links_of("t-pairs", 1)
+    tables = {t.number: t for t in Table.objects.filter(round__event=event, round__number=1)}
+    assert [link["table"] for link in links] == [1, 2]
+    for link in links:
+        table = tables[link["table"]]
+        assert link["url"] == f"/t/{table.token}/"
+        assert (link["ns"], link["ew"]) == (table.ns_entrant.access_code, table.ew_entrant.access_code)
+    # A token of at least 128 bits, URL-safe; a code of at least 6 unambiguous characters.
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{32,}", t.token) for t in tables.values())
+    codes = list(Entrant.objects.filter(event=event).values_list("access_code", flat=True))
+    assert all(len(c) == ACCESS_CODE_LENGTH >= 6 and set(c) <= set(CODE_ALPHABET) for c in codes)
+    assert len(set(codes)) == len(codes)
+    assert len({t.token for t in Table.objects.all()}) == Table.objects.count()
+
+
+def test_secrets_never_travel_in_an_archive_an_export_or_a_public_page(client, event):
+    secrets_ = [t.token for t in Table.objects.filter(round__event=event)]
+    secrets_ += list(Entrant.objects.filter(event=event).values_list("access_code", flat=True))
+    archive = json.dumps(export_archive(event), ensure_ascii=False)
+    assert json.loads(archive)["event"]["entry"] == "players"
+    pages = [archive]
+    for address in (
+        "/events/t-pairs/",
+        "/events/t-pairs/standings/",
+        "/events/t-pairs/rounds/1/",
+        "/events/t-pairs/entrants/A/",
+        "/events/t-pairs/standings.xlsx",
+        "/events/t-pairs/results.xlsx",
+    ):
+        response = client.get(address)
+        assert response.status_code == 200, address
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        pages.append(body.decode("latin-1"))
+    for secret in secrets_:
+        assert not any(secret in page for page in pages), secret
+
+
+def test_an_organiser_sees_and_replaces_links_and_codes(client, event):
+    client.force_login(make_user("boss", "organiser", event))
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    page = client.get("/organiser/t-pairs/rounds/1/").content.decode()
+    assert f"/t/{table.token}/" in page and table.ns_entrant.access_code in page
+    old_token, old_code = table.token, table.ns_entrant.access_code
+    client.post("/organiser/t-pairs/rounds/1/tables/1/token/")
+    client.post(f"/organiser/t-pairs/entrants/code/{table.ns_entrant.code}/")
+    table.refresh_from_db()
+    table.ns_entrant.refresh_from_db()
+    assert table.token != old_token and table.ns_entrant.access_code != old_code
+    assert f"/t/{old_token}/" not in client.get("/organiser/t-pairs/rounds/1/").content.decode()
+    # A referee sees neither.
+    client.force_login(make_user("ref", "referee", event))
+    assert client.get("/organiser/t-pairs/rounds/1/").status_code in (302, 403)
+    assert client.post("/organiser/t-pairs/rounds/1/tables/1/token/").status_code in (302, 403)
+    table.refresh_from_db()
+    assert client.get("/organiser/t-pairs/entrants/").status_code in (302, 403)
+
+
+def test_the_entry_mode_is_on_the_event_form_and_changes_between_rounds(client, event):
+    client.force_login(make_user("boss", "organiser", event))
+    assert 'name="entry"' in client.get("/organiser/t-pairs/edit/").content.decode()
+    assert Event.objects.get(pk=event.pk).entry == "players"
+    from scoring.archive.format import ArchiveError
+
+    archive = four_pairs_two_rounds()
+    archive["event"].update(slug="bad", entry="everyone")
+    with pytest.raises(ArchiveError, match=r"event\.entry"):
+        import_archive(archive)
