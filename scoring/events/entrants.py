@@ -36,6 +36,19 @@ for n in range(1, 7):
     HEADERS[f"name{n}"] = f"name{n}"
 
 
+# The import template (`scoring.exports.entrant_template`): the columns this importer reads, in
+# the order an organiser fills them, and an example line it accepts, by the event's kind.
+TEMPLATE_COLUMNS = {
+    Kind.PAIRS: [("编号", "A01"), ("姓名1", "张三"), ("姓名2", "李四"), ("单位", "太原")],
+    Kind.TEAMS: [
+        ("编号", "T01"),
+        ("队名", "太原一队"),
+        *((f"姓名{n}", name) for n, name in enumerate(["张三", "李四", "王五", "赵六", "", ""], start=1)),
+        ("单位", "太原"),
+    ],
+    Kind.INDIVIDUAL: [("编号", "P01"), ("姓名", "张三"), ("单位", "太原"), ("会员号", "")],
+}
+
 # A real event has at most a few thousand entrants; a sheet longer than this is a mistake
 # (or an attack: 300,000 empty rows fit in 129 KB and held a request for 30 s).
 MAX_ROWS = 10_000

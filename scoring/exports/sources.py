@@ -3,7 +3,8 @@
 from collections import defaultdict
 from itertools import groupby
 
-from scoring.models import Deal, LineUp, Player, Table
+from scoring.engine.standings import natural_key
+from scoring.models import Deal, LineUp, Match, Membership, Player, Table
 from scoring.results.labels import standings_rows
 from scoring.results.standings import standings_by_round
 
@@ -126,3 +127,79 @@ def _side_name(entrant, first, second):
     if entrant.name:
         return f"{entrant.code} {entrant.name}"
     return f"{entrant.code} " + "、".join(player.name for player in (first, second) if player)
+
+
+SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
+
+
+def draw_paper(rnd):
+    """What the wall draw and the table cards print for a round:
+
+    `{"tables": [{"number", "sides": {"NS": side, "EW": side} | None, "seats": {seat: person} | None}],
+      "byes": [side], "people": [{"name", "sort_key", "code", "places": [(table, "NS" | "EW" | seat)]}]}`
+
+    A side is `{"code", "name", "players": [name]}` (a pair: its players; a team: its name and
+    members), at a table with `"seated"` too (the players in its seats); a person `{"code",
+    "name"}`; `seats` only in individual events. `people` holds every player of every entrant in
+    the round — at a table, or on a bye (`places` empty) — under the entrant's number, sorted by
+    the pinyin of the name (the order players look themselves up on a wall), then the name and
+    the number."""
+    members = defaultdict(list)
+    for entrant_id, name, sort_key, code in (
+        Membership.objects.filter(entrant__event=rnd.event)
+        .order_by("entrant_id", "position")
+        .values_list("entrant_id", "player__name", "player__sort_key", "player__code")
+    ):
+        members[entrant_id].append({"name": name, "sort_key": sort_key, "player": code})
+
+    def side(entrant):
+        return {"code": entrant.code, "name": entrant.name, "players": [m["name"] for m in members[entrant.id]]}
+
+    people = {}  # player's number -> person
+
+    def add_members(entrant, places):
+        for member in members[entrant.id]:
+            people[member["player"]] = {
+                "name": member["name"],
+                "sort_key": member["sort_key"],
+                "code": entrant.code,
+                "places": places,
+            }
+
+    tables, places = [], defaultdict(list)
+    for table in (
+        Table.objects.filter(round=rnd)
+        .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        .order_by("number")
+    ):
+        if table.ns_entrant_id is None:  # an individual event: four players, each in a seat
+            seats = {}
+            for seat, player in table.seat_players().items():
+                if player is not None:
+                    seats[seat] = {"code": player.code, "name": player.name}
+                    people[player.code] = {
+                        "name": player.name,
+                        "sort_key": player.sort_key,
+                        "code": player.code,
+                        "places": [(table.number, seat)],
+                    }
+            tables.append({"number": table.number, "sides": None, "seats": seats})
+            continue
+        sides = {}
+        for direction, entrant in (("NS", table.ns_entrant), ("EW", table.ew_entrant)):
+            sides[direction] = side(entrant)
+            # Who sits at this table (a team's pair here; the first 节's line-up).
+            seated = [table.seat_players()[seat] for seat in SIDE_SEATS[direction]]
+            sides[direction]["seated"] = [player.name for player in seated if player is not None]
+            places[entrant.id].append((table.number, direction))
+            add_members(entrant, places[entrant.id])
+        tables.append({"number": table.number, "sides": sides, "seats": None})
+    byes = []
+    for match in Match.objects.filter(round=rnd, bye__isnull=False).select_related("bye").order_by("number"):
+        byes.append(side(match.bye))
+        add_members(match.bye, [])
+    ordered = sorted(
+        people.values(),
+        key=lambda person: (person["sort_key"] or person["name"], person["name"], natural_key(person["code"])),
+    )
+    return {"tables": tables, "byes": byes, "people": ordered}

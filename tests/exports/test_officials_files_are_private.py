@@ -16,6 +16,9 @@ FILES = [
     "/events/t-pairs/rounds/1/results.pdf",
     "/events/t-pairs/rounds/1/travellers.pdf",
     "/events/t-pairs/rounds/1/scoresheets.pdf",
+    "/events/t-pairs/cross-table.pdf",
+    "/events/t-pairs/cross-table.xlsx",
+    "/events/t-pairs/rounds/1/draw.pdf",
 ]
 
 

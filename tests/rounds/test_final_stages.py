@@ -189,3 +189,29 @@ def test_the_organiser_starts_and_advances_the_final_stage_from_the_console(swis
     publish(semis, people)
     client.post("/organiser/t-pairs/final/next/")
     assert set(Match.objects.filter(round__number=5).values_list("label", flat=True)) == {"final", "third_place"}
+
+
+@pytest.mark.django_db
+def test_after_a_knockout_the_awards_follow_its_placings(swiss_done, people, client):
+    """The end-of-event page (issue 21): seed 4 beats seed 1 and seed 2 beats seed 3
+    in the semi-finals; seed 2 (NS) wins the final, seed 3 (EW) the match for third place."""
+    event = swiss_done
+    seeds = [row.id for row in event_standings(event)][:4]
+    client.force_login(people["organiser"])
+    (semis,) = final_stage_start(event, "knockout", 4, user=people["organiser"])
+    play(semis, people, {1: "EW", 2: "NS"})
+    publish(semis, people)
+    page = client.get("/organiser/t-pairs/end/")
+    assert page.context["stage_undecided"] is True and page.context["awards"] == []
+    final_round = knockout_advance(event, user=people["organiser"])
+    play(final_round, people, {1: "NS", 2: "EW"})
+    publish(final_round, people)
+    page = client.get("/organiser/t-pairs/end/?places=4")
+    called = [(place, [row["id"] for row in rows]) for place, rows in page.context["awards"]]
+    assert called == [(4, [seeds[0]]), (3, [seeds[2]]), (2, [seeds[3]]), (1, [seeds[1]])]
+    assert [(row["id"], row["rank"]) for row in page.context["rows"]] == [
+        (seeds[1], 1),
+        (seeds[3], 2),
+        (seeds[2], 3),
+        (seeds[0], 4),
+    ]

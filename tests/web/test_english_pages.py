@@ -28,7 +28,15 @@ def public_addresses(event):
     slug = event.slug
     yield "/"
     yield f"/events/{slug}/"
-    for tail in ("standings/", "standings/?after=1", "changes/", "penalties/", "statistics/", "statistics/?sort=pigs"):
+    for tail in (
+        "standings/",
+        "standings/?after=1",
+        "changes/",
+        "penalties/",
+        "statistics/",
+        "statistics/?sort=pigs",
+        "cross/",
+    ):
         yield f"/events/{slug}/{tail}"
     for code in Entrant.objects.filter(event=event).values_list("code", flat=True):
         yield f"/events/{slug}/entrants/{code}/"

@@ -315,3 +315,14 @@ class LineUpForm(forms.Form):
             table.number: {seat: self.cleaned_data[f"t{table.number}-{seat}"] for seat in ("N", "E", "S", "W")}
             for table in self.tables
         }
+
+
+class AwardsForm(forms.Form):
+    """`?places=` of the end-of-event page: how many prize places to call. Anything else is not
+    an error for a link: the page calls the first three."""
+
+    DEFAULT = 3
+    places = forms.IntegerField(label=_("颁奖名次数"), min_value=1, max_value=50, required=False)
+
+    def chosen_places(self):
+        return (self.cleaned_data["places"] if self.is_valid() else None) or self.DEFAULT

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.web.organiser.views import archives, entrants, events, rounds, staff
+from scoring.web.organiser.views import archives, end_of_event, entrants, events, rounds, staff
 
 event = "organiser/<name:slug>/"
 urlpatterns = [
@@ -17,12 +17,15 @@ urlpatterns = [
     path(f"{event}finish/", events.event_finish_view, name="organiser-event-finish"),
     path(f"{event}reopen/", events.event_reopen_view, name="organiser-event-reopen"),
     path(f"{event}archive.json", archives.archive_download, name="organiser-archive"),
+    path(f"{event}end/", end_of_event.end_of_event, name="organiser-end"),
+    path(f"{event}results-pack.zip", end_of_event.results_pack, name="organiser-results-pack"),
     path(f"{event}staff/", staff.staff_page, name="organiser-staff"),
     path(f"{event}staff/<num:user_id>/password/", staff.staff_password, name="organiser-staff-password"),
     path(f"{event}staff/roles/<num:role_id>/revoke/", staff.staff_revoke, name="organiser-staff-revoke"),
     path(f"{event}entrants/", entrants.entrants_page, name="organiser-entrants"),
     path(f"{event}entrants/import/", entrants.entrants_import_page, name="organiser-entrants-import"),
     path(f"{event}entrants/import/confirm/", entrants.entrants_import_confirm, name="organiser-entrants-confirm"),
+    path(f"{event}entrants/import/template.xlsx", entrants.entrants_template, name="organiser-entrants-template"),
     # An entrant's number may hold a `/` (see scoring.web.converters): it is the last part of the address.
     path(f"{event}entrants/edit/<code:code>/", entrants.entrant_edit, name="organiser-entrant"),
     path(f"{event}entrants/withdraw/<code:code>/", entrants.entrant_withdraw_view, name="organiser-entrant-withdraw"),

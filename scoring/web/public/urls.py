@@ -15,6 +15,7 @@ urlpatterns = [
     path("events/<name:slug>/penalties/", public.penalties, name="penalties"),
     path("events/<name:slug>/statistics/", public.statistics, name="statistics"),
     path("events/<name:slug>/final/", public.final_stage, name="final-stage"),
+    path("events/<name:slug>/cross/", public.cross_table, name="cross-table"),
     path("events/<name:slug>/rounds/<num:number>/", public.round_detail, name="round"),
     path("events/<name:slug>/rounds/<num:number>/boards/<num:board>/", public.board_detail, name="board"),
     path("events/<name:slug>/rounds/<num:number>/draw/", public.draw, name="draw"),
@@ -25,4 +26,8 @@ urlpatterns = [
     path("events/<name:slug>/rounds/<num:number>/results.pdf", exports.round_results_pdf, name="round-results-pdf"),
     path("events/<name:slug>/rounds/<num:number>/travellers.pdf", exports.travellers_pdf, name="travellers-pdf"),
     path("events/<name:slug>/rounds/<num:number>/scoresheets.pdf", exports.scoresheets_pdf, name="scoresheets-pdf"),
+    path("events/<name:slug>/cross-table.pdf", exports.cross_table_pdf, name="cross-table-pdf"),
+    path("events/<name:slug>/cross-table.xlsx", exports.cross_table_xlsx, name="cross-table-xlsx"),
+    path("events/<name:slug>/rounds/<num:number>/draw.pdf", exports.wall_draw_pdf, name="draw-pdf"),
+    path("events/<name:slug>/rounds/<num:number>/table-cards.pdf", exports.table_cards_pdf, name="table-cards-pdf"),
 ]

@@ -21,6 +21,7 @@ from scoring.exports import image
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.stored import event_rules
 from scoring.models import Event, Round, public_rounds
+from scoring.results.cross_table import event_cross_table
 from scoring.results.labels import entrant_labels, standings_rows
 from scoring.results.penalties import penalty_list
 from scoring.results.records import entrant_record
@@ -278,3 +279,15 @@ def penalties(request, slug):
     """Every penalty and ruling of the published rounds, with the referee's reasons."""
     event = get_object_or_404(Event, slug=slug)
     return render(request, "scoring/penalties.html", {"event": event, "rows": penalty_list(event)})
+
+
+@public_page
+def cross_table(request, slug):
+    """Every entrant against every opponent it met in the published rounds: 场分 and score
+    difference from the row's side (pairs and teams; an individual meets no one opponent)."""
+    event = get_object_or_404(Event, slug=slug)
+    table = event_cross_table(event, published_only=True)
+    if table is None:
+        raise Http404("an individual event has no cross table")
+    provisional = any(r.status == Round.Status.PROVISIONAL for r in table["rounds"])
+    return render(request, "scoring/cross_table.html", {"event": event, "table": table, "provisional": provisional})

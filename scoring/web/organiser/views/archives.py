@@ -2,7 +2,7 @@
 
 Views check the form, call one service and turn its domain error into a message."""
 
-import json
+import io
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,12 +12,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from scoring.archive.database import import_archive_upload
-from scoring.archive.export import export_archive
 from scoring.archive.format import ArchiveError
 from scoring.events.permissions import organises_any_event
 from scoring.events.setup import (
     may_create_events,
 )
+from scoring.exports import files
 from scoring.web.forms import form_errors
 from scoring.web.organiser.access import organiser_page, refused
 from scoring.web.organiser.forms import (
@@ -29,9 +29,11 @@ from scoring.web.organiser.forms import (
 
 @organiser_page
 def archive_download(request, event):
-    body = json.dumps(export_archive(event), ensure_ascii=False, indent=1)
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}.huapai-event.json"'
+    archive = files.archive_json(event)  # the same file as in the results pack
+    body = io.BytesIO()
+    archive.write(body)
+    response = HttpResponse(body.getvalue(), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{archive.filename}"'
     return response
 
 

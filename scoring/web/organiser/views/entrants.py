@@ -2,7 +2,10 @@
 
 Views check the form, call one service and turn its domain error into a message."""
 
+import tempfile
+
 from django.contrib import messages
+from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
@@ -17,6 +20,8 @@ from scoring.events.entrants import (
     entrants_create,
     entrants_preview,
 )
+from scoring.exports.entrant_template import write_entrant_template
+from scoring.exports.files import XLSX
 from scoring.models import Entrant, with_members
 from scoring.rounds.table_links import entrant_code_replace
 from scoring.web.forms import form_errors
@@ -179,3 +184,13 @@ def entrant_code_replace_view(request, event, code):
     entrant = entrant_code_replace(_entrant(event, code))
     messages.success(request, _("%(code)s 的录入码已更换，旧码已失效") % {"code": entrant.code})
     return redirect("organiser-entrants", event.slug)
+
+
+@organiser_page
+def entrants_template(request, event):
+    """The import template for this event's kind: the header row and an example line the
+    importer accepts (`scoring.exports.entrant_template`)."""
+    handle = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it after sending
+    write_entrant_template(handle, event)
+    handle.seek(0)
+    return FileResponse(handle, as_attachment=True, filename=f"{event.slug}-entrants-template.xlsx", content_type=XLSX)

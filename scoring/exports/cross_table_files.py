@@ -1,0 +1,178 @@
+"""The cross table on paper (PDF, landscape A4) and in a workbook, from
+`scoring.results.cross_table.event_cross_table`: the grid of every entrant against every other
+(in bands of opponents when they do not fit across a page), or each entrant's opponents by round
+for a large event; the workbook adds one row per meeting, for sorting and sums.
+"""
+
+from openpyxl import Workbook
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import LongTable, PageBreak, Spacer
+
+from scoring.exports.pdf import FONT, _document, _footer, _styles, _table_style, _text
+from scoring.exports.xlsx import describe, header_cells, prepare_sheet, safe, write_about_sheet
+from scoring.results.cross_table import meeting_text, signed
+
+LEGEND = "每格：场分 / 得分差（本行一方）；… 未完成的对局（不计入名次）；— 尚未开始"
+BAND_COLUMNS = 16  # opponents across one landscape page, each cell wide enough for "+11250"
+PAGE_WIDTH = 273 * mm  # landscape A4 inside the 12 mm margins
+GREY = colors.HexColor("#c9ced8")
+
+
+def withdrawn_text(row):
+    return f"（第{row['withdrawn_after']}轮后退赛）" if row["withdrawn_after"] is not None else ""
+
+
+def cell_text(meetings, *, lines=False):
+    """One grid cell: each meeting, its round named when the two met more than once. `lines`:
+    场分 and difference on two lines (the narrow columns of the PDF)."""
+
+    def one(meeting):
+        text = meeting_text(meeting)
+        return text.replace(" / ", "\n", 1) if lines else text
+
+    if len(meetings) == 1:
+        return one(meetings[0])
+    return "\n".join(f"第{m['round']}轮 {one(m)}" for m in meetings)
+
+
+def round_cell(meeting):
+    """A cell of the by-round layout: the opponent and the meeting, or the bye."""
+    if meeting is None:
+        return ""
+    return "轮空" if meeting["bye"] else meeting_text(meeting, with_opponent=True)
+
+
+def write_cross_table_pdf(out, event, table, *, subtitle):
+    styles = _styles()
+    doc = _document(out, f"{event.name} 交叉表", wide=True)
+    story = [
+        _text(f"{event.name} · 交叉表", styles["title"]),
+        _text(subtitle, styles["small"]),
+        _text(LEGEND, styles["small"]),
+        Spacer(1, 3 * mm),
+    ]
+    if not table["rows"]:
+        story.append(_text("尚无轮次。", styles["cell"]))
+    elif table["layout"] == "grid":
+        codes = table["entrants"]
+        bands = [codes[start : start + BAND_COLUMNS] for start in range(0, len(codes), BAND_COLUMNS)]
+        for index, band in enumerate(bands):
+            if index:
+                story.append(PageBreak())
+            story.append(_grid_band(table, band, last=index == len(bands) - 1, styles=styles))
+    else:
+        story.append(_by_round(table, styles))
+    doc.build(story, onFirstPage=_footer(event.name), onLaterPages=_footer(event.name))
+
+
+def _name_cell(row, styles):
+    return _text(f"{row['name']}{withdrawn_text(row)}", styles["cell"])
+
+
+def _grid_band(table, band, *, last, styles):
+    codes = table["entrants"]
+    first = codes.index(band[0])
+    header = ["编号", "名称", *band] + (["轮空", "场分", "得分差", "名次"] if last else [])
+    body = [header]
+    for row in table["rows"]:
+        cells = [cell_text(row["cells"][first + offset], lines=True) for offset in range(len(band))]
+        totals = (
+            [
+                "、".join(str(n) for n in row["byes"]),
+                row["match_points"],
+                signed(row["score_difference"]),
+                row["rank"] or "",
+            ]
+            if last
+            else []
+        )
+        body.append([row["code"], _name_cell(row, styles), *cells, *totals])
+    totals_width = [12 * mm, 12 * mm, 16 * mm, 12 * mm] if last else []
+    each = min(16 * mm, (PAGE_WIDTH - 14 * mm - 40 * mm - sum(totals_width)) / len(band))
+    widths = [14 * mm, 40 * mm] + [each] * len(band) + totals_width
+    grid = LongTable(body, repeatRows=1, colWidths=widths)
+    style = _table_style()
+    # The diagonal: an entrant never meets itself.
+    for offset, code in enumerate(band):
+        own = codes.index(code) + 1
+        style.add("BACKGROUND", (2 + offset, own), (2 + offset, own), GREY)
+    style.add("FONT", (2, 1), (-1, -1), FONT, 7)
+    grid.setStyle(style)
+    return grid
+
+
+def _by_round(table, styles):
+    numbers = [rnd.number for rnd in table["rounds"]]
+    body = [["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", "得分差", "名次"]]
+    for row in table["rows"]:
+        body.append(
+            [
+                row["code"],
+                _name_cell(row, styles),
+                *(round_cell(m) for m in row["by_round"]),
+                row["match_points"],
+                signed(row["score_difference"]),
+                row["rank"] or "",
+            ]
+        )
+    room = PAGE_WIDTH - 14 * mm - 50 * mm - 40 * mm
+    each = min(28 * mm, room / max(1, len(numbers)))
+    grid = LongTable(
+        body, repeatRows=1, colWidths=[14 * mm, 50 * mm] + [each] * len(numbers) + [12 * mm, 16 * mm, 12 * mm]
+    )
+    style = _table_style()
+    style.add("FONT", (2, 1), (-1, -1), FONT, 7)
+    grid.setStyle(style)
+    return grid
+
+
+def write_cross_table_xlsx(out, event, table, *, scope):
+    """Sheets: 交叉表 (the grid, or opponents by round for a large event), 每场 (a row per
+    entrant and meeting: numbers to sort and sum), 说明."""
+    wb = Workbook(write_only=True)
+    describe(wb, event, "交叉表", scope)
+    rows = table["rows"]
+    ws = wb.create_sheet(title="交叉表")
+    if table["layout"] == "grid":
+        titles = ["编号", "名称", *table["entrants"], "轮空", "场分", "得分差", "名次"]
+        prepare_sheet(ws, titles, [8, 28] + [11] * len(table["entrants"]) + [8, 7, 9, 6], len(rows))
+        ws.append(header_cells(ws, titles))
+        for row in rows:
+            ws.append(
+                [safe(ws, row["code"]), safe(ws, row["name"] + withdrawn_text(row))]
+                + [cell_text(cell) for cell in row["cells"]]
+                + ["、".join(str(n) for n in row["byes"]), row["match_points"], row["score_difference"], row["rank"]]
+            )
+    else:
+        numbers = [rnd.number for rnd in table["rounds"]]
+        titles = ["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", "得分差", "名次"]
+        prepare_sheet(ws, titles, [8, 28] + [16] * len(numbers) + [7, 9, 6], len(rows))
+        ws.append(header_cells(ws, titles))
+        for row in rows:
+            ws.append(
+                [safe(ws, row["code"]), safe(ws, row["name"] + withdrawn_text(row))]
+                + [round_cell(m) for m in row["by_round"]]
+                + [row["match_points"], row["score_difference"], row["rank"]]
+            )
+    meetings = wb.create_sheet(title="每场")
+    titles = ["编号", "名称", "轮", "对手", "场分", "得分差", "状态"]
+    count = sum(1 for row in rows for meeting in row["by_round"] if meeting)
+    prepare_sheet(meetings, titles, [8, 28, 5, 8, 7, 9, 10], count)
+    meetings.append(header_cells(meetings, titles))
+    for row in rows:
+        for meeting in filter(None, row["by_round"]):
+            opponent = "" if meeting["bye"] else safe(meetings, meeting["opponent"])
+            entrant = [safe(meetings, row["code"]), safe(meetings, row["name"])]
+            figures = [meeting["points"], meeting.get("difference"), _state(meeting)]
+            meetings.append([*entrant, meeting["round"], opponent, *figures])
+    write_about_sheet(wb, event, scope, LEGEND)
+    wb.save(out)
+
+
+def _state(meeting):
+    if meeting["bye"]:
+        return "轮空"
+    if meeting["points"] is None:
+        return "尚未开始"
+    return "已计入" if meeting["finished"] else "未完成"

@@ -1,0 +1,240 @@
+"""The round's papers for the hall: the draw for the wall (by table, then every player by the
+pinyin of the name) and a card for each table. Large type: they are read from a few steps away.
+
+Both take `scoring.exports.sources.draw_paper(rnd)`; names are drawn as plain strings (never
+parsed as markup) and cut with an ellipsis to their column, so a long name cannot run into the
+next one.
+"""
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas
+from reportlab.platypus import LongTable, PageBreak, Spacer, Table, TableStyle
+
+from scoring.engine.vocabulary import SEAT_NAMES, SEATS
+from scoring.exports.pdf import FONT, _document, _footer, _styles, _text, register_font
+
+DIRECTIONS = {"NS": "南北", "EW": "东西"}
+INK = colors.HexColor("#1d2330")
+RULE = colors.HexColor("#9aa3b2")
+BAND = colors.HexColor("#f3f5f8")
+
+
+def fitted(text, width, size):
+    """`text` cut with an ellipsis to `width` points at `size` in the CJK font."""
+    text = str(text)
+    if stringWidth(text, FONT, size) <= width:
+        return text
+    while text and stringWidth(text + "…", FONT, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def side_label(side):
+    """ "A01 张三、李四", or a team's "T03 太原一队"."""
+    return f"{side['code']} {side['name'] or '、'.join(side['players'])}".strip()
+
+
+def place_label(place):
+    table, where = place
+    return f"{table} 桌 {DIRECTIONS.get(where) or SEAT_NAMES.get(where, where)}"
+
+
+def _wall_style(size, header_size):
+    return TableStyle(
+        [
+            ("FONT", (0, 0), (-1, -1), FONT, size),
+            ("FONT", (0, 0), (-1, 0), FONT, header_size),
+            ("LEADING", (0, 0), (-1, -1), size * 1.25),
+            ("BACKGROUND", (0, 0), (-1, 0), INK),
+            ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+            ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("ALIGN", (0, 0), (0, -1), "CENTER"),
+            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, BAND]),
+            ("TOPPADDING", (0, 0), (-1, -1), 4),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+        ]
+    )
+
+
+BY_TABLE_SIZE = 16  # points: a name read at two metres
+BY_NAME_SIZE = 14
+NAME_ROWS_PER_PAGE = 30  # per column, two columns a page
+
+
+def write_wall_draw(out, event, rnd, paper):
+    """A4 portrait: every table with both sides (or four seats), the byes, then every player in
+    pinyin order with the number, table and direction, two columns a page, filled down."""
+    styles = _styles()
+    doc = _document(out, f"{event.name} 第{rnd.number}轮对阵表")
+    width = doc.width
+    title = f"{event.name} · 第 {rnd.number} 轮对阵表"
+    story = [_text(title, styles["title"]), _text("按桌号", styles["small"]), Spacer(1, 3 * mm)]
+    individual = any(table["seats"] for table in paper["tables"])
+    if individual:
+        column = (width - 18 * mm) / 4
+        body = [["桌"] + [f"{SEAT_NAMES[seat]} {seat}" for seat in SEATS]]
+        for table in paper["tables"]:
+            seats = table["seats"]
+            body.append(
+                [str(table["number"])]
+                + [
+                    fitted(f"{seats[seat]['code']} {seats[seat]['name']}" if seat in seats else "", column - 8, 13)
+                    for seat in SEATS
+                ]
+            )
+        widths, size = [18 * mm] + [column] * 4, 13
+    else:
+        column = (width - 18 * mm) / 2
+        body = [["桌", "南北 NS", "东西 EW"]]
+        for table in paper["tables"]:
+            body.append(
+                [str(table["number"])]
+                + [fitted(side_label(table["sides"][d]), column - 8, BY_TABLE_SIZE) for d in ("NS", "EW")]
+            )
+        widths, size = [18 * mm, column, column], BY_TABLE_SIZE
+    by_table = LongTable(body, colWidths=widths, repeatRows=1)
+    by_table.setStyle(_wall_style(size, 12))
+    by_table.setStyle(TableStyle([("FONT", (0, 1), (0, -1), FONT, size + 4)]))
+    story.append(by_table)
+    if paper["byes"]:
+        byes = "；".join(side_label(side) for side in paper["byes"])
+        story += [Spacer(1, 4 * mm), _text(f"轮空：{byes}", styles["title"])]
+    people = paper["people"]
+    per_page = 2 * NAME_ROWS_PER_PAGE
+    pages = [people[start : start + per_page] for start in range(0, len(people), per_page)]
+    for index, chunk in enumerate(pages):
+        heading = "按姓名（拼音顺序）查桌号" + (f"（{index + 1}/{len(pages)}）" if len(pages) > 1 else "")
+        story += [PageBreak(), _text(f"{title} · {heading}", styles["title"]), Spacer(1, 3 * mm)]
+        story.append(_name_columns(chunk, width))
+    _build(doc, story, event)
+
+
+def _initial(person):
+    key = person["sort_key"] or person["name"]
+    return key[:1].upper()
+
+
+def _name_columns(chunk, width):
+    """Two columns, each filled top to bottom: 字母 | 姓名 | 编号 | 桌 and 方向."""
+    half = width / 2
+    widths = [7 * mm, half - 7 * mm - 20 * mm - 30 * mm, 20 * mm, 30 * mm]
+    middle = (len(chunk) + 1) // 2  # a short last page in two even columns
+    left, right = chunk[:middle], chunk[middle:]
+    rows = [["", "姓名", "编号", "桌号"] * 2]
+    previous = {"left": None, "right": None}
+    for line in range(len(left)):
+        row = []
+        for name, part in (("left", left), ("right", right)):
+            if line >= len(part):
+                row += ["", "", "", ""]
+                continue
+            person = part[line]
+            initial = _initial(person)
+            # The letter only where it changes: the eye finds "Z" and runs down from there.
+            letter = initial if initial != previous[name] else ""
+            previous[name] = initial
+            where = "、".join(place_label(p) for p in person["places"]) or "轮空"
+            row += [
+                letter,
+                fitted(person["name"], widths[1] - 6, BY_NAME_SIZE),
+                fitted(person["code"], widths[2] - 6, BY_NAME_SIZE),
+                fitted(where, widths[3] - 6, BY_NAME_SIZE if len(person["places"]) < 2 else 10),
+            ]
+        rows.append(row)
+    table = Table(rows, colWidths=widths * 2, repeatRows=1)
+    table.setStyle(_wall_style(BY_NAME_SIZE, 11))
+    table.setStyle(
+        TableStyle(
+            [
+                ("TEXTCOLOR", (0, 1), (0, -1), colors.HexColor("#c62828")),
+                ("TEXTCOLOR", (4, 1), (4, -1), colors.HexColor("#c62828")),
+                ("LINEBEFORE", (4, 0), (4, -1), 2, INK),
+            ]
+        )
+    )
+    return table
+
+
+def _build(doc, story, event):
+    footer = _footer(event.name)
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+
+
+def write_table_cards(out, event, rnd, paper):
+    """One landscape A4 card per table: the number as large as the page allows, then each side's
+    number, a team's name, and the players seated there (each seat's player in an individual event)."""
+    register_font()
+    pdf = canvas.Canvas(out, pagesize=landscape(A4), pageCompression=1, initialFontName=FONT, initialFontSize=12)
+    pdf.setTitle(f"{event.name} 第{rnd.number}轮 桌牌")
+    pdf.setAuthor("华牌赛事计分")
+    width, height = landscape(A4)
+    margin = 15 * mm
+    for table in paper["tables"]:
+        pdf.setFillColor(colors.black)
+        pdf.setFont(FONT, 14)
+        pdf.drawString(margin, height - margin, fitted(f"{event.name} · 第 {rnd.number} 轮", width - 2 * margin, 14))
+        pdf.setFont(FONT, 40)
+        pdf.drawCentredString(width / 2, height - 45 * mm, "桌")
+        number = str(table["number"])
+        size = min(190, 190 * 3 / max(3, len(number)))
+        pdf.setFont(FONT, size)
+        pdf.drawCentredString(width / 2, height - 45 * mm - size * 0.85, number)
+        top = height - 45 * mm - size * 0.85 - 18 * mm
+        if table["sides"]:
+            lines = [
+                (f"{DIRECTIONS[d]} {d}", table["sides"][d]["code"], table["sides"][d]["name"], table["sides"][d])
+                for d in ("NS", "EW")
+            ]
+            column = (width - 2 * margin) / 2
+            for index, (heading, code, team, side) in enumerate(lines):
+                x = margin + index * column
+                _card_side(pdf, x, top, column - 6 * mm, heading, code, team, side["seated"] or side["players"])
+        else:
+            column = (width - 2 * margin) / 4
+            for index, seat in enumerate(SEATS):
+                person = table["seats"].get(seat)
+                x = margin + index * column
+                _card_side(
+                    pdf,
+                    x,
+                    top,
+                    column - 4 * mm,
+                    f"{SEAT_NAMES[seat]} {seat}",
+                    person["code"] if person else "",
+                    "",
+                    [person["name"]] if person else [],
+                )
+        pdf.setFont(FONT, 8)
+        pdf.setFillColor(colors.HexColor("#6e7684"))
+        pdf.drawString(margin, 8 * mm, f"{event.name} · 第{rnd.number}轮 · {table['number']}号桌")
+        pdf.showPage()
+    pdf.save()
+
+
+def _card_side(pdf, x, top, width, heading, code, team, players):
+    pdf.setFillColor(colors.HexColor("#6e7684"))
+    pdf.setFont(FONT, 16)
+    pdf.drawString(x, top, heading)
+    pdf.setFillColor(colors.black)
+    pdf.setFont(FONT, 34)
+    pdf.drawString(x, top - 14 * mm, fitted(code, width, 34))
+    y = top - 26 * mm
+    lines = ([team] if team else []) + list(players)
+    room = y - 16 * mm  # above the footer
+    # The largest type at which every line fits its width and all fit above the footer.
+    size = next(
+        (
+            s
+            for s in (26, 22, 18, 14)
+            if s * 1.35 * len(lines) <= room and all(stringWidth(t, FONT, s) <= width for t in lines)
+        ),
+        12,
+    )
+    pdf.setFont(FONT, size)
+    for line in lines:
+        pdf.drawString(x, y, fitted(line, width, size))
+        y -= size * 1.35

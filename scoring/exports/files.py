@@ -1,0 +1,156 @@
+"""Every file the site hands out, built from the event alone: its name, its type and how to write
+it. The downloads (`scoring.web.downloads`) and the results pack (`scoring.exports.results_pack`)
+both take their files from here, so a file in the pack is the file a download gives.
+
+A `File` is named at once and read from the database only when written, so listing files
+costs nothing. `published_only`: the public's version (published rounds, confirmed deals); otherwise the
+officials' (every round; standings count finished matches only and name the others).
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from scoring.archive.export import export_archive
+from scoring.exports import cross_table_files, draw_pdf, pdf, xlsx
+from scoring.exports.sources import (
+    draw_paper,
+    player_names,
+    scoresheet_data,
+    standings_sheets,
+    tables_with_deals,
+)
+from scoring.models import Round
+from scoring.results.cross_table import event_cross_table
+from scoring.results.match_results import unfinished_matches
+from scoring.results.round_results import round_results
+from scoring.results.travellers import board_traveller
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PDF = "application/pdf"
+JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class File:
+    filename: str
+    content_type: str
+    write: Callable  # write(binary file)
+
+
+def scope_text(event, published_only):
+    """What a file holds, said in the file: which rounds, provisional or official. Once every
+    round of the event is official the staff and public versions hold the same results, and
+    the label says what they are (正式成绩, or 最终成绩 when the event is closed)."""
+    every_round = list(event.rounds.order_by("number"))
+    rounds = [r for r in every_round if r.is_published] if published_only else every_round
+    states = "、".join(f"第{r.number}轮{r.get_status_display()}" for r in rounds) or "尚无成绩"
+    if every_round and all(r.status == Round.Status.OFFICIAL for r in every_round):
+        return ("最终成绩（各轮均为正式成绩）：" if event.is_finished else "正式成绩（各轮均为正式成绩）：") + states
+    if published_only:
+        return "公开版（只含已公布的轮次）：" + states
+    if all(r.is_published for r in rounds):
+        return "工作人员版（各轮均已公布，与公开版相同）：" + states
+    return "工作人员版（含未公布的成绩）：" + states
+
+
+def unfinished_note(event, published_only):
+    """The officials' standings count finished matches only; the file names the others."""
+    if published_only:
+        return ""
+    unfinished = unfinished_matches(event)
+    if not unfinished:
+        return "未公布轮次的对局均已完成。"
+    return "以下未完成的对局不计入排名：" + "；".join(
+        f"第{m['round']}轮 {' 对 '.join(m['sides'])}（已确认 {m['deals']} 副）" for m in unfinished
+    )
+
+
+def standings_xlsx(event, published_only):
+    def write(out):
+        sheets = standings_sheets(event, published_only=published_only)
+        note = unfinished_note(event, published_only)
+        xlsx.write_standings(out, event, sheets, scope_text(event, published_only), note)
+
+    return File(f"{event.slug}-standings.xlsx", XLSX, write)
+
+
+def results_xlsx(event, published_only):
+    def write(out):
+        deals = tables_with_deals(event, published_only=published_only)
+        xlsx.write_results(out, event, deals, player_names(event), scope_text(event, published_only))
+
+    return File(f"{event.slug}-results.xlsx", XLSX, write)
+
+
+def standings_pdf(event, published_only):
+    def write(out):
+        _, rows = standings_sheets(event, published_only=published_only)[0]
+        parts = (scope_text(event, published_only), unfinished_note(event, published_only))
+        pdf.write_standings(out, event, rows, subtitle=" ".join(part for part in parts if part))
+
+    return File(f"{event.slug}-standings.pdf", PDF, write)
+
+
+def round_results_pdf(event, rnd):
+    def write(out):
+        pdf.write_round_results(out, event, rnd, round_results(event, rnd))
+
+    return File(f"{event.slug}-round{rnd.number}-results.pdf", PDF, write)
+
+
+def travellers_pdf(event, rnd):
+    def write(out):
+        numbers = sorted(set(rnd.tables.values_list("deals__board", flat=True)) - {None})
+        pdf.write_travellers(out, event, rnd, [(board, board_traveller(event, rnd, board)) for board in numbers])
+
+    return File(f"{event.slug}-round{rnd.number}-travellers.pdf", PDF, write)
+
+
+def scoresheets_pdf(event, rnd, *, entry_url):
+    """`entry_url(table number)`: the address of the table's entry page, for the QR code."""
+
+    def write(out):
+        pdf.write_scoresheets(out, event, rnd, scoresheet_data(event, rnd, entry_url=entry_url))
+
+    return File(f"{event.slug}-round{rnd.number}-scoresheets.pdf", PDF, write)
+
+
+def cross_table_pdf(event, published_only):
+    def write(out):
+        table = event_cross_table(event, published_only=published_only, language="zh-hans")
+        subtitle = scope_text(event, published_only)
+        cross_table_files.write_cross_table_pdf(out, event, table, subtitle=subtitle)
+
+    return File(f"{event.slug}-cross-table.pdf", PDF, write)
+
+
+def cross_table_xlsx(event, published_only):
+    def write(out):
+        table = event_cross_table(event, published_only=published_only, language="zh-hans")
+        cross_table_files.write_cross_table_xlsx(out, event, table, scope=scope_text(event, published_only))
+
+    return File(f"{event.slug}-cross-table.xlsx", XLSX, write)
+
+
+def wall_draw_pdf(event, rnd):
+    def write(out):
+        draw_pdf.write_wall_draw(out, event, rnd, draw_paper(rnd))
+
+    return File(f"{event.slug}-round{rnd.number}-draw.pdf", PDF, write)
+
+
+def table_cards_pdf(event, rnd):
+    def write(out):
+        draw_pdf.write_table_cards(out, event, rnd, draw_paper(rnd))
+
+    return File(f"{event.slug}-round{rnd.number}-table-cards.pdf", PDF, write)
+
+
+def archive_json(event):
+    """The event archive (huapai-event/1): everything, for back-up and moving."""
+
+    def write(out):
+        out.write(json.dumps(export_archive(event), ensure_ascii=False, indent=1).encode())
+
+    return File(f"{event.slug}.huapai-event.json", JSON, write)

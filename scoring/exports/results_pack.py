@@ -1,0 +1,86 @@
+"""The results pack: every official file of an event in one zip, for the federation, the club's
+web site and the organiser's own records.
+
+Official means what was published: the public version of every file (published rounds only,
+confirmed deals only) — the standings (PDF, Excel), every deal (Excel), the cross table (PDF,
+Excel; pairs and teams), each published round's results and travellers (PDF) — and the event
+archive (huapai-event/1) as the organiser downloads it. A `README.txt` (in Chinese) names each
+file and says whether the standings are final.
+"""
+
+import shutil
+import tempfile
+import zipfile
+
+from django.utils import timezone
+
+from scoring.engine.vocabulary import Kind
+from scoring.exports import files
+
+
+def pack_files(event):
+    """The files of the pack, in the order the listing gives them."""
+    members = [
+        (files.standings_pdf(event, True), "排名表"),
+        (files.standings_xlsx(event, True), "排名表（每轮之后各一页）"),
+        (files.results_xlsx(event, True), "全部成绩（每副一行）"),
+    ]
+    if event.kind != Kind.INDIVIDUAL:
+        members += [
+            (files.cross_table_pdf(event, True), "交叉表"),
+            (files.cross_table_xlsx(event, True), "交叉表（含每场一行）"),
+        ]
+    for rnd in event.rounds.published().order_by("number"):
+        members += [
+            (files.round_results_pdf(event, rnd), f"第{rnd.number}轮成绩（{rnd.get_status_display()}）"),
+            (files.travellers_pdf(event, rnd), f"第{rnd.number}轮牌例对照（{rnd.get_status_display()}）"),
+        ]
+    members.append((files.archive_json(event), "赛事存档（huapai-event/1，可导入本系统）"))
+    return members
+
+
+def pack_name(event):
+    return f"{event.slug}-results-pack.zip"
+
+
+def write_results_pack(out, event):
+    """Write the zip to `out`: a folder named after the event holding each file and `README.txt`."""
+    folder = f"{event.slug}-results"
+    members = pack_files(event)
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as pack:
+        for file, _description in members:
+            # Each file is written whole first: reportlab and openpyxl want a file they can seek in.
+            with tempfile.TemporaryFile() as handle:
+                file.write(handle)
+                handle.seek(0)
+                with pack.open(f"{folder}/{file.filename}", "w") as member:
+                    shutil.copyfileobj(handle, member)
+        # An ASCII name: old unzip tools garble the names of members in other scripts.
+        pack.writestr(f"{folder}/README.txt", listing(event, members).encode("utf-8-sig"))
+
+
+def listing(event, members):
+    rounds = list(event.rounds.order_by("number"))
+    unpublished = [r.number for r in rounds if not r.is_published]
+    provisional = [r.number for r in rounds if r.status == r.Status.PROVISIONAL]
+    if event.is_finished and not unpublished and not provisional:
+        state = "赛事已结束，排名为最终排名。"
+    else:
+        state = "排名为临时排名：" + "；".join(
+            part
+            for part in (
+                "赛事尚未结束" if not event.is_finished else "",
+                f"第{'、'.join(map(str, provisional))}轮为临时成绩" if provisional else "",
+                f"第{'、'.join(map(str, unpublished))}轮未公布，不在文件中" if unpublished else "",
+            )
+            if part
+        )
+    lines = [
+        event.name,
+        state,
+        f"生成于 {timezone.localtime().strftime('%Y-%m-%d %H:%M')}",
+        "",
+        *(f"{file.filename}  {description}" for file, description in members),
+        "",
+    ]
+    return "\r\n".join(lines)  # read in Windows Notepad too
