@@ -2,12 +2,13 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 from django.views.i18n import JavaScriptCatalog
 
-from scoring.web.converters import CodeConverter, NameConverter, NumberConverter
+from scoring.web.converters import CodeConverter, NameConverter, NumberConverter, TokenConverter
 from scoring.web.public.views import favicon
 
 register_converter(NumberConverter, "num")
 register_converter(NameConverter, "name")
 register_converter(CodeConverter, "code")
+register_converter(TokenConverter, "token")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -17,6 +18,7 @@ urlpatterns = [
     # The entry page's texts, from the same .po files (domain djangojs).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/", include("scoring.web.api.urls")),
+    path("", include("scoring.web.table.urls")),
     path("", include("scoring.web.organiser.urls")),
     path("", include("scoring.web.referee.urls")),
     path("", include("scoring.web.public.urls")),

@@ -361,6 +361,10 @@ class Table(models.Model):
     # The table's link `/t/<token>/` (table-api.md): reaches this table of this round only;
     # replaced by the organiser, after which the old one answers 404.
     token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
+    # Each side's sign-off of the table's round (table-api.md `signoff`): once both have signed,
+    # only referees change a deal, with a reason.
+    ns_signed_off_at = models.DateTimeField(null=True, blank=True)
+    ew_signed_off_at = models.DateTimeField(null=True, blank=True)
 
     objects = TableQuerySet.as_manager()
 
@@ -375,6 +379,11 @@ class Table(models.Model):
 
     def seat_players(self):
         return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+
+    @property
+    def signed_off(self):
+        """Both sides have signed the table's round off: players can no longer write."""
+        return self.ns_signed_off_at is not None and self.ew_signed_off_at is not None
 
 
 class LineUpQuerySet(models.QuerySet):
@@ -418,6 +427,8 @@ class Deal(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("草稿")
         CONFIRMED = "confirmed", _("已确认")
+        # A side at the table disagrees with the other's entry (table-api.md): a referee settles it.
+        DISPUTED = "disputed", _("有争议")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
     board = models.PositiveIntegerField(_("副号"))
@@ -431,6 +442,9 @@ class Deal(models.Model):
     extra = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     version = models.PositiveIntegerField(default=1)
+    # The side ("NS"/"EW") whose player last wrote the deal through the table link; empty when
+    # a referee did. Only the other side may verify it.
+    entered_side = models.CharField(max_length=2, blank=True, default="")
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -592,6 +606,7 @@ class DealHistory(models.Model):
         ADJUST = "adjust", _("调整分")
         RULING = "ruling", _("裁决")
         BLIND = "blind_entry", _("独立录入")
+        DISPUTE = "dispute", _("提出争议")
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="deal_history")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="deal_history")
@@ -605,6 +620,10 @@ class DealHistory(models.Model):
     after = models.JSONField(null=True)
     reason = models.TextField(blank=True)
     ip = models.GenericIPAddressField(null=True, blank=True)
+    # A player's action through the table link: the acting entrant, and the channel.
+    entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    channel = models.CharField(max_length=16, blank=True, default="")
+    TABLE_LINK = "table_link"
 
     objects = HistoryQuerySet.as_manager()
 
@@ -700,3 +719,67 @@ class BlindEntry(models.Model):
 
     def __str__(self):
         return f"{self.table} 第{self.board}副 {self.user}"
+
+
+class RefereeCall(models.Model):
+    """A table asking for a referee: a call from the table page, or a dispute of a board.
+    The referees' queue lists the unanswered ones, oldest first."""
+
+    class Kind(models.TextChoices):
+        CLAIM = "claim", _("摊牌争议")
+        REVOKE = "revoke", _("藏牌")
+        WRONG_COUNT = "wrong_card_count", _("牌数错误")
+        OTHER = "other", _("其他")
+        DISPUTE = "dispute", _("录入有争议")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
+    board = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.OTHER)
+    note = models.TextField(blank=True)
+    entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = pgettext_lazy("singular", "呼叫裁判")
+        verbose_name_plural = pgettext_lazy("plural", "呼叫裁判")
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["table", "answered_at"], name="referee_call_open")]
+
+    def __str__(self):
+        return f"{self.table} {self.get_kind_display()}"
+
+
+class TableRequest(models.Model):
+    """The first answer to each `Idempotency-Key` a table link sent (table-api.md): the same
+    key with the same body gets it again, and writes nothing."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64)  # sha256 of method, path and body
+    status = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="table_request_key_unique")]
+
+    def __str__(self):
+        return f"{self.table} {self.key}"
+
+
+class WrongCode(models.Model):
+    """A wrong entrant code sent through a table link: ten within ten minutes lock the table's
+    calls (429) until the window passes or a referee clears them."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "at"], name="wrong_code_window")]
+
+    def __str__(self):
+        return f"{self.table} {self.at}"

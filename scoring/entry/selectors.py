@@ -124,8 +124,13 @@ def history_rows(table, board):
             "before": row.before,
             "after": row.after,
             "reason": row.reason,
+            # A player's action through the table link names the acting entrant and the channel.
+            "entrant": row.entrant.code if row.entrant else None,
+            "channel": row.channel or ("referee" if row.user_id else None),
         }
-        for row in DealHistory.objects.filter(table=table, board=board).select_related("user").order_by("at", "id")
+        for row in DealHistory.objects.filter(table=table, board=board)
+        .select_related("user", "entrant")
+        .order_by("at", "id")
     ]
 
 

@@ -8,6 +8,7 @@ win) and appends to `DealHistory`. Scores come from `scoring.games.huapai.stored
 import re
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from scoring.cache import announce_results_changed
 from scoring.entry.errors import EntryError
@@ -18,7 +19,7 @@ from scoring.games.huapai import SEATS, DealError
 from scoring.games.huapai.player_stats import stored_seat_statistics
 from scoring.games.huapai.stored import apply_result, event_rules, score_stored
 from scoring.games.refusals import Text, _
-from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, Round, Table
+from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, RefereeCall, Round, Table
 
 # Control characters, and lone surrogates (JSON's "\\ud800"), which no database encodes.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
@@ -63,6 +64,14 @@ def _check_may_write(user, table, reason):
             "reason_required",
             _("已公布成绩的更改必须写明理由（会列入公开的更改记录）"),
         )
+    if table.signed_off and not reason.strip():
+        raise EntryError("reason_required", _("双方已签字确认本桌成绩：更改必须写明理由"))
+
+
+def _check_settles_dispute(deal, reason):
+    """A referee settling a disputed deal (changing or confirming it) says why."""
+    if deal.status == Deal.Status.DISPUTED and not reason.strip():
+        raise EntryError("reason_required", _("这一副有争议：裁决必须写明理由"))
 
 
 def _check_round_unchanged(table):
@@ -83,7 +92,7 @@ REASON_LIMIT = 500
 REASON = Text(_("理由"))
 
 
-def _checked_text(value, label):
+def checked_text(value, label):
     """A reason as typed: text of at most REASON_LIMIT characters, without control characters
     other than line breaks (PostgreSQL refuses NUL; nothing else belongs in a ruling)."""
     if value is None:
@@ -98,7 +107,9 @@ def _checked_text(value, label):
     return value.strip()
 
 
-def _history(deal, *, table, action, user, before, reason="", ip=None):
+def _history(deal, *, table, action, user, before, reason="", ip=None, player=None):
+    """A history row; `player` (a `scoring.table_entry.codes.TableSide`) when a player acted
+    through the table link."""
     return DealHistory(
         event=table.round.event,
         table=table,
@@ -111,6 +122,8 @@ def _history(deal, *, table, action, user, before, reason="", ip=None):
         after=snapshot(deal),
         reason=reason,
         ip=ip,
+        entrant=player.entrant if player else None,
+        channel=DealHistory.TABLE_LINK if player else "",
     )
 
 
@@ -131,20 +144,26 @@ def _score(table, deal_json, adjusted=None):
         raise EntryError(error.code, error.template, **error.params) from None
 
 
-def deal_save(*, table, board, deal_json, user, expected_version=None, reason="", ip=None, existing=UNREAD):
+def deal_save(
+    *, table, board, deal_json, user, expected_version=None, reason="", ip=None, existing=UNREAD, player=None
+):
     """Create or replace a deal. Returns `(deal, created)`.
 
     Replacing needs `expected_version` (else 428); a stale one is 412 and
-    nothing changes. A change to a confirmed deal returns it to draft.
+    nothing changes. A change to a confirmed deal returns it to draft; a
+    referee's change to a disputed deal settles it (confirmed, with a reason).
     `existing` is the stored deal (or None) if the caller has read it already.
     Reading it outside the transaction is safe: a create clashes on the unique
     board (428), and a change is conditional on the version (412).
+    `player` is the side writing through the table link (`scoring.table_entry`,
+    which has checked what a player may do); `user` is then None.
     """
-    reason = _checked_text(reason, REASON)
-    adjusted_reason = _checked_text(deal_json.get("adjusted_reason"), Text(_("调整理由")))
-    _check_may_write(user, table, reason)
+    reason = checked_text(reason, REASON)
+    adjusted_reason = checked_text(deal_json.get("adjusted_reason"), Text(_("调整理由")))
+    if player is None:
+        _check_may_write(user, table, reason)
     adjusted = deal_json.get("adjusted")
-    if adjusted is not None and not is_organiser(user, table.round.event):
+    if adjusted is not None and (player is not None or not is_organiser(user, table.round.event)):
         raise EntryError("forbidden", _("只有裁判长（组织者）可以给调整分"))
     scored = _score(table, deal_json, adjusted)
     # Everything but the writes happens before the transaction: on SQLite it
@@ -155,11 +174,19 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         if expected_version is not None:
             raise EntryError("stale_version", _("这一副还没有录入"))
         deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
+        deal.entered_side = player.side if player else ""
         deal.adjusted = adjusted
         deal.adjusted_reason = adjusted_reason
         apply_result(deal, scored)
         history = _history(
-            deal, table=table, action=DealHistory.Action.CREATE, user=user, before=None, reason=reason, ip=ip
+            deal,
+            table=table,
+            action=DealHistory.Action.CREATE,
+            user=user,
+            before=None,
+            reason=reason,
+            ip=ip,
+            player=player,
         )
         _start_round(table.round)  # the first deal entered puts the round in play
         try:
@@ -178,12 +205,20 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         raise EntryError("version_required", _("修改已有的牌需要 If-Match 版本号"))
     if existing.version != expected_version:
         raise stale(existing)
+    settles_dispute = player is None and existing.status == Deal.Status.DISPUTED
+    if settles_dispute:
+        _check_settles_dispute(existing, reason)
     before = snapshot(existing)
     existing.adjusted = adjusted
     existing.adjusted_reason = adjusted_reason
     apply_result(existing, scored)
     existing.entered_by = user
-    if table.round.is_published and is_organiser(user, table.round.event):
+    existing.entered_side = player.side if player else ""
+    if settles_dispute:
+        # The referee's ruling on a dispute is the result: it stands at once, with its reason.
+        existing.status = Deal.Status.CONFIRMED
+        existing.confirmed_by = user
+    elif table.round.is_published and is_organiser(user, table.round.event):
         # An organiser's correction of a published result is itself the ruling:
         # it stands at once (with its reason in the public list of changes).
         existing.status = Deal.Status.CONFIRMED
@@ -192,27 +227,43 @@ def deal_save(*, table, board, deal_json, user, expected_version=None, reason=""
         existing.status = Deal.Status.DRAFT
         existing.confirmed_by = None
     action = DealHistory.Action.ADJUST if adjusted is not None else DealHistory.Action.CHANGE
+    action = DealHistory.Action.RULING if settles_dispute else action
     with transaction.atomic():
         _check_round_unchanged(table)
         # Conditional on the version read above, so a change made meanwhile wins and this one is 412.
         _conditional_update(existing, expected_version)
-        _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip)
+        _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip, player=player)
+        if settles_dispute:
+            _answer_dispute(existing, user)
     return existing, False
+
+
+def _answer_dispute(deal, user):
+    """The referee's ruling answers the table's dispute call of this board."""
+    RefereeCall.objects.filter(
+        table_id=deal.table_id, board=deal.board, kind=RefereeCall.Kind.DISPUTE, answered_at=None
+    ).update(answered_at=timezone.now(), answered_by=user)
 
 
 def _conditional_update(deal, expected_version):
     """Write `deal` only if nobody has moved it past `expected_version`."""
-    fields = {name: getattr(deal, name) for name in (*Deal.RESULT_COLUMNS, "status", "entered_by", "confirmed_by")}
+    columns = (*Deal.RESULT_COLUMNS, "status", "entered_by", "entered_side", "confirmed_by")
+    fields = {name: getattr(deal, name) for name in columns}
     updated = Deal.objects.filter(pk=deal.pk, version=expected_version).update(version=expected_version + 1, **fields)
     if updated != 1:
         raise stale(Deal.objects.get(pk=deal.pk))
     deal.version = expected_version + 1
 
 
-def deal_confirm(*, deal, user, expected_version, ip=None):
-    """A second referee confirms the deal; the last person who entered or changed it may not."""
+def deal_confirm(*, deal, user, expected_version, ip=None, reason=""):
+    """A second referee confirms the deal; the last person who entered or changed it may not.
+    Confirming a disputed deal settles the dispute: it needs a reason."""
     table = deal.table
+    reason = checked_text(reason, REASON)
     _check_may_write(user, table, reason="confirm")
+    settles_dispute = deal.status == Deal.Status.DISPUTED
+    if settles_dispute:
+        _check_settles_dispute(deal, reason)
     if expected_version is None:
         raise EntryError("version_required", _("确认需要 If-Match 版本号"))
     if not may_confirm(user, deal):  # may_enter was checked above: the last editor is asking
@@ -228,7 +279,10 @@ def deal_confirm(*, deal, user, expected_version, ip=None):
         deal.status = Deal.Status.CONFIRMED
         deal.confirmed_by = user
         _conditional_update(deal, expected_version)
-        _record(deal, table=table, action=DealHistory.Action.CONFIRM, user=user, before=before, ip=ip)
+        action = DealHistory.Action.RULING if settles_dispute else DealHistory.Action.CONFIRM
+        _record(deal, table=table, action=action, user=user, before=before, ip=ip, reason=reason)
+        if settles_dispute:
+            _answer_dispute(deal, user)
     return deal
 
 
@@ -284,7 +338,7 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
     referees make a confirmed deal; differing ones leave a conflict for the head referee.
     Returns `("waiting" | "confirmed" | "conflict", deal or None)`.
     """
-    reason = _checked_text(reason, REASON)
+    reason = checked_text(reason, REASON)
     _check_may_write(user, table, reason)
     scored = _score(table, deal_json)
     canonical = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
@@ -324,3 +378,57 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
         )
         _start_round(table.round)
         return "confirmed", deal
+
+
+# --- the players at the table (table-api.md) -------------------------------------------
+# What a player may do is checked by `scoring.table_entry.services`; these write the deal.
+
+
+def deal_verify(*, deal, player, expected_version, ip=None):
+    """The other side at the table checks a draft and confirms it: counts exactly as a
+    confirmation by a second referee."""
+    if expected_version is None:
+        raise EntryError("version_required", _("确认需要 If-Match 版本号"))
+    if deal.version != expected_version:
+        raise stale(deal)
+    if deal.status != Deal.Status.DRAFT:
+        raise EntryError("not_draft", _("这一副现在是“{status}”，不能再确认"), status=deal.get_status_display())
+    if deal.entered_side == player.side:
+        raise EntryError("same_side", _("录入这一副的一方不能确认它：请对方用自己的录入码确认"))
+    table = deal.table
+    with transaction.atomic():
+        _check_round_unchanged(table)
+        before = snapshot(deal)
+        deal.status = Deal.Status.CONFIRMED
+        deal.confirmed_by = None
+        _conditional_update(deal, expected_version)
+        _record(deal, table=table, action=DealHistory.Action.CONFIRM, user=None, before=before, ip=ip, player=player)
+    return deal
+
+
+def deal_dispute(*, deal, player, reason, expected_version=None, ip=None):
+    """A side disagrees with the deal as entered: it goes to the referees' queue, and the
+    players can no longer change it (a referee settles it, `deal_save`/`deal_confirm`)."""
+    reason = checked_text(reason, REASON)
+    if not reason:
+        raise EntryError("bad_reason", _("请写明争议的理由（1–{limit} 个字）"), limit=REASON_LIMIT)
+    if expected_version is not None and deal.version != expected_version:
+        raise stale(deal)
+    if deal.status == Deal.Status.DISPUTED:
+        raise EntryError("disputed", _("这一副已提出争议，正在等裁判"))
+    table = deal.table
+    with transaction.atomic():
+        _check_round_unchanged(table)
+        before = snapshot(deal)
+        version = deal.version
+        deal.status = Deal.Status.DISPUTED
+        deal.confirmed_by = None
+        _conditional_update(deal, version)
+        _record(
+            deal, table=table, action=DealHistory.Action.DISPUTE, user=None, before=before, reason=reason, ip=ip,
+            player=player,
+        )  # fmt: skip
+        RefereeCall.objects.create(
+            table=table, board=deal.board, kind=RefereeCall.Kind.DISPUTE, note=reason, entrant=player.entrant
+        )
+    return deal

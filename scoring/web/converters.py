@@ -39,3 +39,9 @@ class CodeConverter(NameConverter):
     so it is the last part of the addresses that carry it."""
 
     regex = "[^\x00-\x1f\x7f]{1,100}"
+
+
+class TokenConverter(NameConverter):
+    """A table link's token (`secrets.token_urlsafe`): URL-safe base64, at most 64 characters."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"

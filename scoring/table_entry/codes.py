@@ -1,0 +1,84 @@
+"""Which side of a table an entrant code speaks for, and the bound on guessing (table-api.md).
+
+A code is compared with both of the table's entrants' codes in constant time, every time, so
+neither the answer's timing nor its content tells which part of a guess was right. Ten wrong
+codes at a table within ten minutes lock that table's calls (`429`) until the window passes
+or a referee clears them: 31⁸ codes, ten guesses per ten minutes, is no way in.
+"""
+
+import hmac
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import F
+from django.utils import timezone
+
+from scoring.entry.errors import EntryError
+from scoring.games.refusals import _
+from scoring.models import Entrant, WrongCode
+
+WRONG_CODES_ALLOWED = 10
+WRONG_CODES_WINDOW = timedelta(minutes=10)
+CODE_MAX_LENGTH = 32
+
+
+@dataclass(frozen=True)
+class TableSide:
+    """The side acting through a table link: "NS" or "EW", and its entrant."""
+
+    side: str
+    entrant: Entrant
+
+    @property
+    def other(self):
+        return "EW" if self.side == "NS" else "NS"
+
+
+def _normalised(code):
+    """As typed on a phone: spaces and dashes ignored, any case (the alphabet is upper case)."""
+    if not isinstance(code, str) or len(code) > CODE_MAX_LENGTH:
+        return ""
+    return "".join(code.split()).replace("-", "").upper()
+
+
+def side_entrants(table):
+    """[(side, entrant)] of the table: its two pairs or teams; in an individual event, the
+    entrants of the four players seated there (N and S one side, E and W the other)."""
+    if table.ns_entrant_id or table.ew_entrant_id:
+        return [(side, e) for side, e in (("NS", table.ns_entrant), ("EW", table.ew_entrant)) if e is not None]
+    seats = {table.north_id: "NS", table.south_id: "NS", table.east_id: "EW", table.west_id: "EW"}
+    entrants = Entrant.objects.filter(event_id=table.round.event_id, memberships__player_id__in=[p for p in seats if p])
+    return [(seats[e.player_id], e) for e in entrants.annotate(player_id=F("memberships__player_id")).order_by("code")]
+
+
+def side_for_code(table, code):
+    """The `TableSide` whose entrant has this code, or `EntryError("bad_code")` (and the
+    wrong code is counted against the table)."""
+    typed = _normalised(code).encode()
+    found = None
+    for side, entrant in side_entrants(table):
+        # Every code compared, whatever the others gave: the time taken says nothing.
+        if hmac.compare_digest(typed, entrant.access_code.encode()) and found is None:
+            found = TableSide(side, entrant)
+    if found is None:
+        WrongCode.objects.create(table=table)
+        raise EntryError("bad_code", _("录入码不对：请用本桌一方的录入码（见参赛卡）"))
+    return found
+
+
+def wrong_codes_lock_until(table):
+    """When the table's calls open again, or None when they are open."""
+    since = timezone.now() - WRONG_CODES_WINDOW
+    recent = list(
+        WrongCode.objects.filter(table=table, at__gt=since)
+        .order_by("-at")
+        .values_list("at", flat=True)[:WRONG_CODES_ALLOWED]
+    )
+    if len(recent) < WRONG_CODES_ALLOWED:
+        return None
+    return recent[-1] + WRONG_CODES_WINDOW  # the oldest of the last ten leaves the window
+
+
+def wrong_codes_clear(table):
+    """A referee unlocks the table (the players mistyped; the referee has seen their card)."""
+    return WrongCode.objects.filter(table=table).delete()[0]

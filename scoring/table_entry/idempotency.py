@@ -1,0 +1,69 @@
+"""`Idempotency-Key` for the table link's writes (table-api.md): the same key with the same
+body within 24 hours gets the first answer again and writes nothing; the same key with
+another body is refused (`422 idempotency_mismatch`).
+
+The answer is stored in the same transaction as the write it answers (`answered_once`), so
+a phone that lost the answer and sends again — even while the first request is still
+running — can never make a second deal or a second confirmation: the second insert of the
+key fails, its own write is rolled back with it, and the first answer is sent.
+"""
+
+import hashlib
+import re
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.entry.errors import EntryError
+from scoring.games.refusals import _
+from scoring.models import TableRequest
+
+KEY = re.compile(r"[\x21-\x7e]{1,64}")  # 1–64 visible ASCII characters
+KEPT_FOR = timedelta(hours=24)
+
+
+def checked_key(value):
+    if value is None:
+        raise EntryError("idempotency_key_required", _("写入需要 Idempotency-Key"))
+    if not KEY.fullmatch(value):
+        raise EntryError("bad_idempotency_key", _("Idempotency-Key 必须是 1–64 个可见的 ASCII 字符"))
+    return value
+
+
+def fingerprint(method, path, body):
+    return hashlib.sha256(b"\n".join((method.encode(), path.encode(), body))).hexdigest()
+
+
+def _first_answer(table, key, print_):
+    row = TableRequest.objects.filter(table=table, key=key).first()
+    if row is None:
+        return None
+    if row.at < timezone.now() - KEPT_FOR:
+        row.delete()  # the key is free again after 24 hours
+        return None
+    if row.fingerprint != print_:
+        raise EntryError("idempotency_mismatch", _("这个 Idempotency-Key 已用于另一个请求"))
+    return row.status, row.body
+
+
+def answered_once(table, key, print_, act):
+    """`(status, body)`: the stored first answer to `key`, or `act()`'s answer, stored with
+    whatever `act` wrote (one transaction). `act` returns `(status, body, keep)`; an answer
+    not kept (a temporary refusal such as 429) is not stored, so a resend is tried again."""
+    first = _first_answer(table, key, print_)
+    if first is not None:
+        return first
+    try:
+        with transaction.atomic():
+            status, body, keep = act()
+            if keep:
+                TableRequest.objects.create(table=table, key=key, fingerprint=print_, status=status, body=body)
+            return status, body
+    except IntegrityError:
+        # The same key arrived twice at once and the other request stored its answer first;
+        # this one's write (if any) was rolled back with the failed insert.
+        first = _first_answer(table, key, print_)
+        if first is None:
+            raise
+        return first

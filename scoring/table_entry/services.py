@@ -1,0 +1,157 @@
+"""What the players at a table may do through its link (table-api.md), and doing it.
+
+Each function checks the players' rules — the event lets players enter, the round is not
+published, the table has not been signed off, the code is one of this table's — and calls
+the deal services (`scoring.entry.services`), which write with a version check and a
+history row naming the acting entrant and the channel. Referees keep every power they have:
+nothing here is in their way.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.engine.vocabulary import MatchMode
+from scoring.entry.errors import EntryError
+from scoring.entry.hot_sql import deal_at
+from scoring.entry.selectors import check_board
+from scoring.entry.services import checked_text, deal_dispute, deal_save, deal_verify
+from scoring.games.huapai import split_games
+from scoring.games.refusals import Text, _
+from scoring.models import Deal, Event, RefereeCall, Table
+from scoring.table_entry.codes import side_for_code
+
+
+def table_for_token(token):
+    """The table a link reaches, with what every call needs of it; None for an unknown or
+    replaced token."""
+    return (
+        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        .filter(token=token)
+        .first()
+    )
+
+
+def players_may_write(table):
+    """None when the players may write at this table now, else the refusal saying why."""
+    event, rnd = table.round.event, table.round
+    if event.entry != Event.Entry.PLAYERS:
+        return EntryError("players_entry_off", _("本赛事由裁判录入成绩：本桌链接只能查看"))
+    if rnd.is_published:
+        return EntryError("round_published", _("本轮成绩已公布：更正由裁判处理"))
+    if table.signed_off:
+        return EntryError("signed_off", _("双方已签字确认本桌成绩：更改请叫裁判"))
+    return None
+
+
+def _acting_side(table, body):
+    refusal = players_may_write(table)
+    if refusal is not None:
+        raise refusal
+    return side_for_code(table, body.get("code"))
+
+
+def _deal(table, board):
+    check_board(table.round.event, table, board)
+    deal = deal_at(table, board)
+    if deal is not None:
+        deal.table = table
+    return deal
+
+
+def table_deal_put(table, board, body, *, expected_version, ip=None):
+    """A side enters or replaces a board's deal (a draft, for the other side to verify)."""
+    side = _acting_side(table, body)
+    existing = _deal(table, board)
+    if existing is not None and existing.status == Deal.Status.DISPUTED:
+        raise EntryError("disputed", _("这一副有争议，正在等裁判：不能再改"))
+    if existing is not None and existing.status == Deal.Status.CONFIRMED:
+        raise EntryError("confirmed", _("这一副双方已确认：要更改请叫裁判"))
+    deal_json = {key: body[key] for key in ("captured", "holders", "exposed", "penalties") if key in body}
+    if "adjusted" in body:
+        raise EntryError("forbidden", _("只有裁判长（组织者）可以给调整分"))
+    return deal_save(
+        table=table,
+        board=board,
+        deal_json=deal_json,
+        user=None,
+        expected_version=expected_version,
+        ip=ip,
+        existing=existing,
+        player=side,
+    )
+
+
+def table_verify(table, board, body, *, expected_version, ip=None):
+    side = _acting_side(table, body)
+    deal = _deal(table, board)
+    if deal is None:
+        raise EntryError("not_found", _("这一副还没有录入"))
+    return deal_verify(deal=deal, player=side, expected_version=expected_version, ip=ip)
+
+
+def table_dispute(table, board, body, *, expected_version=None, ip=None):
+    side = _acting_side(table, body)
+    deal = _deal(table, board)
+    if deal is None:
+        raise EntryError("not_found", _("这一副还没有录入：请先录入，或呼叫裁判"))
+    return deal_dispute(deal=deal, player=side, reason=body.get("reason"), expected_version=expected_version, ip=ip)
+
+
+def unconfirmed_boards(table):
+    """The boards of the table's match not confirmed yet (the next one to play, in games mode,
+    while the match is not over)."""
+    event = table.round.event
+    deals = list(table.deals.order_by("sequence").values_list("board", "status", "ns_score", "ew_score"))
+    waiting = [board for board, status, *_scores in deals if status != Deal.Status.CONFIRMED]
+    if event.match_mode == MatchMode.BOARDS:
+        have = {board for board, *_rest in deals}
+        return sorted(waiting + [b for b in range(1, event.match_length + 1) if b not in have])
+    games = split_games([(ns, ew) for _b, _s, ns, ew in deals], event.game_threshold)
+    over = len(games) >= event.match_length and games[-1].finished
+    return waiting if over else [*waiting, max((b for b, *_rest in deals), default=0) + 1]
+
+
+def table_signoff(table, body):
+    """A side signs off its table's round once every board is confirmed (again: no change)."""
+    side = _acting_side(table, body) if not table.signed_off else side_for_code(table, body.get("code"))
+    missing = unconfirmed_boards(table)
+    if missing:
+        raise EntryError(
+            "unconfirmed_boards",
+            _("还有未确认的副：{boards}"),
+            boards="、".join(str(b) for b in missing[:20]),
+        )
+    column = "ns_signed_off_at" if side.side == "NS" else "ew_signed_off_at"
+    with transaction.atomic():
+        # Conditional: signing twice keeps the first time.
+        Table.objects.filter(pk=table.pk, **{f"{column}__isnull": True}).update(**{column: timezone.now()})
+    table.refresh_from_db(fields=["ns_signed_off_at", "ew_signed_off_at"])
+    return side
+
+
+CALL_KINDS = [k for k in RefereeCall.Kind.values if k != RefereeCall.Kind.DISPUTE]
+
+
+def table_call(table, body):
+    """The table asks for a referee (optionally saying why): on the referees' queue with the time.
+    A code is optional (anyone at the table may call); a wrong one is refused and counted."""
+    code = body.get("code")
+    side = side_for_code(table, code) if code else None
+    kind = body.get("kind") or RefereeCall.Kind.OTHER
+    if kind not in CALL_KINDS:
+        raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(CALL_KINDS))
+    note = checked_text(body.get("note"), Text(_("说明")))
+    board = body.get("board")
+    if board is not None and (not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= 10_000):
+        raise EntryError("bad_board", _("副号无效"))
+    already = RefereeCall.objects.filter(table=table, answered_at=None).exclude(kind=RefereeCall.Kind.DISPUTE).first()
+    if already is not None:
+        return already  # one open call per table: pressing again does not queue the table twice
+    return RefereeCall.objects.create(
+        table=table, board=board, kind=kind, note=note, entrant=side.entrant if side else None
+    )
+
+
+def call_answer(call, user):
+    """A referee has come to the table."""
+    RefereeCall.objects.filter(pk=call.pk, answered_at=None).update(answered_at=timezone.now(), answered_by=user)

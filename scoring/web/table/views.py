@@ -1,0 +1,298 @@
+"""The table link (`/t/<token>/`, table-api.md): the players' page and its JSON calls.
+
+Views only read the request, call `scoring.table_entry` and turn its answers and domain
+errors into HTTP. The token in the path and the entrant code in the body are the
+credentials: no login, cookie or CSRF token (so nothing here reads or sets a session).
+"""
+
+import hashlib
+import json
+from functools import wraps
+
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
+from django.views.decorators.csrf import csrf_exempt
+
+from scoring.entry.errors import EntryError
+from scoring.entry.grid import card_rows, exposable_rows
+from scoring.entry.selectors import check_board, deal_preview, snapshot
+from scoring.events.rulebook import rules_text
+from scoring.games.huapai import SEATS
+from scoring.games.huapai.stored import event_rules
+from scoring.messages import message_json
+from scoring.table_entry import idempotency
+from scoring.table_entry.codes import wrong_codes_lock_until
+from scoring.table_entry.services import (
+    table_call,
+    table_deal_put,
+    table_dispute,
+    table_for_token,
+    table_signoff,
+    table_verify,
+)
+from scoring.table_entry.state import board_detail, table_state
+from scoring.web.api.views import MAX_BODY, _expected_version
+from scoring.web.client_address import client_ip
+
+# The one place where a table link's domain error becomes an HTTP status (table-api.md);
+# any other code is about the request or the deal: 400.
+HTTP_STATUS = {
+    "bad_code": 403,
+    "same_side": 403,
+    "forbidden": 403,
+    "players_entry_off": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "signed_off": 409,
+    "unconfirmed_boards": 409,
+    "disputed": 409,
+    "confirmed": 409,
+    "not_draft": 409,
+    "round_published": 409,
+    "round_changed": 409,
+    "stale_version": 412,
+    "too_large": 413,
+    "idempotency_mismatch": 422,
+    "version_required": 428,
+    "idempotency_key_required": 428,
+    "locked": 429,
+}
+
+
+def _answer(status, body, headers=None):
+    response = JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
+    patch_cache_control(response, private=True, no_store=True)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def _refused(failure):
+    return HTTP_STATUS.get(failure.code, 400), message_json(failure)
+
+
+def _locked(table):
+    until = wrong_codes_lock_until(table)
+    if until is None:
+        return None
+    body = message_json(EntryError("locked", gettext("本桌录入码错误太多：请稍后再试，或请裁判解锁")))
+    body["error"]["until"] = until.isoformat()
+    return _answer(429, body, {"Retry-After": "600"})
+
+
+def _not_found():
+    return _answer(404, {"error": {"code": "not_found", "message": gettext("没有这个本桌链接（可能已更换）")}})
+
+
+def _read_body(request):
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    if not length.isascii() or not length.isdigit() or len(length) > 12:
+        raise EntryError("bad_request", gettext("Content-Length 无效"))
+    if int(length) > MAX_BODY or len(request.body) > MAX_BODY:
+        raise EntryError("too_large", gettext("请求超过 64 KiB"))
+    try:
+        data = json.loads(request.body.decode("utf-8") or "{}")
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise EntryError("bad_json", gettext("请求体必须是 JSON 对象")) from None
+    if not isinstance(data, dict):
+        raise EntryError("bad_json", gettext("请求体必须是 JSON 对象"))
+    return data
+
+
+def table_write(method):
+    """A write through a table link: the body at most 64 KiB, an Idempotency-Key, the table
+    not locked by wrong codes; then the view runs once per key (`idempotency.answered_once`)."""
+
+    def decorate(view):
+        @csrf_exempt  # the token and the code are the credentials (table-api.md)
+        @wraps(view)
+        def wrapper(request, token, **kwargs):
+            if request.method != method:
+                return _answer(405, {"error": {"code": "method_not_allowed", "message": gettext("请求方法不对")}})
+            try:
+                body = _read_body(request)
+                key = idempotency.checked_key(request.headers.get("Idempotency-Key"))
+            except EntryError as failure:
+                return _answer(*_refused(failure))
+            table = table_for_token(token)
+            if table is None:
+                return _not_found()
+            locked = _locked(table)
+            if locked is not None:
+                return locked
+            print_ = idempotency.fingerprint(request.method, request.path, request.body)
+
+            def act():
+                try:
+                    status, answer = view(request, table, body, **kwargs)
+                except EntryError as failure:
+                    status, answer = _refused(failure)
+                return status, answer, True
+
+            try:
+                status, answer = idempotency.answered_once(table, key, print_, act)
+            except EntryError as failure:  # the key was used for another body
+                status, answer = _refused(failure)
+            return _answer(status, answer)
+
+        return wrapper
+
+    return decorate
+
+
+def _deal_answer(deal):
+    return {"board": deal.board, **snapshot(deal), "entered_by": deal.entered_side or "referee"}
+
+
+def _board(table, board):
+    check_board(table.round.event, table, board)
+    return board
+
+
+@table_write("PUT")
+def board_put(request, table, body, board):
+    deal, created = table_deal_put(
+        table, _board(table, board), body, expected_version=_expected_version(request), ip=client_ip(request)
+    )
+    return (201 if created else 200), _deal_answer(deal)
+
+
+@table_write("POST")
+def board_verify(request, table, body, board):
+    deal = table_verify(table, board, body, expected_version=_expected_version(request), ip=client_ip(request))
+    return 200, _deal_answer(deal)
+
+
+@table_write("POST")
+def board_dispute(request, table, body, board):
+    deal = table_dispute(table, board, body, expected_version=_expected_version(request), ip=client_ip(request))
+    return 200, _deal_answer(deal)
+
+
+@table_write("POST")
+def signoff(request, table, body):
+    side = table_signoff(table, body)
+    return 200, {
+        "side": side.side,
+        "signed_off": {"NS": table.ns_signed_off_at is not None, "EW": table.ew_signed_off_at is not None},
+    }
+
+
+@table_write("POST")
+def call_referee(request, table, body):
+    call = table_call(table, body)
+    return 200, {"call": {"kind": call.kind, "board": call.board, "at": call.at.isoformat()}}
+
+
+def _read(view):
+    """A read through a table link: GET only, 404 for an unknown token, 429 while locked."""
+
+    @wraps(view)
+    def wrapper(request, token, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            return _answer(405, {"error": {"code": "method_not_allowed", "message": gettext("请求方法不对")}})
+        table = table_for_token(token)
+        if table is None:
+            return _not_found()
+        locked = _locked(table)
+        if locked is not None:
+            return locked
+        try:
+            return view(request, table, **kwargs)
+        except EntryError as failure:
+            return _answer(*_refused(failure))
+
+    return wrapper
+
+
+@_read
+def state(request, table):
+    """The table's boards, polled by the page every few seconds: an ETag of the answer, so an
+    unchanged table costs a 304 and no body."""
+    body = json.dumps(table_state(table), ensure_ascii=False, sort_keys=True).encode()
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+@_read
+def board_get(request, table, board):
+    return _answer(200, board_detail(table, _board(table, board)))
+
+
+def board(request, token, board):
+    """`/t/<token>/boards/<b>`: GET reads the board, PUT enters it."""
+    if request.method == "PUT":
+        return board_put(request, token, board=board)
+    return board_get(request, token, board=board)
+
+
+@csrf_exempt  # a read: the engine scores the grid as typed; nothing is written
+def preview(request, token, board):
+    if request.method != "POST":
+        return _answer(405, {"error": {"code": "method_not_allowed", "message": gettext("请求方法不对")}})
+    table = table_for_token(token)
+    if table is None:
+        return _not_found()
+    try:
+        body = _read_body(request)
+        _board(table, board)
+    except EntryError as failure:
+        return _answer(*_refused(failure))
+    deal_json = {key: body[key] for key in ("captured", "holders", "exposed", "penalties") if key in body}
+    return _answer(200, deal_preview(table, board, deal_json))
+
+
+def page(request, token):
+    """The table's phone page. Its address is the credential to read: no caching anywhere."""
+    table = table_for_token(token)
+    if table is None:
+        response = render(request, "table/unknown.html", status=404)
+    else:
+        event = table.round.event
+        decks = event_rules(event).decks
+        response = render(
+            request,
+            "table/table.html",
+            {
+                "table": table,
+                "event": event,
+                "round": table.round,
+                "cards": card_rows({}, decks),
+                "exposables": exposable_rows({}, decks),
+                "seats": SEATS,
+                "penalties": dict.fromkeys(SEATS, ""),
+                "self_capture": event_rules(event).self_capture_doubles,
+                "rules_text": rules_text(event),
+                "decks": decks,
+                "state": table_state(table),
+            },
+        )
+    patch_cache_control(response, private=True, no_store=True)
+    response["Referrer-Policy"] = "no-referrer"  # the token is in the address
+    return response
+
+
+def service_worker(request, token):
+    """The table page's service worker: once the page has loaded, it opens again with the
+    network down (the page, its script and styles from the cache; the state and the outbox
+    from the phone's storage). Scoped to this table's link."""
+    if table_for_token(token) is None:
+        return _not_found()
+    assets = [static("css/site.css"), static("js/table.js"), static("js/site.js"), reverse("javascript-catalog")]
+    # The assets' addresses carry their content hash (the static manifest): a new release is
+    # a new cache, and the old one is dropped when the new worker takes over.
+    version = hashlib.sha256("|".join(assets).encode()).hexdigest()[:12]
+    config = json.dumps({"page": f"/t/{token}/", "assets": assets, "version": version})
+    response = render(request, "table/sw.js", {"config": config}, content_type="text/javascript")
+    patch_cache_control(response, private=True, no_cache=True)
+    return response

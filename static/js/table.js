@@ -1,0 +1,482 @@
+// The table page (table-api.md): the players enter a board, the other side verifies it.
+//
+// Every action is first written to this phone's storage (the outbox, with its
+// Idempotency-Key) and only then sent; it leaves the outbox when the server has
+// answered. A lost answer or a dead network means the same action, with the same
+// key, is sent again later: the server answers a replayed key with its first
+// answer and writes nothing twice. Scores are never computed here: the grid is
+// sent to the server's preview (the rules engine) and its answer is drawn.
+(function () {
+  "use strict";
+  var app = document.getElementById("table-app");
+  if (!app) return;
+  var base = app.dataset.base;
+  var decks = parseInt(app.dataset.decks, 10) || 1;
+  var storeKey = "huapai-table:" + base;
+  var SEATS = ["N", "E", "S", "W"];
+  var POINT_CARDS = [];
+  document.querySelectorAll("#card-grid .card-row").forEach(function (row) {
+    var code = row.dataset.field.replace(/^card-/, "").replace(/-2$/, "");
+    if (POINT_CARDS.indexOf(code) === -1) POINT_CARDS.push(code);
+  });
+  var EXPOSABLE = ["SQ", "DJ", "C10", "HA"];
+
+  // --- what this phone keeps --------------------------------------------------
+  function load() {
+    try {
+      return JSON.parse(localStorage.getItem(storeKey)) || {};
+    } catch (e) {
+      return {};
+    }
+  }
+  var kept = load();
+  kept.outbox = kept.outbox || [];
+  function keep() {
+    localStorage.setItem(storeKey, JSON.stringify(kept));
+  }
+  var state = kept.state || JSON.parse(document.getElementById("initial-state").textContent);
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function setText(node, text) { if (node) node.textContent = text === null || text === undefined ? "" : String(text); }
+  function show(node, visible) { if (node) node.hidden = !visible; }
+  function t(text, params) { return params ? interpolate(gettext(text), params, true) : gettext(text); }
+
+  // --- the outbox -----------------------------------------------------------------
+  var sending = false;
+  var retryDelay = 2000;
+  var retryTimer = null;
+
+  function enqueue(action) {
+    action.key = newKey();
+    action.at = new Date().toISOString();
+    kept.outbox.push(action);
+    keep();  // on the phone before anything is sent
+    drawOutbox();
+    drawBoards();
+    flush();
+  }
+
+  function describe(action) {
+    var words = { put: t("录入第 %(board)s 副", action), verify: t("确认第 %(board)s 副", action),
+                  dispute: t("第 %(board)s 副提出争议", action), signoff: t("签字确认"), call: t("呼叫裁判") };
+    return words[action.kind];
+  }
+
+  function drawOutbox() {
+    var list = document.getElementById("outbox");
+    list.innerHTML = "";
+    kept.outbox.forEach(function (action) {
+      var li = document.createElement("li");
+      li.textContent = describe(action) + " · " + t("保存在本手机，尚未发送");
+      li.dataset.kind = action.kind;
+      list.appendChild(li);
+    });
+    setText(document.getElementById("outbox-status"), kept.outbox.length
+      ? t("%(n)s 项保存在本手机，尚未发送（联网后自动发送）", { n: kept.outbox.length })
+      : t("全部已保存到服务器"));
+    document.getElementById("sync").classList.toggle("pending", kept.outbox.length > 0);
+  }
+
+  function setOnline(online) {
+    var badge = document.getElementById("network");
+    setText(badge, online ? t("在线") : t("离线"));
+    badge.classList.toggle("offline", !online);
+  }
+
+  function showError(message) {
+    var node = document.getElementById("table-error");
+    setText(node, message);
+    show(node, !!message);
+  }
+
+  function flush() {
+    if (sending || !kept.outbox.length) return;
+    sending = true;
+    var action = kept.outbox[0];
+    var headers = { "Content-Type": "application/json", "Idempotency-Key": action.key };
+    if (action.version) headers["If-Match"] = '"' + action.version + '"';
+    fetch(action.url, { method: action.method, headers: headers, body: JSON.stringify(action.body), credentials: "omit" })
+      .then(function (response) {
+        return response.json().catch(function () { return {}; }).then(function (data) {
+          if (response.status === 429 || response.status >= 500) throw new Error("retry later");
+          // Answered: the action leaves the phone, whatever the answer.
+          kept.outbox.shift();
+          keep();
+          setOnline(true);
+          retryDelay = 2000;
+          if (!response.ok) {
+            showError(describe(action) + "：" + (data.error ? data.error.message : response.status));
+          } else {
+            showError("");
+          }
+          sending = false;
+          drawOutbox();
+          refresh();
+          flush();
+        });
+      })
+      .catch(function () {
+        // No answer: keep it and try again in the foreground (background sync is not everywhere).
+        sending = false;
+        setOnline(navigator.onLine !== false && retryDelay < 4000);
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(flush, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 15000);
+        drawOutbox();
+      });
+  }
+  window.addEventListener("online", function () { retryDelay = 2000; setOnline(true); flush(); refresh(); });
+  window.addEventListener("offline", function () { setOnline(false); });
+
+  // --- the table's state --------------------------------------------------------
+  var etag = null;
+  function refresh() {
+    var headers = etag ? { "If-None-Match": etag } : {};
+    return fetch(app.dataset.state, { headers: headers, credentials: "omit", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 304) return null;
+        if (response.status === 429) {
+          return response.json().then(function (data) { showError(data.error.message); return null; });
+        }
+        if (!response.ok) return null;
+        etag = response.headers.get("ETag");
+        return response.json();
+      })
+      .then(function (data) {
+        if (!data) return;
+        state = data;
+        kept.state = data;
+        keep();
+        drawBoards();
+      })
+      .catch(function () { setOnline(false); });
+  }
+
+  function pendingFor(board) {
+    return kept.outbox.filter(function (a) { return a.board === board; });
+  }
+
+  function boardState(number) {
+    return state.boards.filter(function (b) { return b.board === number; })[0];
+  }
+
+  var STATUS_WORDS = { empty: "未录入", draft: "等对方核对", confirmed: "双方已确认", disputed: "有争议，等裁判" };
+
+  function drawBoards() {
+    var list = document.getElementById("boards");
+    list.innerHTML = "";
+    state.boards.forEach(function (b) {
+      var li = document.createElement("li");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "board-button " + b.status + (pendingFor(b.board).length ? " pending" : "");
+      button.dataset.board = b.board;
+      button.textContent = b.board;
+      button.title = gettext(STATUS_WORDS[b.status] || b.status);
+      li.appendChild(button);
+      list.appendChild(li);
+    });
+    setText(document.getElementById("totals"), t("已确认 %(confirmed)s / %(boards)s 副 · NS %(NS)s · EW %(EW)s", state.totals));
+    show(document.getElementById("read-only"), !state.writable);
+    setText(document.getElementById("read-only"), state.read_only ? state.read_only.message : "");
+    show(document.getElementById("referee-coming"), state.referee_called);
+    var allConfirmed = state.boards.length > 0 && state.boards.every(function (b) { return b.status === "confirmed"; });
+    show(document.getElementById("signoff-section"), allConfirmed);
+    if (allConfirmed) drawSignoff();
+    if (openBoard) drawPanel();
+  }
+
+  function drawSignoff() {
+    var rows = document.getElementById("signoff-rows");
+    rows.innerHTML = "";
+    state.boards.forEach(function (b) {
+      var tr = document.createElement("tr");
+      [b.board, b.sides.NS, b.sides.EW].forEach(function (value) {
+        var td = document.createElement("td");
+        td.textContent = value;
+        tr.appendChild(td);
+      });
+      rows.appendChild(tr);
+    });
+    var total = document.createElement("tr");
+    [t("合计"), state.totals.NS, state.totals.EW].forEach(function (value) {
+      var th = document.createElement("th");
+      th.textContent = value;
+      total.appendChild(th);
+    });
+    rows.appendChild(total);
+    var signed = [];
+    if (state.signed_off.NS) signed.push(t("NS 已签字"));
+    if (state.signed_off.EW) signed.push(t("EW 已签字"));
+    setText(document.getElementById("signed-off"), signed.join(" · "));
+  }
+
+  // --- one board ------------------------------------------------------------------
+  var openBoard = null;
+  var editing = false;
+  var form = document.getElementById("entry");
+
+  function dealFromGrid() {
+    // The grid's choices as a deal (deal-json.md): data shaping only, as scoring.entry.grid does.
+    var captured = { N: [], E: [], S: [], W: [] };
+    form.querySelectorAll("#card-grid .card-row").forEach(function (row) {
+      var chosen = row.querySelector("input:checked");
+      var card = row.dataset.field.replace(/^card-/, "").replace(/-2$/, "");
+      if (chosen) captured[chosen.value].push(card);
+    });
+    var holders = {};
+    var exposed = {};
+    EXPOSABLE.forEach(function (card) {
+      var shown = [], shownHolders = [], heldOnly = [], unheld = [];
+      for (var copy = 1; copy <= decks; copy++) {
+        var suffix = copy === 1 ? "" : "-" + copy;
+        var holderSelect = form.querySelector('select[name="holder-' + card + suffix + '"]');
+        var holder = holderSelect && !holderSelect.disabled ? holderSelect.value : "";
+        var kind = form.querySelector('select[name="exposed-' + card + suffix + '"]').value;
+        if (kind && holder) { shown.push(kind); shownHolders.push(holder); }
+        else if (kind) unheld.push(kind);
+        else if (holder) heldOnly.push(holder);
+      }
+      var seats = shownHolders.concat(heldOnly);
+      var kinds = shown.concat(unheld);
+      if (decks === 1) {
+        if (seats.length) holders[card] = seats[0];
+        if (kinds.length) exposed[card] = kinds[0];
+      } else {
+        if (seats.length) holders[card] = seats;
+        if (kinds.length) exposed[card] = kinds;
+      }
+    });
+    var penalties = {};
+    SEATS.forEach(function (seat) {
+      var raw = form.querySelector('input[name="penalty-' + seat + '"]').value.replace(/[\s\-−－]/g, "");
+      if (raw) penalties[seat] = /^[0-9]{1,9}$/.test(raw) ? -parseInt(raw, 10) : raw;
+    });
+    return { captured: captured, holders: holders, exposed: exposed, penalties: penalties };
+  }
+
+  function gridFromDeal(deal) {
+    form.reset();
+    var filled = {};
+    Object.keys(deal.captured || {}).forEach(function (seat) {
+      deal.captured[seat].forEach(function (card) {
+        var field = "card-" + card + (filled[card] ? "-2" : "");
+        filled[card] = true;
+        var input = form.querySelector('input[name="' + field + '"][value="' + seat + '"]');
+        if (input) input.checked = true;
+      });
+    });
+    function each(value) { return Array.isArray(value) ? value : [value]; }
+    Object.keys(deal.holders || {}).forEach(function (card) {
+      each(deal.holders[card]).forEach(function (seat, i) {
+        var select = form.querySelector('select[name="holder-' + card + (i ? "-2" : "") + '"]');
+        if (select) select.value = seat;
+      });
+    });
+    Object.keys(deal.exposed || {}).forEach(function (card) {
+      each(deal.exposed[card]).forEach(function (kind, i) {
+        var select = form.querySelector('select[name="exposed-' + card + (i ? "-2" : "") + '"]');
+        if (select) select.value = kind;
+      });
+    });
+    Object.keys(deal.penalties || {}).forEach(function (seat) {
+      form.querySelector('input[name="penalty-' + seat + '"]').value = String(-deal.penalties[seat]);
+    });
+    var code = document.getElementById("entry-code");
+    code.value = kept.code || "";
+    askHolders();
+  }
+
+  function askHolders() {
+    form.querySelectorAll("select[data-only-when-exposed]").forEach(function (select) {
+      var exposure = form.querySelector('select[name="' + select.dataset.exposedBy + '"]');
+      select.disabled = !(exposure && exposure.value);
+    });
+  }
+
+  var previewTimer = null;
+  var pendingPreview = null;
+  function preview() {
+    if (!openBoard) return;
+    var rows = form.querySelectorAll("#card-grid .card-row");
+    var left = Array.prototype.filter.call(rows, function (row) { return !row.querySelector("input:checked"); }).length;
+    setText(document.getElementById("grid-progress"), left ? t("还有 %(left)s 张牌未分配", { left: left }) : t("每张牌都已分配"));
+    if (pendingPreview) pendingPreview.abort();
+    pendingPreview = new AbortController();
+    fetch(base + "boards/" + openBoard + "/preview", {
+      method: "POST", body: JSON.stringify(dealFromGrid()), credentials: "omit",
+      headers: { "Content-Type": "application/json" }, signal: pendingPreview.signal,
+    }).then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        show(document.getElementById("preview-offline"), false);
+        if (!data) return;
+        var problems = document.getElementById("problems");
+        problems.innerHTML = "";
+        if (!left) {
+          (data.problems || []).forEach(function (p) {
+            var li = document.createElement("li");
+            li.textContent = p.message;
+            problems.appendChild(li);
+          });
+        }
+        SEATS.forEach(function (seat) {
+          setText(document.querySelector('#preview-scores [data-seat="' + seat + '"]'), data.scores ? data.scores[seat] : "");
+        });
+        ["NS", "EW"].forEach(function (side) {
+          setText(document.querySelector('#preview-scores [data-side="' + side + '"]'), data.sides ? data.sides[side] : "");
+        });
+      })
+      .catch(function (error) {
+        if (error && error.name === "AbortError") return;
+        show(document.getElementById("preview-offline"), true);
+      });
+  }
+  function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(preview, 150); }
+  form.addEventListener("change", function () { askHolders(); schedulePreview(); });
+  form.addEventListener("input", schedulePreview);
+
+  function drawDealWords(detail) {
+    var body = document.getElementById("deal-words");
+    body.innerHTML = "";
+    function line(label, text) {
+      var tr = document.createElement("tr");
+      var th = document.createElement("th");
+      th.textContent = label;
+      var td = document.createElement("td");
+      td.textContent = text || "—";
+      tr.appendChild(th);
+      tr.appendChild(td);
+      body.appendChild(tr);
+    }
+    SEATS.forEach(function (seat) { line(seat, detail.text.captured[seat]); });
+    line(t("持牌人"), detail.text.holders);
+    line(t("亮牌"), detail.text.exposed);
+    line(t("罚分"), Object.keys(detail.penalties || {}).map(function (s) { return s + " " + detail.penalties[s]; }).join(" "));
+    var scores = document.getElementById("deal-scores");
+    scores.innerHTML = "";
+    SEATS.map(function (s) { return detail.scores[s]; }).concat([detail.sides.NS, detail.sides.EW]).forEach(function (v) {
+      var td = document.createElement("td");
+      td.className = "num";
+      td.textContent = v;
+      scores.appendChild(td);
+    });
+  }
+
+  var detail = null;
+  function drawPanel() {
+    var b = boardState(openBoard);
+    if (!b) return;
+    var pending = pendingFor(openBoard);
+    setText(document.getElementById("board-title"), t("第 %(board)s 副", { board: openBoard }));
+    setText(document.getElementById("board-status"), pending.length
+      ? t("保存在本手机，尚未发送") : gettext(STATUS_WORDS[b.status] || b.status));
+    var canWrite = state.writable && !pending.length;
+    var entering = canWrite && (b.status === "empty" || (b.status === "draft" && editing));
+    show(form, entering);
+    show(document.getElementById("verify-panel"), b.status !== "empty" && !entering);
+    var verifiable = canWrite && b.status === "draft";
+    show(document.getElementById("verify-form"), verifiable);
+    show(document.getElementById("dispute-box"), canWrite && (b.status === "draft" || b.status === "confirmed"));
+    show(document.getElementById("edit-board"), verifiable);
+    if (b.status !== "empty" && (!detail || detail.board !== openBoard || detail.version !== b.version)) {
+      fetch(base + "boards/" + openBoard, { credentials: "omit", cache: "no-store" })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (data) { if (data && data.board === openBoard) { detail = data; drawDealWords(data); } })
+        .catch(function () {});
+    }
+  }
+
+  function open(number) {
+    openBoard = number;
+    editing = false;
+    detail = null;
+    form.reset();
+    document.getElementById("entry-code").value = kept.code || "";
+    askHolders();
+    show(document.getElementById("board-panel"), true);
+    drawPanel();
+    schedulePreview();
+    document.getElementById("board-panel").scrollIntoView();
+  }
+
+  document.getElementById("boards").addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-board]");
+    if (button) open(parseInt(button.dataset.board, 10));
+  });
+  document.getElementById("close-board").addEventListener("click", function () {
+    openBoard = null;
+    show(document.getElementById("board-panel"), false);
+  });
+  document.getElementById("edit-board").addEventListener("click", function () {
+    editing = true;
+    if (detail) gridFromDeal(detail);
+    drawPanel();
+    schedulePreview();
+  });
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var code = document.getElementById("entry-code").value.trim();
+    if (!code) { showError(t("请填本方录入码")); return; }
+    kept.code = code;  // the entering side's code is remembered on this phone
+    var b = boardState(openBoard);
+    var body = dealFromGrid();
+    body.code = code;
+    enqueue({ kind: "put", board: openBoard, method: "PUT", url: base + "boards/" + openBoard, body: body,
+              version: b && b.status !== "empty" ? b.version : null });
+    editing = false;
+    drawPanel();
+  });
+
+  document.getElementById("verify-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var code = this.elements.code.value.trim();
+    if (!code) { showError(t("请填核对方的录入码")); return; }
+    var b = boardState(openBoard);
+    enqueue({ kind: "verify", board: openBoard, method: "POST", url: base + "boards/" + openBoard + "/verify",
+              body: { code: code }, version: b.version });
+    this.reset();
+  });
+
+  document.getElementById("dispute-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var code = this.elements.code.value.trim();
+    var reason = this.elements.reason.value.trim();
+    if (!code || !reason) { showError(t("请填录入码和异议")); return; }
+    enqueue({ kind: "dispute", board: openBoard, method: "POST", url: base + "boards/" + openBoard + "/dispute",
+              body: { code: code, reason: reason }, version: null });
+    this.reset();
+  });
+
+  document.getElementById("signoff-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var code = this.elements.code.value.trim();
+    if (!code) { showError(t("请填录入码")); return; }
+    enqueue({ kind: "signoff", board: null, method: "POST", url: base + "signoff", body: { code: code }, version: null });
+    this.reset();
+  });
+
+  document.getElementById("call-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    enqueue({ kind: "call", board: null, method: "POST", url: base + "call",
+              body: { kind: this.elements.kind.value, note: this.elements.note.value }, version: null });
+    this.reset();
+  });
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(app.dataset.serviceWorker, { scope: base }).catch(function () {});
+  }
+  drawOutbox();
+  drawBoards();
+  setOnline(navigator.onLine !== false);
+  flush();
+  refresh();
+  // Polling in the foreground: another phone's entry or a referee's ruling shows within seconds.
+  setInterval(function () { if (!document.hidden) { refresh(); flush(); } }, 5000);
+})();
