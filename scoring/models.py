@@ -623,7 +623,7 @@ class DealHistory(models.Model):
     # A player's action through the table link: the acting entrant, and the channel.
     entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     channel = models.CharField(max_length=16, blank=True, default="")
-    TABLE_LINK = "table_link"
+    TABLE_LINK = "table link"  # as table-api.md names the channel
 
     objects = HistoryQuerySet.as_manager()
 

@@ -733,7 +733,7 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
                 _("{where}：{problem} [{deal_code}]"), where=where, problem=problem, deal_code=error.code
             ) from None
         status = raw.get("status", "confirmed")
-        _require(status in ("draft", "confirmed"), _("{where}：status 无效"), where=where)
+        _require(status in ("draft", "confirmed", "disputed"), _("{where}：status 无效"), where=where)
         _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
         scored["seat_stats"] = stored_seat_statistics(rules, scored, adjusted)
         del scored["breakdown"]  # 360,000 deals: keep only what is stored

@@ -49,6 +49,11 @@ def publication_checklist(rnd):
         drafts = sorted(b for b, state in table_states.items() if state == "draft")
         if drafts:
             blocking.append(Text(_("{table}号桌第 {boards} 副未确认"), table=table.number, boards=_ranges(drafts)))
+        disputed = sorted(b for b, state in table_states.items() if state == "disputed")
+        if disputed:
+            blocking.append(
+                Text(_("{table}号桌第 {boards} 副有争议，等裁判裁决"), table=table.number, boards=_ranges(disputed))
+            )
         conflicts = sorted(b for b, state in table_states.items() if state == "conflict")
         if conflicts:
             blocking.append(
@@ -69,7 +74,7 @@ def unconfirmed_boards(rnd):
     numbers = dict(rnd.tables.values_list("id", "number"))
     found = []
     for table_id, table_states in sorted(table_board_states(rnd).items(), key=lambda item: numbers[item[0]]):
-        waiting = sorted(board for board, state in table_states.items() if state in ("draft", "conflict"))
+        waiting = sorted(board for board, state in table_states.items() if state in ("draft", "conflict", "disputed"))
         if waiting:
             found.append(Text(_("{table}号桌第 {boards} 副未确认"), table=numbers[table_id], boards=_ranges(waiting)))
     return found

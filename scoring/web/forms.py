@@ -93,6 +93,23 @@ class DealEntryForm(forms.Form):
 class ConfirmForm(forms.Form):
     version = version_field()
     next = forms.BooleanField(required=False)  # then open the next deal waiting for this referee
+    # Needed when the confirmation settles a dispute of the players (the ruling's reason).
+    reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
+
+
+class TableActionForm(forms.Form):
+    """A referee acts on one table of the round from the live grid: answers its call, or
+    unlocks it after too many wrong codes."""
+
+    table = forms.IntegerField(min_value=1, max_value=999_999_999)
+    action = forms.ChoiceField(choices=[("answer", "answer"), ("unlock", "unlock")])
+
+
+class TableRangeForm(forms.Form):
+    """My area of the hall: a range of table numbers (either end may be left open)."""
+
+    first = forms.IntegerField(min_value=1, max_value=999_999_999, required=False)
+    last = forms.IntegerField(min_value=1, max_value=999_999_999, required=False)
 
 
 class TableConfirmForm(forms.Form):

@@ -154,8 +154,8 @@ def test_the_other_side_verifies_and_the_writer_may_not(phone, event):
     # The history names the acting entrant and the channel.
     rows = list(DealHistory.objects.filter(board=1).order_by("id"))
     assert [(r.action, r.entrant.code, r.channel) for r in rows] == [
-        ("create", "A", "table_link"),
-        ("confirm", "B", "table_link"),
+        ("create", "A", "table link"),
+        ("confirm", "B", "table link"),
     ]
     assert all(r.user is None for r in rows)
     # A confirmed deal is the players' no longer: a change is the referees'.
@@ -167,7 +167,7 @@ def test_the_referee_api_history_shows_the_entrant_and_the_channel(phone, event,
     referee = make_user("ref", "referee", event)
     client.force_login(referee)
     rows = client.get("/api/events/t-pairs/rounds/1/tables/1/boards/1/history").json()
-    assert rows[0]["entrant"] == "A" and rows[0]["channel"] == "table_link" and rows[0]["user"] is None
+    assert rows[0]["entrant"] == "A" and rows[0]["channel"] == "table link" and rows[0]["user"] is None
 
 
 def test_a_dispute_goes_to_the_referees_who_settle_it_with_a_reason(phone, event, table):

@@ -114,7 +114,8 @@ def test_history_lists_every_step_oldest_first(client, people):
     ]
     assert history[0]["before"] is None
     assert history[1]["before"]["sides"] == sides("T1") and history[1]["after"]["sides"] == sides("T2")
-    assert set(history[0]) == {"version", "user", "at", "action", "before", "after", "reason"}
+    assert set(history[0]) == {"version", "user", "at", "action", "before", "after", "reason", "entrant", "channel"}
+    assert (history[0]["entrant"], history[0]["channel"]) == (None, "referee")
 
 
 def test_addresses_outside_the_match_are_404(client, people):

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponseNotAllowed, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -33,15 +33,20 @@ from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.games.huapai.stored import event_rules
 from scoring.messages import joined, message_text, term_text
-from scoring.models import Deal, DealHistory, Event, Irregularity, Round, Table
+from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
+from scoring.table_entry.codes import wrong_codes_clear
+from scoring.table_entry.grid import STATES, grid_stamp, open_calls, round_grid
+from scoring.table_entry.services import call_answer
 from scoring.web.client_address import client_ip
 from scoring.web.forms import (
     BackForm,
     ConfirmForm,
     DealEntryForm,
     IrregularityForm,
+    TableActionForm,
     TableConfirmForm,
+    TableRangeForm,
     form_errors,
 )
 
@@ -98,8 +103,27 @@ def event_rounds(request, event):
 
 @event_official
 def round_dashboard(request, event, number):
+    """The round's live grid: every table with its boards' states and, where players enter,
+    the table's state in one word, the time since its last action, calls and disputes."""
     rnd = get_object_or_404(Round, event=event, number=number)
+    # The page asks now and then (a HEAD) whether anything changed: answered from one stamp.
+    stamp = '"grid-' + grid_stamp(rnd) + '"'
+    if request.method == "HEAD":
+        response = HttpResponse()
+        response["ETag"] = stamp
+        return response
+    area = TableRangeForm(request.GET)
+    first, last = (area.cleaned_data["first"], area.cleaned_data["last"]) if area.is_valid() else (None, None)
     rows, todo = round_progress(rnd)
+    boards = event.match_length if event.match_mode == Event.MatchMode.BOARDS else None
+    cells, counts = round_grid(rnd, boards)
+    for row in rows:
+        row["grid"] = cells.get(row["table"].id)
+
+    def in_area(number):
+        return (first or 0) <= number <= (last or 999_999_999)
+
+    rows = [r for r in rows if in_area(r["table"].number)]
     organiser = is_organiser(request.user, event)
     return render(
         request,
@@ -109,10 +133,36 @@ def round_dashboard(request, event, number):
             "round": rnd,
             "rows": rows,
             "todo": todo,
+            "counts": counts,
+            "states": STATES,
+            "calls": [call for call in open_calls(rnd) if in_area(call.table.number)],
+            "area": area,
             "organiser": organiser,
             "checklist": publication_checklist(rnd) if organiser else None,
+            "page_etag": stamp,
+            "live_poll_seconds": 5,
         },
     )
+
+
+@event_official
+@require_POST
+def round_table_action(request, event, number):
+    """From the grid: a referee has answered a table's call, or unlocks a table."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    form = TableActionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("referee-round", event.slug, number)
+    table = get_object_or_404(Table, round=rnd, number=form.cleaned_data["table"])
+    if form.cleaned_data["action"] == "unlock":
+        wrong_codes_clear(table)
+        messages.success(request, _("%(table)s 号桌已解锁") % {"table": table.number})
+    else:
+        for call in RefereeCall.objects.filter(table=table, answered_at=None).exclude(kind=RefereeCall.Kind.DISPUTE):
+            call_answer(call, request.user)
+        messages.success(request, _("%(table)s 号桌的呼叫已处理") % {"table": table.number})
+    return redirect("referee-round", event.slug, number)
 
 
 def _board_context(request, event, table, board, deal, values, errors=(), conflict=None, form=None):
@@ -145,7 +195,14 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "conflict": conflict,
         "organiser": organiser,
         "may_enter": may_enter(request.user, event, table.round),
-        "may_confirm": deal is not None and deal.status == Deal.Status.DRAFT and may_confirm(request.user, deal),
+        "may_confirm": deal is not None
+        and deal.status in (Deal.Status.DRAFT, Deal.Status.DISPUTED)
+        and may_confirm(request.user, deal),
+        "dispute": RefereeCall.objects.filter(table=table, board=board, kind=RefereeCall.Kind.DISPUTE)
+        .select_related("entrant")
+        .last()
+        if deal is not None and deal.status == Deal.Status.DISPUTED
+        else None,
         "history": [
             # Local time (settings.TIME_ZONE, the hall's clock), not the stored UTC.
             dict(
@@ -260,7 +317,13 @@ def board_confirm(request, event, number, table_number, board):
         messages.error(request, "；".join(form_errors(form)))
         return redirect("referee-board", event.slug, number, table_number, board)
     try:
-        deal_confirm(deal=deal, user=request.user, expected_version=form.cleaned_data["version"], ip=client_ip(request))
+        deal_confirm(
+            deal=deal,
+            user=request.user,
+            expected_version=form.cleaned_data["version"],
+            ip=client_ip(request),
+            reason=form.cleaned_data["reason"],
+        )
         messages.success(request, _("第 %(board)s 副已确认") % {"board": board})
     except EntryError as failure:
         messages.error(request, message_text(failure))
