@@ -10,6 +10,13 @@
   "use strict";
   var app = document.getElementById("table-app");
   if (!app) return;
+  // The page works in its own words even if the translation catalogue did not load (offline).
+  if (typeof window.gettext !== "function") {
+    window.gettext = function (text) { return text; };
+    window.interpolate = function (text, params) {
+      return text.replace(/%\((\w+)\)s/g, function (_, name) { return params[name]; });
+    };
+  }
   var base = app.dataset.base;
   var decks = parseInt(app.dataset.decks, 10) || 1;
   var storeKey = "huapai-table:" + base;
@@ -117,6 +124,7 @@
           }
           sending = false;
           drawOutbox();
+          drawBoards();
           refresh();
           flush();
         });

@@ -32,10 +32,10 @@ self.addEventListener("fetch", function (event) {
       }
       return response;
     }).catch(function () {
-      return caches.match(CONFIG.page);
+      return caches.match(CONFIG.page, { ignoreVary: true });
     }));
   } else if (CONFIG.assets.indexOf(url.pathname) !== -1) {
-    event.respondWith(caches.match(request).then(function (hit) {
+    event.respondWith(caches.match(request, { ignoreVary: true }).then(function (hit) {
       return hit || fetch(request).then(function (response) {
         var copy = response.clone();
         caches.open(CACHE).then(function (cache) { cache.put(request, copy); });

@@ -1,0 +1,159 @@
+"""Players score their own table from their phones, in Chromium (table-api.md): one side
+enters, the other verifies on its own phone; the network drops while two boards are entered
+and nothing is lost or doubled; a dispute goes to a referee who settles it; both sides sign
+off and the table closes to players."""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.archive.database import import_archive
+from scoring.models import Deal, DealHistory, Entrant, Table
+from tests.archives import EXAMPLES, pairs_archive
+from tests.conftest import new_page
+from tests.referee_setup import PASSWORD, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+SMALL_ANDROID = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+TABLET = {"viewport": {"width": 768, "height": 1024}}
+
+
+@pytest.fixture
+def event():
+    rounds = [{"number": 1, "status": "in_play", "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": []}]}]
+    archive = pairs_archive(["A", "B"], rounds, length=4)
+    archive["event"]["entry"] = "players"
+    return import_archive(archive)
+
+
+def code(pair):
+    return Entrant.objects.get(code=pair).access_code
+
+
+def enter(page, board, example, pair=None):
+    page.click(f'#boards button[data-board="{board}"]')
+    expect(page.locator("#entry")).to_be_visible()
+    for seat, cards in EXAMPLES[example]["deal"]["captured"].items():
+        for card in cards:
+            page.locator(f'.card-row[data-field="card-{card}"] label', has_text=seat).click()
+    expect(page.locator("#grid-progress")).to_have_text("每张牌都已分配")
+    if pair:
+        page.fill("#entry-code", code(pair))
+    page.click("#save")
+
+
+def board_button(page, board):
+    return page.locator(f'#boards button[data-board="{board}"]')
+
+
+def verify(page, board, pair):
+    board_button(page, board).click()
+    expect(page.locator("#verify-form")).to_be_visible()
+    page.fill("#verify-form input[name=code]", code(pair))
+    page.click("#verify")
+    expect(board_button(page, board)).to_have_class("board-button confirmed")
+
+
+def controlled_by_service_worker(page):
+    for _attempt in range(100):
+        if page.evaluate("navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_server, browser, event):
+    table = Table.objects.get()
+    link = f"{live_server.url}/t/{table.token}/"
+    north_south = new_page(browser, **PHONE)
+    east_west = new_page(browser, **SMALL_ANDROID)
+    north_south.goto(link)
+    east_west.goto(link)
+
+    # One side enters: the live score is the engine's, shown as the cards are placed.
+    enter(north_south, 1, "T1", "A")
+    expect(north_south.locator("#outbox-status")).to_have_text("全部已保存到服务器")
+    expect(north_south.locator("#table-error")).to_be_hidden()
+    expect(board_button(north_south, 1)).to_have_class("board-button draft")
+    # The other side sees the whole deal, not a bare OK, and verifies with its own code.
+    expect(board_button(east_west, 1)).to_have_class("board-button draft")
+    board_button(east_west, 1).click()
+    expect(east_west.locator("#deal-words")).to_contain_text("♠Q")
+    ns_side = EXAMPLES["T1"]["expected"]["sides"]["NS"]
+    expect(east_west.locator("#deal-scores")).to_contain_text(str(ns_side))
+    east_west.fill("#verify-form input[name=code]", code("A"))  # the writer's own code: refused
+    east_west.click("#verify")
+    expect(east_west.locator("#table-error")).to_contain_text("录入这一副的一方不能确认它")
+    verify(east_west, 1, "B")
+
+    # The hall's Wi-Fi drops while two boards are entered: they stay on the phone, say so,
+    # survive a reload with no network, and arrive once when it returns.
+    assert controlled_by_service_worker(north_south)
+    north_south.context.set_offline(True)
+    enter(north_south, 2, "T2")
+    north_south.click("#close-board")
+    enter(north_south, 3, "T7")
+    expect(north_south.locator("#outbox li")).to_have_count(2)
+    expect(north_south.locator("#outbox-status")).to_contain_text("保存在本手机，尚未发送")
+    north_south.reload()
+    expect(north_south.locator("#outbox li")).to_have_count(2)
+    expect(north_south.locator("#network")).to_have_text("离线")
+    assert Deal.objects.filter(board__in=[2, 3]).count() == 0
+    north_south.context.set_offline(False)
+    north_south.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(north_south.locator("#outbox-status")).to_have_text("全部已保存到服务器")
+    assert sorted(Deal.objects.filter(board__in=[2, 3]).values_list("board", flat=True)) == [2, 3]
+    assert DealHistory.objects.filter(board__in=[2, 3], action="create").count() == 2
+    verify(east_west, 2, "B")
+    verify(east_west, 3, "B")
+
+    # A disagreement: the other side disputes, the table sees a referee is coming, and a
+    # referee settles it from the queue with a reason.
+    enter(north_south, 4, "T1")
+    expect(board_button(east_west, 4)).to_have_class("board-button draft")
+    board_button(east_west, 4).click()
+    east_west.click("#dispute-box summary")
+    east_west.fill("#dispute-form input[name=code]", code("B"))
+    east_west.fill("#dispute-form textarea[name=reason]", "♣10 是西家吃的")
+    east_west.click("#dispute")
+    expect(board_button(east_west, 4)).to_have_class("board-button disputed")
+    expect(north_south.locator("#referee-coming")).to_be_visible()
+
+    make_user("referee", "referee", event)
+    referee = new_page(browser, **TABLET)
+    referee.goto(live_server.url + "/accounts/login/")
+    referee.fill("#id_username", "referee")
+    referee.fill("#id_password", PASSWORD)
+    referee.click("button[type=submit]")
+    referee.goto(live_server.url + "/referee/t-pairs/rounds/1/")
+    expect(referee.locator("#referee-queue")).to_contain_text("♣10 是西家吃的")
+    expect(referee.locator("tr.grid-row.disputed")).to_have_count(1)
+    referee.click("#referee-queue a")
+    expect(referee.locator("#dispute")).to_contain_text("♣10 是西家吃的")
+    referee.fill("#confirm-reason", "问过四家：原录入正确")
+    referee.click("#confirm")
+    expect(referee.locator("#deal-status")).to_contain_text("已确认")
+    expect(board_button(north_south, 4)).to_have_class("board-button confirmed")
+
+    # Every board confirmed: each side signs off from its own phone; then the table is closed.
+    expect(north_south.locator("#signoff-section")).to_be_visible()
+    north_south.fill("#signoff-form input[name=code]", code("A"))
+    north_south.click("#signoff")
+    expect(north_south.locator("#signed-off")).to_contain_text("NS 已签字")
+    east_west.fill("#signoff-form input[name=code]", code("B"))
+    east_west.click("#signoff")
+    expect(east_west.locator("#read-only")).to_contain_text("双方已签字")
+    board_button(east_west, 2).click()
+    expect(east_west.locator("#entry")).to_be_hidden()
+    expect(east_west.locator("#verify-form")).to_be_hidden()
+    table.refresh_from_db()
+    assert table.signed_off
+    assert Deal.objects.filter(status=Deal.Status.CONFIRMED).count() == 4
+    # Every player action is in the history, with its entrant and channel.
+    channels = set(DealHistory.objects.filter(user=None).values_list("entrant__code", "channel"))
+    assert channels == {("A", "table link"), ("B", "table link")}
+    for opened in (north_south, east_west, referee):
+        opened.context.close()
