@@ -67,7 +67,9 @@ def write_entrant_cards(out, event, cards):
             _card(pdf, event, card, x, y, card_width, card_height)
         pdf.setFont(FONT, 6)
         pdf.setFillColor(GREY)
-        pdf.drawString(MARGIN, 4 * mm, fitted(f"{printable(event.name)} · 参赛者录入码卡片 · 沿虚线剪开", width / 2, 6))
+        pdf.drawString(
+            MARGIN + 2 * mm, 3 * mm, fitted(f"{printable(event.name)} · 参赛者录入码卡片 · 沿虚线剪开", width / 2, 6)
+        )
         pdf.showPage()
     pdf.save()
 
@@ -100,7 +102,9 @@ def _card(pdf, event, card, x, y, width, height):
     lines = ([card["team"]] if card["team"] else []) + _name_lines(card["players"], text_width, 10)
     pdf.setFont(FONT, 10)
     line_y = top - 18 * mm
-    for line in lines[:3]:
+    if len(lines) > 3:  # a large team: the rest is on the entrants' list
+        lines = [*lines[:2], lines[2].rstrip("、") + "…"]
+    for line in lines:
         pdf.drawString(left, line_y, fitted(printable(line), text_width, 10))
         line_y -= 4.5 * mm
     # The QR code to the entrant's public page (results and the next table), top right.
