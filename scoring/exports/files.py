@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoring.archive.export import export_archive
-from scoring.exports import cross_table_files, draw_pdf, pdf, xlsx
+from scoring.exports import cross_table_files, draw_pdf, entrant_cards, pdf, xlsx
 from scoring.exports.sources import (
     draw_paper,
     player_names,
@@ -107,11 +107,14 @@ def travellers_pdf(event, rnd):
     return File(f"{event.slug}-round{rnd.number}-travellers.pdf", PDF, write)
 
 
-def scoresheets_pdf(event, rnd, *, entry_url):
-    """`entry_url(table number)`: the address of the table's entry page, for the QR code."""
+def scoresheets_pdf(event, rnd, *, entry_url, table_url=None):
+    """`entry_url(table)`: the referees' entry page of a table; `table_url(table)`: the table's
+    own link, for the officials' sheets only (the QR code in players' entry, see
+    `scoresheet_data`)."""
 
     def write(out):
-        pdf.write_scoresheets(out, event, rnd, scoresheet_data(event, rnd, entry_url=entry_url))
+        sheets = scoresheet_data(event, rnd, entry_url=entry_url, table_url=table_url)
+        pdf.write_scoresheets(out, event, rnd, sheets)
 
     return File(f"{event.slug}-round{rnd.number}-scoresheets.pdf", PDF, write)
 
@@ -145,6 +148,17 @@ def table_cards_pdf(event, rnd):
         draw_pdf.write_table_cards(out, event, rnd, draw_paper(rnd))
 
     return File(f"{event.slug}-round{rnd.number}-table-cards.pdf", PDF, write)
+
+
+def entrant_cards_pdf(event, entrant_url):
+    """A card per entrant still in the event, with its personal entry code (table-api.md): for
+    the organisers only, never in the results pack. `entrant_url(entrant)`: the absolute
+    address of the entrant's public page, for the QR code."""
+
+    def write(out):
+        entrant_cards.write_entrant_cards(out, event, entrant_cards.entrant_cards_data(event, entrant_url))
+
+    return File(f"{event.slug}-entrant-cards.pdf", PDF, write)
 
 
 def archive_json(event):

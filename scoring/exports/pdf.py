@@ -334,7 +334,7 @@ def write_scoresheets(out, event, rnd, sheets):
             qr_size = 26 * mm
             _qr(pdf, sheet["url"], width - left - qr_size, top - 27 * mm, qr_size)
             pdf.setFont(FONT, 6)
-            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, "扫码录入本桌")
+            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, sheet.get("qr_caption", "扫码录入本桌"))
             pdf.setFont(FONT, 5)
             pdf.drawRightString(width - left, top - 31.5 * mm, sheet["url"])  # for those who cannot scan
             _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, fixed_boards)

@@ -4,7 +4,7 @@ from collections import defaultdict
 from itertools import groupby
 
 from scoring.engine.standings import natural_key
-from scoring.models import Deal, LineUp, Match, Membership, Player, Table
+from scoring.models import Deal, Event, LineUp, Match, Membership, Player, Table
 from scoring.results.labels import standings_rows
 from scoring.results.standings import standings_by_round
 
@@ -87,9 +87,19 @@ def tables_with_deals(event, *, published_only):
         )
 
 
-def scoresheet_data(event, rnd, *, entry_url):
-    """One dict per table of the round: number, pairs, seat names and, for the QR code, the
-    address of the table's entry page (`entry_url(table number)`)."""
+QR_CAPTIONS = {"referee": "扫码录入本桌", "table": "扫码本桌录入"}
+
+
+def scoresheet_data(event, rnd, *, entry_url, table_url=None):
+    """One dict per table of the round: number, pairs, seat names and, for the QR code, an
+    address and its caption.
+
+    `entry_url(table)`: the referees' entry page of the table. `table_url(table)`: the table's
+    own link (`/t/<token>/`, table-api.md), a secret of the officials and of that table: given
+    for the officials' sheets only. When players enter (`Event.Entry.PLAYERS`) and it is given,
+    the QR code is the table's link ("扫码本桌录入"); otherwise the referees' page ("扫码录入本桌"),
+    so a sheet the public may download never carries a token."""
+    by_players = event.entry == Event.Entry.PLAYERS and table_url is not None
     sheets = []
     lineups = defaultdict(list)
     for lineup in (
@@ -113,7 +123,8 @@ def scoresheet_data(event, rnd, *, entry_url):
                 "ns": _side_name(table.ns_entrant, seats["N"], seats["S"]),
                 "ew": _side_name(table.ew_entrant, seats["E"], seats["W"]),
                 "seats": {seat: f"{player.name}（{player.code}）" for seat, player in seats.items() if player},
-                "url": entry_url(table.number),
+                "url": table_url(table) if by_players else entry_url(table),
+                "qr_caption": QR_CAPTIONS["table" if by_players else "referee"],
                 "lineups": lineups.get(table.id, []),
             }
         )

@@ -13,10 +13,16 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from scoring.events.permissions import is_official
 from scoring.exports import files
 from scoring.models import Event, Round
+from scoring.rounds.table_links import TABLE_PATH
 
 
 def _send(file, published_only):
     return _file(file.write, file.filename, file.content_type, published_only)
+
+
+def officials_file(file):
+    """A file for the officials only (the caller has checked who asks): private, named `-staff`."""
+    return _send(file, False)
 
 
 def _file(write, filename, content_type, published_only):
@@ -89,8 +95,13 @@ def scoresheets_pdf(request, slug, number):
         event,
         rnd,
         entry_url=lambda table: request.build_absolute_uri(
-            reverse("referee-board", args=[event.slug, rnd.number, table, 1])
+            reverse("referee-board", args=[event.slug, rnd.number, table.number, 1])
         ),
+        # A table's link is a secret of the officials and that table (table-api.md): the
+        # public's sheets (and an official's `?scope=public`) point at the referees' page.
+        table_url=None
+        if published_only
+        else lambda table: request.build_absolute_uri(TABLE_PATH.format(token=table.token)),
     )
     return _send(file, published_only)
 

@@ -25,6 +25,7 @@ urlpatterns = [
     path(f"{event}entrants/", entrants.entrants_page, name="organiser-entrants"),
     path(f"{event}entrants/import/", entrants.entrants_import_page, name="organiser-entrants-import"),
     path(f"{event}entrants/import/confirm/", entrants.entrants_import_confirm, name="organiser-entrants-confirm"),
+    path(f"{event}entrants/cards.pdf", entrants.entrant_cards, name="organiser-entrant-cards"),
     path(f"{event}entrants/import/template.xlsx", entrants.entrants_template, name="organiser-entrants-template"),
     # An entrant's number may hold a `/` (see scoring.web.converters): it is the last part of the address.
     path(f"{event}entrants/edit/<code:code>/", entrants.entrant_edit, name="organiser-entrant"),

@@ -7,6 +7,7 @@ import tempfile
 from django.contrib import messages
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring.events.entrants import (
@@ -21,9 +22,10 @@ from scoring.events.entrants import (
     entrants_preview,
 )
 from scoring.exports.entrant_template import write_entrant_template
-from scoring.exports.files import XLSX
+from scoring.exports.files import XLSX, entrant_cards_pdf
 from scoring.models import Entrant, with_members
 from scoring.rounds.table_links import entrant_code_replace
+from scoring.web.downloads import officials_file
 from scoring.web.forms import form_errors
 from scoring.web.organiser.access import PREVIEW_SESSION_KEY, organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
@@ -194,3 +196,13 @@ def entrants_template(request, event):
     write_entrant_template(handle, event)
     handle.seek(0)
     return FileResponse(handle, as_attachment=True, filename=f"{event.slug}-entrants-template.xlsx", content_type=XLSX)
+
+
+@organiser_page
+def entrant_cards(request, event):
+    """A card per entrant with its personal entry code and a QR code to its public page
+    (`scoring.exports.entrant_cards`): the codes are secrets, so the file is the organisers'."""
+    file = entrant_cards_pdf(
+        event, lambda entrant: request.build_absolute_uri(reverse("entrant", args=[event.slug, entrant.code]))
+    )
+    return officials_file(file)
