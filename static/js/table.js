@@ -52,7 +52,7 @@
 
   function setText(node, text) { if (node) node.textContent = text === null || text === undefined ? "" : String(text); }
   function show(node, visible) { if (node) node.hidden = !visible; }
-  function t(text, params) { return params ? interpolate(gettext(text), params, true) : gettext(text); }
+  function t(text, params) { return params ? interpolate(text, params, true) : text; }
 
   // --- the outbox -----------------------------------------------------------------
   var sending = false;
@@ -70,8 +70,8 @@
   }
 
   function describe(action) {
-    var words = { put: t("录入第 %(board)s 副", action), verify: t("确认第 %(board)s 副", action),
-                  dispute: t("第 %(board)s 副提出争议", action), signoff: t("签字确认"), call: t("呼叫裁判") };
+    var words = { put: t(gettext("录入第 %(board)s 副"), action), verify: t(gettext("确认第 %(board)s 副"), action),
+                  dispute: t(gettext("第 %(board)s 副提出争议"), action), signoff: t(gettext("签字确认")), call: t(gettext("呼叫裁判")) };
     return words[action.kind];
   }
 
@@ -80,19 +80,19 @@
     list.innerHTML = "";
     kept.outbox.forEach(function (action) {
       var li = document.createElement("li");
-      li.textContent = describe(action) + " · " + t("保存在本手机，尚未发送");
+      li.textContent = describe(action) + " · " + t(gettext("保存在本手机，尚未发送"));
       li.dataset.kind = action.kind;
       list.appendChild(li);
     });
     setText(document.getElementById("outbox-status"), kept.outbox.length
-      ? t("%(n)s 项保存在本手机，尚未发送（联网后自动发送）", { n: kept.outbox.length })
-      : t("全部已保存到服务器"));
+      ? t(gettext("%(n)s 项保存在本手机，尚未发送（联网后自动发送）"), { n: kept.outbox.length })
+      : t(gettext("全部已保存到服务器")));
     document.getElementById("sync").classList.toggle("pending", kept.outbox.length > 0);
   }
 
   function setOnline(online) {
     var badge = document.getElementById("network");
-    setText(badge, online ? t("在线") : t("离线"));
+    setText(badge, online ? t(gettext("在线")) : t(gettext("离线")));
     badge.classList.toggle("offline", !online);
   }
 
@@ -174,7 +174,8 @@
     return state.boards.filter(function (b) { return b.board === number; })[0];
   }
 
-  var STATUS_WORDS = { empty: "未录入", draft: "等对方核对", confirmed: "双方已确认", disputed: "有争议，等裁判" };
+  var STATUS_WORDS = { empty: gettext("未录入"), draft: gettext("等对方核对"), confirmed: gettext("双方已确认"),
+                       disputed: gettext("有争议，等裁判") };
 
   function drawBoards() {
     var list = document.getElementById("boards");
@@ -186,11 +187,11 @@
       button.className = "board-button " + b.status + (pendingFor(b.board).length ? " pending" : "");
       button.dataset.board = b.board;
       button.textContent = b.board;
-      button.title = gettext(STATUS_WORDS[b.status] || b.status);
+      button.title = STATUS_WORDS[b.status] || b.status;
       li.appendChild(button);
       list.appendChild(li);
     });
-    setText(document.getElementById("totals"), t("已确认 %(confirmed)s / %(boards)s 副 · NS %(NS)s · EW %(EW)s", state.totals));
+    setText(document.getElementById("totals"), t(gettext("已确认 %(confirmed)s / %(boards)s 副 · NS %(NS)s · EW %(EW)s"), state.totals));
     show(document.getElementById("read-only"), !state.writable);
     setText(document.getElementById("read-only"), state.read_only ? state.read_only.message : "");
     show(document.getElementById("referee-coming"), state.referee_called);
@@ -213,15 +214,15 @@
       rows.appendChild(tr);
     });
     var total = document.createElement("tr");
-    [t("合计"), state.totals.NS, state.totals.EW].forEach(function (value) {
+    [t(gettext("合计")), state.totals.NS, state.totals.EW].forEach(function (value) {
       var th = document.createElement("th");
       th.textContent = value;
       total.appendChild(th);
     });
     rows.appendChild(total);
     var signed = [];
-    if (state.signed_off.NS) signed.push(t("NS 已签字"));
-    if (state.signed_off.EW) signed.push(t("EW 已签字"));
+    if (state.signed_off.NS) signed.push(t(gettext("NS 已签字")));
+    if (state.signed_off.EW) signed.push(t(gettext("EW 已签字")));
     setText(document.getElementById("signed-off"), signed.join(" · "));
   }
 
@@ -314,7 +315,7 @@
     if (!openBoard) return;
     var rows = form.querySelectorAll("#card-grid .card-row");
     var left = Array.prototype.filter.call(rows, function (row) { return !row.querySelector("input:checked"); }).length;
-    setText(document.getElementById("grid-progress"), left ? t("还有 %(left)s 张牌未分配", { left: left }) : t("每张牌都已分配"));
+    setText(document.getElementById("grid-progress"), left ? t(gettext("还有 %(left)s 张牌未分配"), { left: left }) : t(gettext("每张牌都已分配")));
     if (pendingPreview) pendingPreview.abort();
     pendingPreview = new AbortController();
     fetch(base + "boards/" + openBoard + "/preview", {
@@ -363,9 +364,9 @@
       body.appendChild(tr);
     }
     SEATS.forEach(function (seat) { line(seat, detail.text.captured[seat]); });
-    line(t("持牌人"), detail.text.holders);
-    line(t("亮牌"), detail.text.exposed);
-    line(t("罚分"), Object.keys(detail.penalties || {}).map(function (s) { return s + " " + detail.penalties[s]; }).join(" "));
+    line(t(gettext("持牌人")), detail.text.holders);
+    line(t(gettext("亮牌")), detail.text.exposed);
+    line(t(gettext("罚分")), Object.keys(detail.penalties || {}).map(function (s) { return s + " " + detail.penalties[s]; }).join(" "));
     var scores = document.getElementById("deal-scores");
     scores.innerHTML = "";
     SEATS.map(function (s) { return detail.scores[s]; }).concat([detail.sides.NS, detail.sides.EW]).forEach(function (v) {
@@ -381,9 +382,9 @@
     var b = boardState(openBoard);
     if (!b) return;
     var pending = pendingFor(openBoard);
-    setText(document.getElementById("board-title"), t("第 %(board)s 副", { board: openBoard }));
+    setText(document.getElementById("board-title"), t(gettext("第 %(board)s 副"), { board: openBoard }));
     setText(document.getElementById("board-status"), pending.length
-      ? t("保存在本手机，尚未发送") : gettext(STATUS_WORDS[b.status] || b.status));
+      ? t(gettext("保存在本手机，尚未发送")) : STATUS_WORDS[b.status] || b.status);
     var canWrite = state.writable && !pending.length;
     var entering = canWrite && (b.status === "empty" || (b.status === "draft" && editing));
     show(form, entering);
@@ -431,7 +432,7 @@
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var code = document.getElementById("entry-code").value.trim();
-    if (!code) { showError(t("请填本方录入码")); return; }
+    if (!code) { showError(t(gettext("请填本方录入码"))); return; }
     kept.code = code;  // the entering side's code is remembered on this phone
     var b = boardState(openBoard);
     var body = dealFromGrid();
@@ -445,7 +446,7 @@
   document.getElementById("verify-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var code = this.elements.code.value.trim();
-    if (!code) { showError(t("请填核对方的录入码")); return; }
+    if (!code) { showError(t(gettext("请填核对方的录入码"))); return; }
     var b = boardState(openBoard);
     enqueue({ kind: "verify", board: openBoard, method: "POST", url: base + "boards/" + openBoard + "/verify",
               body: { code: code }, version: b.version });
@@ -456,7 +457,7 @@
     event.preventDefault();
     var code = this.elements.code.value.trim();
     var reason = this.elements.reason.value.trim();
-    if (!code || !reason) { showError(t("请填录入码和异议")); return; }
+    if (!code || !reason) { showError(t(gettext("请填录入码和异议"))); return; }
     enqueue({ kind: "dispute", board: openBoard, method: "POST", url: base + "boards/" + openBoard + "/dispute",
               body: { code: code, reason: reason }, version: null });
     this.reset();
@@ -465,7 +466,7 @@
   document.getElementById("signoff-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var code = this.elements.code.value.trim();
-    if (!code) { showError(t("请填录入码")); return; }
+    if (!code) { showError(t(gettext("请填录入码"))); return; }
     enqueue({ kind: "signoff", board: null, method: "POST", url: base + "signoff", body: { code: code }, version: null });
     this.reset();
   });

@@ -78,6 +78,8 @@ FORM_FIELDS = [
     "language",
     "next",
     "session",
+    "table",
+    "action",
     "card-SQ",
     "card-SQ-2",
     "holder-SQ",
@@ -98,6 +100,7 @@ PARAMETERS = {
     "id": (["1"], ["abc"]),
     "app_label": (["scoring"], ["nope"]),
     "url": (["x"], []),
+    "token": (["sweep-table-link-of-round-3-table-1"], ["x" * 64, "nope"]),
 }
 OTHER_PARAMETER = (["1"], ["999999999"])
 
@@ -231,6 +234,9 @@ def site(django_db_setup, django_db_blocker):
         people = build_people(event)
         table = Table.objects.get(round__event=event, round__number=3, number=1)
         deal_save(table=table, board=1, deal_json=example_deal("T1"), user=people["referee1"])
+        # Players enter in this event, through a link the sweep knows (table-api.md).
+        Event.objects.filter(pk=event.pk).update(entry=Event.Entry.PLAYERS)
+        Table.objects.filter(pk=table.pk).update(token=PARAMETERS["token"][0][0])
         visitors = {"anonymous": Visitor()}
         for role in ("referee1", "organiser"):
             client = Client()
@@ -449,3 +455,45 @@ def test_the_largest_penalty_and_adjusted_score_are_stored_exactly(site):
     stored.refresh_from_db()
     assert stored.score_e == -1_000_000 and stored.raw_n == 1_000_000
     assert Event.objects.get(slug="t-pairs")
+
+
+TABLE_LINK = "/t/sweep-table-link-of-round-3-table-1/"
+TABLE_CALLS = [("put", "boards/{board}"), ("post", "boards/{board}/verify"), ("post", "boards/{board}/dispute"),
+               ("post", "boards/{board}/preview"), ("post", "signoff"), ("post", "call")]  # fmt: skip
+
+
+@hypothesis_settings(max_examples=scaled_examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    call=st.sampled_from(TABLE_CALLS),
+    board=st.sampled_from([1, 2, 999_999_999]),
+    body=json_values,
+    code=st.sampled_from([None, "right", "other", "wrong"]),
+    key=st.none() | st.text(max_size=70),
+    if_match=st.none() | st.text(max_size=12),
+)
+def test_hostile_json_through_a_table_link_never_causes_a_server_error(site, call, board, body, code, key, if_match):
+    """A phone's calls with any JSON, with a right, another or a wrong entrant code, any key and version."""
+    method, path = call
+    if isinstance(body, dict) and code is not None:
+        table = Table.objects.select_related("ns_entrant", "ew_entrant").get(token=PARAMETERS["token"][0][0])
+        codes = {"right": table.ns_entrant.access_code, "other": table.ew_entrant.access_code, "wrong": "WRONG234"}
+        body = {**body, "code": codes[code]}
+    headers = {}
+    if key is not None:
+        headers["HTTP_IDEMPOTENCY_KEY"] = key.replace("\n", " ").replace("\r", " ")
+    if if_match is not None:
+        headers["HTTP_IF_MATCH"] = if_match.replace("\n", " ").replace("\r", " ")
+    response = site["visitors"]["anonymous"].send(
+        method, TABLE_LINK + path.format(board=board), json.dumps(body), content_type="application/json", **headers
+    )
+    assert response["Content-Type"].startswith("application/json")
+
+
+@hypothesis_settings(max_examples=scaled_examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(["captured", "holders", "exposed", "penalties", "adjusted", "code"]), value=json_values)
+def test_a_hostile_field_in_a_real_deal_through_a_table_link_never_causes_a_server_error(site, field, value):
+    table = Table.objects.select_related("ns_entrant").get(token=PARAMETERS["token"][0][0])
+    body = {**example_deal("T2"), "code": table.ns_entrant.access_code, field: value}
+    site["visitors"]["anonymous"].send(
+        "put", TABLE_LINK + "boards/2", json.dumps(body), content_type="application/json", HTTP_IDEMPOTENCY_KEY="k"
+    )
