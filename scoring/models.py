@@ -624,6 +624,9 @@ class DealHistory(models.Model):
     entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     channel = models.CharField(max_length=16, blank=True, default="")
     TABLE_LINK = "table link"  # as table-api.md names the channel
+    # The phone that acted through the table link (a random id it keeps): a verification from
+    # the phone that entered is flagged for the referees, not refused.
+    device = models.CharField(max_length=40, blank=True, default="")
 
     objects = HistoryQuerySet.as_manager()
 
@@ -783,3 +786,21 @@ class WrongCode(models.Model):
 
     def __str__(self):
         return f"{self.table} {self.at}"
+
+
+class FlagCleared(models.Model):
+    """A referee has looked at a plausibility flag of a board (`scoring.table_entry.flags`) and
+    cleared it, with a word. Flags are computed from the deals; this records only the clearing."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    board = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    word = models.CharField(max_length=200)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "board", "kind"], name="flag_cleared_unique")]
+
+    def __str__(self):
+        return f"{self.table} 第{self.board}副 {self.kind}"

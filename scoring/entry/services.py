@@ -124,6 +124,7 @@ def _history(deal, *, table, action, user, before, reason="", ip=None, player=No
         ip=ip,
         entrant=player.entrant if player else None,
         channel=DealHistory.TABLE_LINK if player else "",
+        device=player.device if player else "",
     )
 
 

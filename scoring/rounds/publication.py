@@ -80,14 +80,13 @@ def unconfirmed_boards(rnd):
     return found
 
 
-def holder_disagreements(rnd, deals_by_table=None):
-    """Duplicate team matches: the dealt holders of ♠Q ♦J ♣10 ♥A must agree at both tables."""
-
+def _holder_differences(rnd, deals_by_table=None):
+    """(tables, board, card, first holder, second holder) wherever the two tables of a duplicate
+    team match disagree on who was dealt ♠Q ♦J ♣10 ♥A."""
     if deals_by_table is None:
         deals_by_table = {}
-        for deal in Deal.objects.filter(table__round=rnd):
+        for deal in Deal.objects.filter(table__round=rnd).only("table_id", "board", "holders"):
             deals_by_table.setdefault(deal.table_id, []).append(deal)
-    found = []
     for match in rnd.matches.prefetch_related("tables"):
         tables = list(match.tables.all())
         if len(tables) != 2:
@@ -97,21 +96,28 @@ def holder_disagreements(rnd, deals_by_table=None):
             first, second = boards[0][board], boards[1][board]
             for card in set(first.holders) & set(second.holders):
                 if first.holders[card] != second.holders[card]:
-                    found.append(
-                        Text(
-                            _(
-                                "{first_table}/{second_table}号桌第 {board} 副：{card} 的持牌人不一致"
-                                "（{first} / {second}）"
-                            ),
-                            first_table=tables[0].number,
-                            second_table=tables[1].number,
-                            board=board,
-                            card=card_label(card),
-                            first=first.holders[card],
-                            second=second.holders[card],
-                        )
-                    )
-    return found
+                    yield tables, board, card, first.holders[card], second.holders[card]
+
+
+def holder_disagreements(rnd, deals_by_table=None):
+    """Duplicate team matches: the dealt holders of ♠Q ♦J ♣10 ♥A must agree at both tables."""
+    return [
+        Text(
+            _("{first_table}/{second_table}号桌第 {board} 副：{card} 的持牌人不一致（{first} / {second}）"),
+            first_table=tables[0].number,
+            second_table=tables[1].number,
+            board=board,
+            card=card_label(card),
+            first=first,
+            second=second,
+        )
+        for tables, board, card, first, second in _holder_differences(rnd, deals_by_table)
+    ]
+
+
+def holder_disagreements_by_board(rnd):
+    """{(table id, board)} of both tables of every board whose dealt holders disagree."""
+    return {(table.id, board) for tables, board, *_rest in _holder_differences(rnd) for table in tables}
 
 
 def _ranges(numbers):

@@ -28,6 +28,7 @@ class TableSide:
 
     side: str
     entrant: Entrant
+    device: str = ""  # the phone's own random id, when it sent one (X-Table-Device)
 
     @property
     def other(self):

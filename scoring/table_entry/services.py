@@ -7,6 +7,8 @@ history row naming the acting entrant and the channel. Referees keep every power
 nothing here is in their way.
 """
 
+from dataclasses import replace
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -43,11 +45,11 @@ def players_may_write(table):
     return None
 
 
-def _acting_side(table, body):
+def _acting_side(table, body, device=""):
     refusal = players_may_write(table)
     if refusal is not None:
         raise refusal
-    return side_for_code(table, body.get("code"))
+    return replace(side_for_code(table, body.get("code")), device=device)
 
 
 def _deal(table, board):
@@ -58,9 +60,9 @@ def _deal(table, board):
     return deal
 
 
-def table_deal_put(table, board, body, *, expected_version, ip=None):
+def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
     """A side enters or replaces a board's deal (a draft, for the other side to verify)."""
-    side = _acting_side(table, body)
+    side = _acting_side(table, body, device)
     existing = _deal(table, board)
     if existing is not None and existing.status == Deal.Status.DISPUTED:
         raise EntryError("disputed", _("这一副有争议，正在等裁判：不能再改"))
@@ -81,16 +83,16 @@ def table_deal_put(table, board, body, *, expected_version, ip=None):
     )
 
 
-def table_verify(table, board, body, *, expected_version, ip=None):
-    side = _acting_side(table, body)
+def table_verify(table, board, body, *, expected_version, ip=None, device=""):
+    side = _acting_side(table, body, device)
     deal = _deal(table, board)
     if deal is None:
         raise EntryError("not_found", _("这一副还没有录入"))
     return deal_verify(deal=deal, player=side, expected_version=expected_version, ip=ip)
 
 
-def table_dispute(table, board, body, *, expected_version=None, ip=None):
-    side = _acting_side(table, body)
+def table_dispute(table, board, body, *, expected_version=None, ip=None, device=""):
+    side = _acting_side(table, body, device)
     deal = _deal(table, board)
     if deal is None:
         raise EntryError("not_found", _("这一副还没有录入：请先录入，或呼叫裁判"))

@@ -15,6 +15,7 @@ from scoring.games import get_game
 from scoring.games.huapai import EXPOSABLE, PENALTY_MIN, SEATS
 from scoring.games.huapai.stored import ADJUSTED_LIMIT
 from scoring.models import CODE_VALIDATOR, Irregularity
+from scoring.table_entry.flags import KINDS as FLAG_KINDS
 
 MAX_VERSION = 999_999_999
 MAX_PENALTY = -PENALTY_MIN  # entered as a positive number of points to deduct
@@ -103,6 +104,13 @@ class TableActionForm(forms.Form):
 
     table = forms.IntegerField(min_value=1, max_value=999_999_999)
     action = forms.ChoiceField(choices=[("answer", "answer"), ("unlock", "unlock")])
+
+
+class FlagClearForm(forms.Form):
+    """A referee clears a plausibility flag of a board with a word."""
+
+    kind = forms.ChoiceField(choices=[(kind, kind) for kind in FLAG_KINDS])
+    word = forms.CharField(max_length=200, strip=True)
 
 
 class TableRangeForm(forms.Form):

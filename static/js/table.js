@@ -41,6 +41,13 @@
   function keep() {
     localStorage.setItem(storeKey, JSON.stringify(kept));
   }
+  // This phone's own random id, kept across reloads: a verification from the phone that
+  // entered the deal is shown to the referees (allowed, but worth a look).
+  var device = localStorage.getItem("huapai-device");
+  if (!device) {
+    device = newKey().replace(/[^A-Za-z0-9-]/g, "").slice(0, 40);
+    localStorage.setItem("huapai-device", device);
+  }
   var state = kept.state || JSON.parse(document.getElementById("initial-state").textContent);
 
   function newKey() {
@@ -106,7 +113,7 @@
     if (sending || !kept.outbox.length) return;
     sending = true;
     var action = kept.outbox[0];
-    var headers = { "Content-Type": "application/json", "Idempotency-Key": action.key };
+    var headers = { "Content-Type": "application/json", "Idempotency-Key": action.key, "X-Table-Device": device };
     if (action.version) headers["If-Match"] = '"' + action.version + '"';
     fetch(action.url, { method: action.method, headers: headers, body: JSON.stringify(action.body), credentials: "omit" })
       .then(function (response) {

@@ -24,4 +24,5 @@ urlpatterns = [
     path(f"{board}preview/", referee.board_preview, name="referee-preview"),
     path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),
     path(f"{board}irregularity/", referee.board_irregularity, name="referee-irregularity"),
+    path(f"{board}flag/", referee.board_flag_clear, name="referee-flag-clear"),
 ]

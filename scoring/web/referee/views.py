@@ -36,6 +36,8 @@ from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
 from scoring.table_entry.codes import wrong_codes_clear
+from scoring.table_entry.flags import KINDS as FLAG_KINDS
+from scoring.table_entry.flags import flag_clear, round_flags
 from scoring.table_entry.grid import STATES, grid_stamp, open_calls, round_grid
 from scoring.table_entry.services import call_answer
 from scoring.web.client_address import client_ip
@@ -43,6 +45,7 @@ from scoring.web.forms import (
     BackForm,
     ConfirmForm,
     DealEntryForm,
+    FlagClearForm,
     IrregularityForm,
     TableActionForm,
     TableConfirmForm,
@@ -117,8 +120,15 @@ def round_dashboard(request, event, number):
     rows, todo = round_progress(rnd)
     boards = event.match_length if event.match_mode == Event.MatchMode.BOARDS else None
     cells, counts = round_grid(rnd, boards)
+    flags = round_flags(rnd)
     for row in rows:
         row["grid"] = cells.get(row["table"].id)
+        row["flags"] = [
+            {"board": board, "kinds": [FLAG_KINDS[k] for k in kinds]}
+            for (table_id, board), kinds in sorted(flags.items())
+            if table_id == row["table"].id
+        ]
+    counts["flagged"] = len({table_id for table_id, _board in flags})
 
     def in_area(number):
         return (first or 0) <= number <= (last or 999_999_999)
@@ -198,6 +208,11 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "may_confirm": deal is not None
         and deal.status in (Deal.Status.DRAFT, Deal.Status.DISPUTED)
         and may_confirm(request.user, deal),
+        "flags": [
+            {"kind": kind, "label": FLAG_KINDS[kind]} for kind in round_flags(table.round).get((table.id, board), [])
+        ]
+        if deal is not None
+        else [],
         "dispute": RefereeCall.objects.filter(table=table, board=board, kind=RefereeCall.Kind.DISPUTE)
         .select_related("entrant")
         .last()
@@ -334,6 +349,23 @@ def board_confirm(request, event, number, table_number, board):
             messages.info(request, _("本轮没有等你确认的牌了"))
             return redirect("referee-round", event.slug, number)
         return redirect("referee-board", event.slug, number, *following)
+    return redirect("referee-board", event.slug, number, table_number, board)
+
+
+@event_official
+@require_POST
+def board_flag_clear(request, event, number, table_number, board):
+    """A referee has looked at a flagged board: the flag is cleared with a word."""
+    table, board = _locate(event, number, table_number, board)
+    form = FlagClearForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+    else:
+        try:
+            flag_clear(table=table, board=board, user=request.user, **form.cleaned_data)
+            messages.success(request, _("提示已清除"))
+        except EntryError as failure:
+            messages.error(request, message_text(failure))
     return redirect("referee-board", event.slug, number, table_number, board)
 
 

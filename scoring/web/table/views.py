@@ -7,6 +7,7 @@ credentials: no login, cookie or CSRF token (so nothing here reads or sets a ses
 
 import hashlib
 import json
+import re
 from functools import wraps
 
 from django.http import HttpResponse, JsonResponse
@@ -144,6 +145,20 @@ def table_write(method):
     return decorate
 
 
+DEVICE = re.compile(r"[A-Za-z0-9-]{1,40}")
+
+
+def _device(request):
+    """The phone's own random id (`X-Table-Device`), or "" when absent or malformed."""
+    value = request.headers.get("X-Table-Device", "")
+    return value if DEVICE.fullmatch(value) else ""
+
+
+def _writer(request):
+    """What a write records of its request: the version it saw, the address and the phone."""
+    return {"expected_version": _expected_version(request), "ip": client_ip(request), "device": _device(request)}
+
+
 def _deal_answer(deal):
     return {"board": deal.board, **snapshot(deal), "entered_by": deal.entered_side or "referee"}
 
@@ -155,21 +170,19 @@ def _board(table, board):
 
 @table_write("PUT")
 def board_put(request, table, body, board):
-    deal, created = table_deal_put(
-        table, _board(table, board), body, expected_version=_expected_version(request), ip=client_ip(request)
-    )
+    deal, created = table_deal_put(table, _board(table, board), body, **_writer(request))
     return (201 if created else 200), _deal_answer(deal)
 
 
 @table_write("POST")
 def board_verify(request, table, body, board):
-    deal = table_verify(table, board, body, expected_version=_expected_version(request), ip=client_ip(request))
+    deal = table_verify(table, board, body, **_writer(request))
     return 200, _deal_answer(deal)
 
 
 @table_write("POST")
 def board_dispute(request, table, body, board):
-    deal = table_dispute(table, board, body, expected_version=_expected_version(request), ip=client_ip(request))
+    deal = table_dispute(table, board, body, **_writer(request))
     return 200, _deal_answer(deal)
 
 
