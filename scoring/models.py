@@ -365,6 +365,9 @@ class Table(models.Model):
     # only referees change a deal, with a reason.
     ns_signed_off_at = models.DateTimeField(null=True, blank=True)
     ew_signed_off_at = models.DateTimeField(null=True, blank=True)
+    # Set when a tenth wrong code within ten minutes arrives (`scoring.table_entry.codes`):
+    # read with the table, so a poll needs no query to know the table is locked.
+    locked_until = models.DateTimeField(null=True, blank=True)
 
     objects = TableQuerySet.as_manager()
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from scoring.entry.errors import EntryError
 from scoring.games.refusals import _
-from scoring.models import Entrant, WrongCode
+from scoring.models import Entrant, Table, WrongCode
 
 WRONG_CODES_ALLOWED = 10
 WRONG_CODES_WINDOW = timedelta(minutes=10)
@@ -62,24 +62,35 @@ def side_for_code(table, code):
         if hmac.compare_digest(typed, entrant.access_code.encode()) and found is None:
             found = TableSide(side, entrant)
     if found is None:
-        WrongCode.objects.create(table=table)
+        _count_wrong_code(table)
         raise EntryError("bad_code", _("录入码不对：请用本桌一方的录入码（见参赛卡）"))
     return found
 
 
-def wrong_codes_lock_until(table):
-    """When the table's calls open again, or None when they are open."""
+def _count_wrong_code(table):
+    """Record a wrong code; the tenth within the window locks the table until the oldest of
+    those ten leaves it (stored on the table, so polls need no look-up)."""
+    WrongCode.objects.create(table=table)
     since = timezone.now() - WRONG_CODES_WINDOW
     recent = list(
         WrongCode.objects.filter(table=table, at__gt=since)
         .order_by("-at")
         .values_list("at", flat=True)[:WRONG_CODES_ALLOWED]
     )
-    if len(recent) < WRONG_CODES_ALLOWED:
+    if len(recent) >= WRONG_CODES_ALLOWED:
+        table.locked_until = recent[-1] + WRONG_CODES_WINDOW
+        Table.objects.filter(pk=table.pk).update(locked_until=table.locked_until)
+
+
+def wrong_codes_lock_until(table):
+    """When the table's calls open again, or None when they are open."""
+    if table.locked_until is None or table.locked_until <= timezone.now():
         return None
-    return recent[-1] + WRONG_CODES_WINDOW  # the oldest of the last ten leaves the window
+    return table.locked_until
 
 
 def wrong_codes_clear(table):
     """A referee unlocks the table (the players mistyped; the referee has seen their card)."""
+    table.locked_until = None
+    Table.objects.filter(pk=table.pk).update(locked_until=None)
     return WrongCode.objects.filter(table=table).delete()[0]

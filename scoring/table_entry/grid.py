@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Deal, DealHistory, RefereeCall, Table, WrongCode
-from scoring.table_entry.codes import WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW
 
 # A table is late when it has confirmed this many boards fewer than the median table of the room.
 LATE_BEHIND_MEDIAN = 2
@@ -58,15 +57,7 @@ def round_grid(rnd, boards_per_table):
     for call in RefereeCall.objects.filter(table__round=rnd, answered_at=None).order_by("at"):
         open_calls.setdefault(call.table_id, call)
         last_action[call.table_id] = max(last_action.get(call.table_id, call.at), call.at)
-    since = timezone.now() - WRONG_CODES_WINDOW
-    locked = {
-        table_id
-        for table_id, count in WrongCode.objects.filter(table__round=rnd, at__gt=since)
-        .values_list("table_id")
-        .annotate(n=Count("id"))
-        .order_by()
-        if count >= WRONG_CODES_ALLOWED
-    }
+    locked = set(Table.objects.filter(round=rnd, locked_until__gt=timezone.now()).values_list("id", flat=True))
     tables = list(Table.objects.filter(round=rnd).values_list("id", "ns_signed_off_at", "ew_signed_off_at"))
     confirmed = sorted(per_table.get(t, Counter())[Deal.Status.CONFIRMED] for t, *_ in tables)
     median = confirmed[len(confirmed) // 2] if confirmed else 0

@@ -1,12 +1,18 @@
 """What a table link shows: the table's boards and their states (`GET /t/<token>/state`),
 and one board in full for the side that verifies it. Plain data; nothing here writes."""
 
+import hashlib
+
+from django.db.models import Count, Sum
+from django.utils.translation import get_language
+
 from scoring.engine.vocabulary import MatchMode
 from scoring.entry.selectors import snapshot
 from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.messages import message_text
 from scoring.models import Deal, RefereeCall
+from scoring.results.labels import entrant_labels
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
 from scoring.table_entry.services import players_may_write
 
@@ -19,6 +25,19 @@ def _board_numbers(event, played):
     over = len(games) >= event.match_length and games[-1].finished
     numbers = [board for board, *_scores in played]
     return numbers if over else [*numbers, max(numbers, default=0) + 1]
+
+
+def state_stamp(table):
+    """Changes whenever the state would: what its deals, calls and sign-offs are, the round's
+    status and the event's entry mode. Two indexed look-ups, so an unchanged table's poll is
+    answered 304 without building the state."""
+    deals = table.deals.order_by().aggregate(count=Count("id"), versions=Sum("version"))
+    calls = RefereeCall.objects.filter(table=table, answered_at=None).count()
+    parts = (
+        table.pk, deals["count"], deals["versions"], calls, table.ns_signed_off_at, table.ew_signed_off_at,
+        table.round.status, table.round.event.entry, get_language(),
+    )  # fmt: skip
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
 def table_state(table):
@@ -49,10 +68,11 @@ def table_state(table):
         )
     confirmed = [d for d in deals.values() if d["status"] == Deal.Status.CONFIRMED]
     sides = {}
+    labels = entrant_labels(event)  # cached: the names without a query per poll
     for side, entrant in side_entrants(table):
         members = sides.setdefault(side, {"entrants": [], "names": []})
         members["entrants"].append(entrant.code)
-        members["names"].append(entrant.display_name)
+        members["names"].append(labels.get(entrant.code, {}).get("name", entrant.code))
     refusal = players_may_write(table)
     locked_until = wrong_codes_lock_until(table)
     games = split_games(played, event.game_threshold) if event.match_mode == MatchMode.GAMES else []

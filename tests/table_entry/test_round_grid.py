@@ -102,7 +102,8 @@ def test_a_table_far_behind_the_room_is_late(client, event):
 def test_the_referee_page_shows_the_queue_answers_calls_and_unlocks_tables(client, event):
     by_number = tables(event)
     send(client, by_number[2], "call", {"kind": "claim", "note": "摊牌有争议"}, "c1")
-    WrongCode.objects.bulk_create([WrongCode(table=by_number[3]) for _ in range(10)])
+    for attempt in range(10):
+        send(client, by_number[3], "call", {"code": "WRONG234"}, f"w{attempt}")
     referee = make_user("ref", "referee", event)
     client.force_login(referee)
     page = client.get("/referee/t-pairs/rounds/1/")

@@ -35,7 +35,7 @@ from scoring.table_entry.services import (
     table_signoff,
     table_verify,
 )
-from scoring.table_entry.state import board_detail, table_state
+from scoring.table_entry.state import board_detail, state_stamp, table_state
 from scoring.web.api.views import MAX_BODY, _expected_version
 from scoring.web.client_address import client_ip
 
@@ -226,11 +226,11 @@ def _read(view):
 def state(request, table):
     """The table's boards, polled by the page every few seconds: an ETag of the answer, so an
     unchanged table costs a 304 and no body."""
-    body = json.dumps(table_state(table), ensure_ascii=False, sort_keys=True).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    etag = '"' + state_stamp(table) + '"'
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
+        body = json.dumps(table_state(table), ensure_ascii=False, sort_keys=True).encode()
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
