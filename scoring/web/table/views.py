@@ -78,8 +78,10 @@ def _refused(failure):
 
 def _locked(table):
     until = wrong_codes_lock_until(table)
-    if until is None:
-        return None
+    return None if until is None else _locked_answer(until)
+
+
+def _locked_answer(until):
     body = message_json(EntryError("locked", gettext("本桌录入码错误太多：请稍后再试，或请裁判解锁")))
     body["error"]["until"] = until.isoformat()
     return _answer(429, body, {"Retry-After": "600"})
@@ -222,14 +224,25 @@ def _read(view):
     return wrapper
 
 
-@_read
-def state(request, table):
-    """The table's boards, polled by the page every few seconds: an ETag of the answer, so an
-    unchanged table costs a 304 and no body."""
-    etag = '"' + state_stamp(table) + '"'
+def state(request, token):
+    """The table's boards, polled by the page every few seconds. Its ETag comes from one
+    statement (`state_stamp`): an unchanged table costs that and a 304, no state built."""
+    if request.method not in ("GET", "HEAD"):
+        return _answer(405, {"error": {"code": "method_not_allowed", "message": gettext("请求方法不对")}})
+    stamped = state_stamp(token)
+    if stamped is None:
+        return _not_found()
+    stamp, locked = stamped
+    if locked:
+        table = table_for_token(token)
+        return _locked(table) or _not_found() if table is not None else _not_found()
+    etag = f'"{stamp}"'
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
+        table = table_for_token(token)
+        if table is None:  # replaced between the two reads
+            return _not_found()
         body = json.dumps(table_state(table), ensure_ascii=False, sort_keys=True).encode()
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
