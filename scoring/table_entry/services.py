@@ -92,11 +92,16 @@ def table_verify(table, board, body, *, expected_version, ip=None, device=""):
 
 
 def table_dispute(table, board, body, *, expected_version=None, ip=None, device=""):
+    """A side disagrees with a board (draft, or confirmed before both sides signed off). A
+    signature one side gave before is withdrawn: the table signs again after the ruling."""
     side = _acting_side(table, body, device)
     deal = _deal(table, board)
     if deal is None:
         raise EntryError("not_found", _("这一副还没有录入：请先录入，或呼叫裁判"))
-    return deal_dispute(deal=deal, player=side, reason=body.get("reason"), expected_version=expected_version, ip=ip)
+    with transaction.atomic():
+        deal = deal_dispute(deal=deal, player=side, reason=body.get("reason"), expected_version=expected_version, ip=ip)
+        Table.objects.filter(pk=table.pk).update(ns_signed_off_at=None, ew_signed_off_at=None)
+    return deal
 
 
 def unconfirmed_boards(table):

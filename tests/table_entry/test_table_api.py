@@ -204,8 +204,15 @@ def test_signing_off_needs_every_board_confirmed_and_then_closes_the_table_to_pl
         assert phone.verify(board, b, key=f"v{board}", version=version).status_code == 200
     first = phone.signoff(a, key="s1")
     assert first.status_code == 200 and first.json()["signed_off"] == {"NS": True, "EW": False}
-    # One side signed: the other side may still dispute; both signed: players are done.
-    assert phone.signoff(b, key="s2").json()["signed_off"] == {"NS": True, "EW": True}
+    # A dispute before both have signed withdraws the signature given: the table signs again.
+    assert phone.dispute(2, b, "再看一眼", key="d0").status_code == 200
+    assert phone.state().json()["signed_off"] == {"NS": False, "EW": False}
+    deal = Deal.objects.select_related("table__round__event").get(board=2)
+    deal_confirm(deal=deal, user=make_user("chief", "referee", event), expected_version=deal.version, reason="无误")
+    assert phone.signoff(b, key="s1b").json()["signed_off"] == {"NS": False, "EW": True}
+    first = phone.signoff(a, key="s1c")
+    assert first.json()["signed_off"] == {"NS": True, "EW": True}
+    # Both signed: players are done.
     closed = phone.dispute(1, a, "后悔了", key="d1")
     assert (closed.status_code, error_code(closed)) == (409, "signed_off")
     assert phone.state().json()["writable"] is False
