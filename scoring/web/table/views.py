@@ -18,6 +18,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
+from scoring.cache.tables import table_state_body
 from scoring.entry.errors import EntryError
 from scoring.entry.grid import card_rows, exposable_rows
 from scoring.entry.selectors import check_board, deal_preview, snapshot
@@ -224,6 +225,13 @@ def _read(view):
     return wrapper
 
 
+def _state_body(token):
+    table = table_for_token(token)
+    if table is None:  # replaced between the stamp and now
+        return None
+    return json.dumps(table_state(table), ensure_ascii=False, sort_keys=True).encode()
+
+
 def state(request, token):
     """The table's boards, polled by the page every few seconds. Its ETag comes from one
     statement (`state_stamp`): an unchanged table costs that and a 304, no state built."""
@@ -240,10 +248,9 @@ def state(request, token):
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        table = table_for_token(token)
-        if table is None:  # replaced between the two reads
+        body = table_state_body(stamp, lambda: _state_body(token))
+        if body is None:
             return _not_found()
-        body = json.dumps(table_state(table), ensure_ascii=False, sort_keys=True).encode()
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
