@@ -231,19 +231,18 @@ def round_progress(rnd):
     """The round dashboard: per table its board states and running 局, and how many boards are not confirmed."""
     event = rnd.event
     states = table_board_states(rnd)
-    sides = {}
-    for table_id, ns, ew in (
-        Deal.objects.filter(table__round=rnd).order_by("sequence").values_list("table_id", "ns_score", "ew_score")
-    ):
-        sides.setdefault(table_id, []).append((ns, ew))
     boards = range(1, event.match_length + 1) if event.match_mode == MatchMode.BOARDS else None
+    sides = {}
+    deals = Deal.objects.filter(table__round=rnd).order_by("sequence") if boards is None else Deal.objects.none()
+    for table_id, ns, ew in deals.values_list("table_id", "ns_score", "ew_score"):
+        sides.setdefault(table_id, []).append((ns, ew))
     rows, todo = [], 0
     for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"):
         table_states = states.get(table.id, {})
         numbers = boards or range(1, max(table_states, default=0) + 2)  # games mode: played boards and the next
         cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
         todo += sum(cell["state"] != "confirmed" for cell in cells)
-        rows.append(
-            {"table": table, "cells": cells, "games": split_games(sides.get(table.id, []), event.game_threshold)}
-        )
+        # 局 totals are shown only where they decide a match (games mode).
+        games = split_games(sides.get(table.id, []), event.game_threshold) if boards is None else []
+        rows.append({"table": table, "cells": cells, "games": games})
     return rows, todo
