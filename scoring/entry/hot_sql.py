@@ -176,6 +176,13 @@ def _first_statement(db, sql, params):
     return _fetchone(db, sql, params)
 
 
+def first_row(sql, params):
+    """A hot read's one row, for other modules' hot paths (a table link's poll,
+    `scoring.table_entry.state.state_stamp`): prepared once per connection on PostgreSQL, and
+    the request's health-check round trip skipped as for the referee's look-up."""
+    return _first_statement(connections[DEFAULT_DB_ALIAS], sql, params)
+
+
 @dataclass
 class BoardLookup:
     """What a request about one board needs; None where the row does not exist."""

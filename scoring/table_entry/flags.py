@@ -22,7 +22,7 @@ from scoring.games.refusals import _ as _mark
 from scoring.models import Deal, DealHistory, Event, FlagCleared
 from scoring.rounds.publication import holder_disagreements_by_board
 
-QUICK = timedelta(seconds=20)
+QUICK = timedelta(seconds=10)
 KINDS = {
     "holders_differ": _("持牌人与同副其他桌不一致"),
     "grand_slam": _("满贯"),

@@ -119,8 +119,9 @@ def unconfirmed_boards(table):
 
 
 def table_signoff(table, body):
-    """A side signs off its table's round once every board is confirmed (again: no change)."""
-    side = _acting_side(table, body) if not table.signed_off else side_for_code(table, body.get("code"))
+    """A side signs off its table's round once every board is confirmed; signing again before the
+    other side has is no change, and after both have it is `409 signed_off` like every player write."""
+    side = _acting_side(table, body)
     missing = unconfirmed_boards(table)
     if missing:
         raise EntryError(

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from scoring.engine.vocabulary import MatchMode
+from scoring.entry.hot_sql import first_row
 from scoring.entry.selectors import snapshot
 from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
@@ -53,9 +54,7 @@ def state_stamp(token):
     mode, the language). One statement, so an unchanged table's poll — most polls — is
     answered 304 without building the state."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(_stamp_sql(), [now, token])
-        row = cursor.fetchone()
+    row = first_row(_stamp_sql(), [now, token])
     if row is None:
         return None
     parts = (*row[:-1], get_language())

@@ -2,6 +2,7 @@
 disputes, sign-off, throttling, and what the history records."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -170,6 +171,9 @@ def test_the_referee_api_history_shows_the_entrant_and_the_channel(phone, event,
     client.force_login(referee)
     rows = client.get("/api/events/t-pairs/rounds/1/tables/1/boards/1/history").json()
     assert rows[0]["entrant"] == "A" and rows[0]["channel"] == "table link" and rows[0]["user"] is None
+    # The board page's history says who acted, and through which door.
+    page = client.get("/referee/t-pairs/rounds/1/tables/1/boards/1/").content.decode()
+    assert re.search(r'<ol id="history"><li>v1 录入 · A（本桌链接）', page)
 
 
 def test_a_dispute_goes_to_the_referees_who_settle_it_with_a_reason(phone, event, table):
@@ -215,6 +219,7 @@ def test_signing_off_needs_every_board_confirmed_and_then_closes_the_table_to_pl
     # Both signed: players are done.
     closed = phone.dispute(1, a, "后悔了", key="d1")
     assert (closed.status_code, error_code(closed)) == (409, "signed_off")
+    assert error_code(phone.signoff(b, key="s9")) == "signed_off"
     assert phone.state().json()["writable"] is False
     # A referee still can, with a reason.
     referee = make_user("ref", "referee", event)
