@@ -4,6 +4,7 @@ the end-of-event page with its results pack, and the entrant import template —
 and read back."""
 
 import io
+import os
 import subprocess
 import zipfile
 from pathlib import Path
@@ -19,6 +20,14 @@ from tests.referee_setup import PASSWORD, make_user
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SLUG = "t-director"
+SHOTS = os.environ.get("HUAPAI_SCREENSHOTS")
+
+
+def shot(page, name):
+    """With HUAPAI_SCREENSHOTS=<folder>, the screenshots of docs/organising.md §8 and §12."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"organising-{name}.png"), full_page=True)
 
 
 def download(page, selector):
@@ -57,6 +66,7 @@ def test_an_organiser_finds_every_new_paper_from_the_console(live_server, browse
 
     page.click("#end-of-event")
     page.wait_for_selector("#awards")
+    shot(page, "9-end-of-event")
     assert "临时排名" in page.inner_text("#standings-state")
     awards = page.inner_text("#awards")
     assert awards.index("赵敏") < awards.index("陈静") < awards.index("张伟")  # third, second, first
@@ -67,6 +77,7 @@ def test_an_organiser_finds_every_new_paper_from_the_console(live_server, browse
     page.go_back()
     page.click("#public-cross-table")
     page.wait_for_selector("#cross-table")
+    shot(page, "10-cross-table")
     cells = page.locator("#cross-A td").all_inner_texts()
     assert [cell.split() for cell in cells[2:6]] == [[], ["2", "+900"], ["1", "0"], []]  # A against A, B, C, D
 
