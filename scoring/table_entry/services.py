@@ -27,7 +27,9 @@ def table_for_token(token):
     """The table a link reaches, with what every call needs of it; None for an unknown or
     replaced token."""
     return (
-        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
+        # Not the four seated players: on PostgreSQL planning the nine-table join took ~8 ms of
+        # a poll's state (bench/table_load.py); `table_state` reads their names by id.
+        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant")
         .filter(token=token)
         .first()
     )

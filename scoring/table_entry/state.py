@@ -14,7 +14,7 @@ from scoring.entry.selectors import snapshot
 from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.messages import message_text
-from scoring.models import Deal, Event, Membership, RefereeCall, Round, Table
+from scoring.models import Deal, Event, Membership, Player, RefereeCall, Round, Table
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
 from scoring.table_entry.services import players_may_write
 
@@ -103,7 +103,7 @@ def table_state(table):
         "round": {"number": rnd.number, "status": rnd.status},
         "table": table.number,
         "sides": {side: {"entrants": v["entrants"], "names": v["names"]} for side, v in sides.items()},
-        "seats": {seat: (player.name if player else "") for seat, player in table.seat_players().items()},
+        "seats": _seat_names(table),
         "boards": boards,
         "totals": {
             "NS": sum(d["ns_score"] for d in confirmed),
@@ -118,6 +118,12 @@ def table_state(table):
         "referee_called": RefereeCall.objects.filter(table=table, answered_at=None).exists(),
         "locked_until": locked_until.isoformat() if locked_until else None,
     }
+
+
+def _seat_names(table):
+    seated = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
+    names = dict(Player.objects.filter(id__in=[p for p in seated.values() if p]).values_list("id", "name"))
+    return {seat: names.get(player_id, "") for seat, player_id in seated.items()}
 
 
 def _names(entrant_ids):
