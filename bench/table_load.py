@@ -93,13 +93,16 @@ per_board = Counter((t, b) for (t, b, _a) in history)
 creates = sum(1 for (t, b, a), n in history.items() if a == "create" and n == 1)
 confirms = sum(1 for (t, b, a), n in history.items() if a == "confirm" and n == 1)
 doubled = sum(1 for key, n in history.items() if n > 1)
-client = Client()
+client = Client(HTTP_HOST="127.0.0.1")  # a host the production settings allow
 client.force_login(get_user_model().objects.get(username="hallref"))
 started = time.perf_counter(); first = client.get("/referee/hall/rounds/1/"); cold = time.perf_counter() - started
-started = time.perf_counter(); client.get("/referee/hall/rounds/1/"); render = time.perf_counter() - started
+started = time.perf_counter(); second = client.get("/referee/hall/rounds/1/"); render = time.perf_counter() - started
+assert first.status_code == second.status_code == 200 and len(second.content) > 100_000, second.status_code
 heads = []
 for _ in range(20):
-    started = time.perf_counter(); client.head("/referee/hall/rounds/1/"); heads.append(time.perf_counter() - started)
+    started = time.perf_counter(); head = client.head("/referee/hall/rounds/1/")
+    heads.append(time.perf_counter() - started)
+    assert head.status_code == 200 and head.has_header("ETag"), head.status_code
 heads.sort()
 print(json.dumps({"deals": deals.count(), "confirmed": deals.filter(status="confirmed").count(),
                   "boards_with_history": len(per_board), "single_creates": creates, "single_confirms": confirms,
@@ -182,6 +185,20 @@ async def closed_loop(port, paths, connections, seconds, conditional):
     return {"latencies": latencies, "statuses": statuses, "elapsed": time.monotonic() - started}
 
 
+async def paced(items, gap, first_at, stop_at):
+    """`(cycle, item)` for each of `items` in turn, one every `gap` seconds from `first_at`,
+    over and over until `stop_at`."""
+    next_at, cycle = first_at, 0
+    while True:
+        for item in items:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            next_at += gap
+            if time.monotonic() >= stop_at:
+                return
+            yield cycle, item
+        cycle += 1
+
+
 async def hall(port, tables, phones, connections, seconds, board_seconds, drop, first_board, seed):
     """Phones poll every 5 s; each table enters and verifies a board every `board_seconds`."""
     rng = random.Random(seed)
@@ -197,23 +214,16 @@ async def hall(port, tables, phones, connections, seconds, board_seconds, drop, 
         connection = Connection(port)
         mine = [(connection_index * per_connection + k) % len(tables) for k in range(per_connection)]
         etags = {}
-        gap = 5.0 / len(mine)
-        next_at = time.monotonic() + rng.random() * 5.0
         try:
-            while time.monotonic() < stop_at:
-                for table in mine:
-                    await asyncio.sleep(max(0.0, next_at - time.monotonic()))
-                    next_at += gap
-                    if time.monotonic() >= stop_at:
-                        return
-                    path = f"/t/{tables[table][0]}/state"
-                    headers = {"If-None-Match": etags[table]} if table in etags else {}
-                    started = time.monotonic()
-                    status, etag, _ = await connection.request("GET", path, headers)
-                    polls.append((started - began, time.monotonic() - started))
-                    poll_statuses[status] = poll_statuses.get(status, 0) + 1
-                    if etag:
-                        etags[table] = etag
+            async for _cycle, table in paced(mine, 5.0 / len(mine), time.monotonic() + rng.random() * 5.0, stop_at):
+                path = f"/t/{tables[table][0]}/state"
+                headers = {"If-None-Match": etags[table]} if table in etags else {}
+                started = time.monotonic()
+                status, etag, _ = await connection.request("GET", path, headers)
+                polls.append((started - began, time.monotonic() - started))
+                poll_statuses[status] = poll_statuses.get(status, 0) + 1
+                if etag:
+                    etags[table] = etag
         finally:
             connection.close()
 
@@ -236,28 +246,21 @@ async def hall(port, tables, phones, connections, seconds, board_seconds, drop, 
         connection = Connection(port)
         mine = list(range(writer_index, len(tables), writers))
         gap = board_seconds / len(mine)
-        next_at = time.monotonic() + rng.random() * gap
-        board = first_board
         try:
-            while time.monotonic() < stop_at:
-                for table in mine:
-                    await asyncio.sleep(max(0.0, next_at - time.monotonic()))
-                    next_at += gap
-                    if time.monotonic() >= stop_at:
-                        return
-                    token, ns_code, ew_code = tables[table]
-                    deal = random_deal(rng)
-                    deal.pop("ruleset", None)
-                    base = f"/t/{token}/boards/{board}"
-                    status, answer = await send_once(
-                        connection, "PUT", base, {**deal, "code": ns_code}, f"put-{table}-{board}"
-                    )
-                    if status == 201:
-                        await send_once(
-                            connection, "POST", base + "/verify", {"code": ew_code}, f"ok-{table}-{board}",
-                            version=answer["version"],
-                        )  # fmt: skip
-                board += 1
+            async for cycle, table in paced(mine, gap, time.monotonic() + rng.random() * gap, stop_at):
+                board = first_board + cycle
+                token, ns_code, ew_code = tables[table]
+                deal = random_deal(rng)
+                deal.pop("ruleset", None)
+                base = f"/t/{token}/boards/{board}"
+                status, answer = await send_once(
+                    connection, "PUT", base, {**deal, "code": ns_code}, f"put-{table}-{board}"
+                )
+                if status == 201:
+                    await send_once(
+                        connection, "POST", base + "/verify", {"code": ew_code}, f"ok-{table}-{board}",
+                        version=answer["version"],
+                    )  # fmt: skip
         finally:
             connection.close()
 
