@@ -29,9 +29,7 @@ def table_for_token(token):
     return (
         # Not the four seated players: on PostgreSQL planning the nine-table join took ~8 ms of
         # a poll's state (bench/table_load.py); `table_state` reads their names by id.
-        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant")
-        .filter(token=token)
-        .first()
+        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant").filter(token=token).first()
     )
 
 

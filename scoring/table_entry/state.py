@@ -49,7 +49,7 @@ def _stamp_sql():
 
 
 def state_stamp(token):
-    """`(stamp, locked)` of the table a link reaches, or None: the stamp changes whenever the
+    """`(stamp, locked, open calls)` of the table a link reaches, or None: the stamp changes whenever the
     state would (its deals, open calls and sign-offs, the round's status, the event's entry
     mode, the language). One statement, so an unchanged table's poll — most polls — is
     answered 304 without building the state."""
@@ -58,10 +58,11 @@ def state_stamp(token):
     if row is None:
         return None
     parts = (*row[:-1], get_language())
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1])
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1]), row[3]
 
 
-def table_state(table):
+def table_state(table, open_calls=None):
+    """The table as its link shows it. `open_calls`: the count `state_stamp` read already."""
     event, rnd = table.round.event, table.round
     deals = {
         d["board"]: d
@@ -90,7 +91,7 @@ def table_state(table):
     confirmed = [d for d in deals.values() if d["status"] == Deal.Status.CONFIRMED]
     sides = {}
     seated = side_entrants(table)
-    names = _names({entrant.id for _side, entrant in seated})
+    names, player_names = _names({entrant.id for _side, entrant in seated})
     for side, entrant in seated:
         members = sides.setdefault(side, {"entrants": [], "names": []})
         members["entrants"].append(entrant.code)
@@ -103,7 +104,7 @@ def table_state(table):
         "round": {"number": rnd.number, "status": rnd.status},
         "table": table.number,
         "sides": {side: {"entrants": v["entrants"], "names": v["names"]} for side, v in sides.items()},
-        "seats": _seat_names(table),
+        "seats": _seat_names(table, player_names),
         "boards": boards,
         "totals": {
             "NS": sum(d["ns_score"] for d in confirmed),
@@ -115,27 +116,34 @@ def table_state(table):
         "signed_off": {"NS": table.ns_signed_off_at is not None, "EW": table.ew_signed_off_at is not None},
         "writable": refusal is None,
         "read_only": None if refusal is None else {"code": refusal.code, "message": message_text(refusal)},
-        "referee_called": RefereeCall.objects.filter(table=table, answered_at=None).exists(),
+        "referee_called": bool(open_calls)
+        if open_calls is not None
+        else RefereeCall.objects.filter(table=table, answered_at=None).exists(),
         "locked_until": locked_until.isoformat() if locked_until else None,
     }
 
 
-def _seat_names(table):
+def _seat_names(table, known):
+    """{seat: name}: the seated players are members of the table's entrants, whose names
+    `_names` read already; anyone else (a substitute not in the team) is looked up."""
     seated = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
-    names = dict(Player.objects.filter(id__in=[p for p in seated.values() if p]).values_list("id", "name"))
-    return {seat: names.get(player_id, "") for seat, player_id in seated.items()}
+    missing = [p for p in seated.values() if p and p not in known]
+    if missing:
+        known = {**known, **dict(Player.objects.filter(id__in=missing).values_list("id", "name"))}
+    return {seat: known.get(player_id, "") for seat, player_id in seated.items()}
 
 
 def _names(entrant_ids):
-    """{entrant id: [player names]} of a table's entrants, in one query."""
-    names = {}
-    for entrant_id, name in (
+    """`({entrant id: [player names]}, {player id: name})` of a table's entrants, in one query."""
+    names, players = {}, {}
+    for entrant_id, player_id, name in (
         Membership.objects.filter(entrant_id__in=entrant_ids)
         .order_by("entrant_id", "position")
-        .values_list("entrant_id", "player__name")
+        .values_list("entrant_id", "player_id", "player__name")
     ):
         names.setdefault(entrant_id, []).append(name)
-    return names
+        players[player_id] = name
+    return names, players
 
 
 def board_detail(table, board):

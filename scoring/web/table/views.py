@@ -225,11 +225,11 @@ def _read(view):
     return wrapper
 
 
-def _state_body(token):
+def _state_body(token, open_calls):
     table = table_for_token(token)
     if table is None:  # replaced between the stamp and now
         return None
-    return json.dumps(table_state(table), ensure_ascii=False, sort_keys=True).encode()
+    return json.dumps(table_state(table, open_calls), ensure_ascii=False, sort_keys=True).encode()
 
 
 def state(request, token):
@@ -240,7 +240,7 @@ def state(request, token):
     stamped = state_stamp(token)
     if stamped is None:
         return _not_found()
-    stamp, locked = stamped
+    stamp, locked, open_calls = stamped
     if locked:
         table = table_for_token(token)
         return _locked(table) or _not_found() if table is not None else _not_found()
@@ -248,7 +248,7 @@ def state(request, token):
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        body = table_state_body(stamp, lambda: _state_body(token))
+        body = table_state_body(stamp, lambda: _state_body(token, open_calls))
         if body is None:
             return _not_found()
         response = HttpResponse(body, content_type="application/json")
