@@ -193,6 +193,7 @@ def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, 
     # A second Ctrl+S does not silently overwrite: it is refused again. The page shown already
     # has #conflict: mark it, and wait for #conflict on the page that replaces it.
     mine.evaluate("document.body.dataset.before = 'second-save'")
+    mine.wait_for_load_state("load")  # the deferred entry.js (which handles Ctrl+S) has run
     mine.keyboard.press("Control+s")
     mine.locator("body:not([data-before]) #conflict").wait_for()
     assert stored(4).version == 2
