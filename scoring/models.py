@@ -661,6 +661,7 @@ class Irregularity(models.Model):
         LATE_EXPOSURE = "late_exposure", _("亮牌超时")
         EARLY_PLAY = "early_play", _("亮出的牌过早打出")
         REVOKE = "revoke", _("藏牌")
+        LEAD_OUT_OF_TURN = "lead_out_of_turn", _("未轮到出牌")
         WRONG_COUNT = "wrong_card_count", _("牌数错误")
         SLOW_PLAY = "slow_play", _("出牌迟缓")
         CONDUCT = "conduct", _("不当行为")
@@ -674,6 +675,10 @@ class Irregularity(models.Model):
     penalty = models.IntegerField(_("罚分"), default=0)
     referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
+    # The call whose ruling this is, when the irregularity was called at the table (scoring.rulings).
+    call = models.ForeignKey(
+        "RefereeCall", null=True, blank=True, on_delete=models.PROTECT, related_name="irregularities"
+    )
 
     objects = IrregularityQuerySet.as_manager()
 
@@ -727,27 +732,72 @@ class BlindEntry(models.Model):
         return f"{self.table} 第{self.board}副 {self.user}"
 
 
+class RefereeCallQuerySet(models.QuerySet):
+    def public(self):
+        """Ruled calls of the rounds the public sees (disputes of entry excepted: their rulings
+        are in the boards' public list of changes)."""
+        return self.filter(public_rounds("table__round__")).exclude(ruled_at=None).exclude(kind="dispute")
+
+
 class RefereeCall(models.Model):
-    """A table asking for a referee: a call from the table page, or a dispute of a board.
-    The referees' queue lists the unanswered ones, oldest first."""
+    """A call at a table and its ruling: the table asking for a referee (its page, or a dispute of
+    a board), or a referee recording what happened during play (a claim, a revoke, a wrong card
+    count…), before or after the board has a result. The referees' queue lists the unanswered
+    ones, oldest first; the round's list of calls every one; the public, once the round is
+    published, the ruled ones (`scoring.rulings`)."""
 
     class Kind(models.TextChoices):
-        CLAIM = "claim", _("摊牌争议")
+        CLAIM = "claim", _("声称")
         REVOKE = "revoke", _("藏牌")
+        LEAD_OUT_OF_TURN = "lead_out_of_turn", _("未轮到出牌")
+        LATE_EXPOSURE = "late_exposure", _("亮牌超时或无效")
+        EARLY_PLAY = "early_play", _("亮出的牌过早打出")
         WRONG_COUNT = "wrong_card_count", _("牌数错误")
+        SLOW_PLAY = "slow_play", _("出牌迟缓")
+        CONDUCT = "conduct", _("不当行为")
         OTHER = "other", _("其他")
         DISPUTE = "dispute", _("录入有争议")
+
+    class Outcome(models.TextChoices):
+        NOTHING = "nothing", _("不处罚")
+        PENALTY = "penalty", _("罚分")
+        ADJUSTED = "adjusted", _("调整分")
+        REDEAL = "redeal", _("重新发牌")
+        DRAWN_BACK = "drawn_back", _("少牌方抽回")
+
+    class ClaimStatus(models.TextChoices):
+        ACCEPTED = "accepted", _("各方同意")
+        CONTESTED = "contested", _("有异议")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
     board = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.OTHER)
-    note = models.TextField(blank=True)
+    note = models.TextField(blank=True)  # the facts, in a sentence
+    seats = models.CharField(max_length=4, blank=True)  # the seats involved, e.g. "NE"
     entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
     answered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    outcome = models.CharField(max_length=12, choices=Outcome.choices, blank=True)
+    ruling = models.TextField(blank=True)
+    penalty_seat = models.CharField(max_length=1, blank=True)
+    penalty = models.IntegerField(default=0)
+    ruled_at = models.DateTimeField(null=True, blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # A claim (声称): who claimed, at which trick, how the remaining point cards fall ({seat: [cards]}).
+    claimant = models.CharField(max_length=1, blank=True)
+    claim_trick = models.PositiveSmallIntegerField(null=True, blank=True)
+    claim_fall = models.JSONField(null=True, blank=True)
+    claim_status = models.CharField(max_length=10, choices=ClaimStatus.choices, blank=True)
+
+    objects = RefereeCallQuerySet.as_manager()
 
     class Meta:
         verbose_name = pgettext_lazy("singular", "呼叫裁判")

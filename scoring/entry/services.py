@@ -174,6 +174,13 @@ def deal_save(
     if existing is None:
         if expected_version is not None:
             raise EntryError("stale_version", _("这一副还没有录入"))
+        # A penalty a referee ruled at the table before the result existed joins the deal now.
+        pending, pending_calls = pending_penalties(table, board)
+        if pending:
+            penalties = dict(scored["penalties"])
+            for seat, points in pending.items():
+                penalties[seat] = penalties.get(seat, 0) + points
+            scored = _score(table, {**deal_json, "penalties": penalties}, adjusted)
         deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
         deal.entered_side = player.side if player else ""
         deal.adjusted = adjusted
@@ -194,6 +201,16 @@ def deal_save(
             with transaction.atomic():
                 _check_round_unchanged(table)
                 create_with_history(deal, history, public=table.round.is_published, shard=table.pk)
+                for call in pending_calls:
+                    Irregularity.objects.create(
+                        deal=deal,
+                        seat=call.penalty_seat,
+                        kind=call.kind if call.kind in Irregularity.Kind.values else Irregularity.Kind.OTHER,
+                        ruling=call.ruling,
+                        penalty=call.penalty,
+                        referee=call.ruled_by,
+                        call=call,
+                    )
         except IntegrityError:
             # Someone created it first: from here on it is an existing deal, which
             # needs If-Match, exactly as if this writer had arrived a moment later.
@@ -206,6 +223,8 @@ def deal_save(
         raise EntryError("version_required", _("修改已有的牌需要 If-Match 版本号"))
     if existing.version != expected_version:
         raise stale(existing)
+    if player is not None:
+        _check_keeps_ruled_penalties(existing, scored["penalties"])
     settles_dispute = player is None and existing.status == Deal.Status.DISPUTED
     if settles_dispute:
         _check_settles_dispute(existing, reason)
@@ -237,6 +256,35 @@ def deal_save(
         if settles_dispute:
             _answer_dispute(existing, user)
     return existing, False
+
+
+def pending_penalties(table, board):
+    """Penalties ruled on calls for this board (`scoring.rulings.calls`) that are not on its
+    deal yet: `({seat: points}, [calls])`. `deal_save` adds them when it creates the deal."""
+    calls = list(
+        RefereeCall.objects.filter(
+            table=table, board=board, outcome=RefereeCall.Outcome.PENALTY, irregularities__isnull=True
+        ).select_related("ruled_by")
+    )
+    totals = {}
+    for call in calls:
+        totals[call.penalty_seat] = totals.get(call.penalty_seat, 0) + call.penalty
+    return totals, calls
+
+
+def _check_keeps_ruled_penalties(deal, penalties):
+    """Penalties are the referees': a player's change of the deal may not lower or drop one."""
+    ruled = {}
+    for seat, points in Irregularity.objects.filter(deal=deal).exclude(penalty=0).values_list("seat", "penalty"):
+        ruled[seat] = ruled.get(seat, 0) + points
+    for seat, points in ruled.items():
+        if penalties.get(seat, 0) > points:
+            raise EntryError(
+                "ruled_penalty",
+                _("裁判给 {seat} 的罚分是 {points}，录入时不能减少或删除"),
+                seat=seat,
+                points=points,
+            )
 
 
 def _answer_dispute(deal, user):
@@ -287,8 +335,9 @@ def deal_confirm(*, deal, user, expected_version, ip=None, reason=""):
     return deal
 
 
-def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_version, ip=None):
-    """Record an irregularity and its ruling; a penalty adds to the offender's penalties (a new version)."""
+def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_version, ip=None, call=None):
+    """Record an irregularity and its ruling; a penalty adds to the offender's penalties (a new version).
+    `call` is the call at the table it rules on (`scoring.rulings.calls`), if any."""
     table = deal.table
     _check_may_write(user, table, reason=ruling)
     if penalty > 0:
@@ -301,7 +350,9 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
         _check_round_unchanged(table)
         if deal.version != expected_version:
             raise stale(deal)
-        Irregularity.objects.create(deal=deal, seat=seat, kind=kind, ruling=ruling, penalty=penalty, referee=user)
+        Irregularity.objects.create(
+            deal=deal, seat=seat, kind=kind, ruling=ruling, penalty=penalty, referee=user, call=call
+        )
         before = snapshot(deal)
         if penalty:
             penalties = dict(deal.penalties)
@@ -322,6 +373,23 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
             reason=f"{kind}: {ruling}",
             ip=ip,
         )
+    return deal
+
+
+def deal_back_to_draft(*, deal, user, reason, expected_version, ip=None):
+    """A ruling voids the deal's result (the board was redealt): the deal goes back to draft,
+    unconfirmed, with the ruling in its history, and the redeal's result replaces it."""
+    table = deal.table
+    _check_may_write(user, table, reason=reason)
+    with transaction.atomic():
+        _check_round_unchanged(table)
+        if deal.version != expected_version:
+            raise stale(deal)
+        before = snapshot(deal)
+        deal.status = Deal.Status.DRAFT
+        deal.confirmed_by = None
+        _conditional_update(deal, expected_version)
+        _record(deal, table=table, action=DealHistory.Action.RULING, user=user, before=before, reason=reason, ip=ip)
     return deal
 
 

@@ -1,6 +1,7 @@
 """The public list of penalties (罚分) and rulings of the published rounds."""
 
-from scoring.models import Deal, Irregularity
+from scoring.models import Deal, Irregularity, RefereeCall
+from scoring.rulings.calls import claim_text
 
 
 def penalty_list(event):
@@ -17,7 +18,19 @@ def penalty_list(event):
     ):
         table = item.deal.table
         ruled.add((item.deal_id, item.seat))
-        rows.append(_penalty_row(table, item.deal.board, item.seat, item.penalty, item.get_kind_display(), item.ruling))
+        row = _penalty_row(table, item.deal.board, item.seat, item.penalty, item.get_kind_display(), item.ruling)
+        rows.append({**row, **_call_part(item.call)} if item.call_id else row)
+    # Rulings at the tables that took no points (a redeal, a claim, nothing): listed with their call.
+    for call in (
+        RefereeCall.objects.public()
+        .filter(table__round__event=event)
+        .exclude(outcome=RefereeCall.Outcome.PENALTY)
+        .select_related("table__round", "table__ns_entrant", "table__ew_entrant")
+        .select_related("table__north", "table__east", "table__south", "table__west")
+    ):
+        seat = call.seats[:1]
+        row = _penalty_row(call.table, call.board or 0, seat, 0, call.get_kind_display(), call.ruling)
+        rows.append({**row, **_call_part(call)})
     for deal in (
         Deal.objects.public()
         .filter(table__round__event=event)
@@ -30,6 +43,8 @@ def penalty_list(event):
             if (deal.id, seat) not in ruled:  # entered on the deal without a recorded ruling
                 rows.append(_penalty_row(deal.table, deal.board, seat, points, "", ""))
     rows.sort(key=lambda row: (row["round"], row["table"], row["board"], row["seat"]))
+    for row in rows:
+        row.setdefault("outcome", "")
     return rows
 
 
@@ -46,4 +61,15 @@ def _penalty_row(table, board, seat, points, kind, ruling):
         "points": points,
         "kind": kind,
         "ruling": ruling,
+    }
+
+
+def _call_part(call):
+    """What the public sees of the call a ruling came from: when, the seats, the facts, the outcome."""
+    return {
+        "called_at": call.at,
+        "seats": call.seats,
+        "facts": call.note,
+        "outcome": call.get_outcome_display(),
+        "claim": claim_text(call),
     }

@@ -14,7 +14,7 @@ from scoring.entry.grid import copy_suffix
 from scoring.games import get_game
 from scoring.games.huapai import EXPOSABLE, PENALTY_MIN, SEATS
 from scoring.games.huapai.stored import ADJUSTED_LIMIT
-from scoring.models import CODE_VALIDATOR, Irregularity
+from scoring.models import CODE_VALIDATOR, Irregularity, RefereeCall
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 
 MAX_VERSION = 999_999_999
@@ -144,6 +144,36 @@ class IrregularityForm(forms.Form):
     kind = forms.ChoiceField(choices=Irregularity.Kind.choices)
     penalty = PenaltyField()
     ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True)
+
+
+class CallOpenForm(forms.Form):
+    """A referee records a call at a table during play (scoring.rulings.calls)."""
+
+    table = forms.IntegerField(min_value=1, max_value=999_999_999)
+    board = forms.IntegerField(min_value=1, max_value=10_000, required=False)
+    kind = forms.ChoiceField(choices=[c for c in RefereeCall.Kind.choices if c[0] != RefereeCall.Kind.DISPUTE])
+    seats = forms.CharField(max_length=12, required=False, strip=True)
+    facts = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
+
+
+class CallRuleForm(forms.Form):
+    """The ruling on a call; a claim's details when the call is a claim."""
+
+    outcome = forms.ChoiceField(choices=RefereeCall.Outcome.choices)
+    ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True)
+    penalty_seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    penalty = PenaltyField()
+    claimant = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    claim_trick = forms.IntegerField(min_value=1, max_value=26, required=False)
+    claim_status = forms.ChoiceField(choices=[("", "—"), *RefereeCall.ClaimStatus.choices], required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in SEATS:  # the cards claimed to fall to each seat, typed: "♥A ♥K SQ"
+            self.fields[f"fall-{seat}"] = forms.CharField(max_length=200, required=False, strip=True)
+
+    def fall(self):
+        return {seat: self.cleaned_data[f"fall-{seat}"] for seat in SEATS}
 
 
 class BackForm(forms.Form):

@@ -301,3 +301,25 @@ def test_the_page_and_the_service_worker_are_served_and_never_cached(client, tab
     worker = client.get(f"/t/{table.token}/sw.js")
     assert worker.status_code == 200 and worker["Content-Type"].startswith("text/javascript")
     assert f"/t/{table.token}/" in worker.content.decode()
+
+
+def test_a_penalty_ruled_at_the_table_joins_the_players_entry_and_they_cannot_drop_it(event, table):
+    """Issue 23: a referee penalises W before the board is entered; the players' entry carries it,
+    the verifying side sees it, and a player's change that drops it is refused."""
+    from scoring.rulings.calls import call_open, call_rule
+
+    referee = make_user("ref", role="referee", event=event)
+    call = call_open(table=table, user=referee, kind="revoke", board=1, seats="W")
+    call_rule(call=call, user=referee, outcome="penalty", ruling="藏牌", penalty_seat="W", penalty=-50)
+    phone = Table_(Client(), table)
+    created = phone.put(1, {**example("T1"), "code": code_of(event, "A")})
+    assert created.status_code == 201, created.content
+    deal = Deal.objects.get(table=table, board=1)
+    assert deal.penalties == {"W": -50}
+    assert deal.scores["W"] == EXAMPLES["T1"]["expected"]["scores"]["W"] - 50
+    dropped = phone.put(1, {**example("T1"), "code": code_of(event, "A")}, key="k-2", version=deal.version)
+    assert dropped.status_code == 409 and dropped.json()["error"]["code"] == "ruled_penalty"
+    kept = phone.put(
+        1, {**example("T1"), "penalties": {"W": -60}, "code": code_of(event, "A")}, key="k-3", version=deal.version
+    )
+    assert kept.status_code == 200 and Deal.objects.get(pk=deal.pk).penalties == {"W": -60}

@@ -32,7 +32,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from scoring.entry.services import deal_save
-from scoring.models import Deal, Event, Table
+from scoring.models import Deal, Event, RefereeCall, Table
 from tests.archives import EXAMPLES
 from tests.conftest import build_event, build_people, scaled_examples
 from tests.games.test_engine_hostile_input import json_values
@@ -86,6 +86,15 @@ FORM_FIELDS = [
     "exposed-SQ",
     *(f"penalty-{seat}" for seat in "NESW"),
     *(f"adjusted-{seat}" for seat in "NESW"),
+    "board",
+    "seats",
+    "facts",
+    "outcome",
+    "penalty_seat",
+    "claimant",
+    "claim_trick",
+    "claim_status",
+    "fall-N",
 ]
 # Each URL parameter: the values that name something in the site, then hostile ones.
 PARAMETERS = {
@@ -101,6 +110,8 @@ PARAMETERS = {
     "app_label": (["scoring"], ["nope"]),
     "url": (["x"], []),
     "token": (["sweep-table-link-of-round-3-table-1"], ["x" * 64, "nope"]),
+    # A fixed id far above any sequence's: a call the sweep's own POSTs create never clashes with it.
+    "call_id": (["999000"], ["999999999"]),
 }
 OTHER_PARAMETER = (["1"], ["999999999"])
 
@@ -237,6 +248,7 @@ def site(django_db_setup, django_db_blocker):
         # Players enter in this event, through a link the sweep knows (table-api.md).
         Event.objects.filter(pk=event.pk).update(entry=Event.Entry.PLAYERS)
         Table.objects.filter(pk=table.pk).update(token=PARAMETERS["token"][0][0])
+        RefereeCall.objects.create(id=int(PARAMETERS["call_id"][0][0]), table=table, board=2, kind="claim")
         visitors = {"anonymous": Visitor()}
         for role in ("referee1", "organiser"):
             client = Client()

@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from scoring.web.referee import calls
 from scoring.web.referee import views as referee
 
 board = "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/boards/<num:board>/"
@@ -19,6 +20,13 @@ urlpatterns = [
         "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/confirm/",
         referee.table_confirm,
         name="referee-table-confirm",
+    ),
+    path("referee/<name:slug>/rounds/<num:number>/calls/", calls.calls_page, name="referee-calls"),
+    path("referee/<name:slug>/rounds/<num:number>/calls/<num:call_id>/", calls.call_page, name="referee-call"),
+    path(
+        "referee/<name:slug>/rounds/<num:number>/calls/<num:call_id>/apply/",
+        calls.call_penalty_apply,
+        name="referee-call-apply",
     ),
     path(board, referee.board_entry, name="referee-board"),
     path(f"{board}preview/", referee.board_preview, name="referee-preview"),

@@ -25,7 +25,13 @@ from scoring.entry.selectors import (
     next_to_confirm,
     round_progress,
 )
-from scoring.entry.services import blind_entry_submit, deal_confirm, deal_save, irregularity_record
+from scoring.entry.services import (
+    blind_entry_submit,
+    deal_confirm,
+    deal_save,
+    irregularity_record,
+    pending_penalties,
+)
 from scoring.events.lineups import seats_for
 from scoring.events.permissions import first_page_after_login, is_official, is_organiser, may_confirm, may_enter
 from scoring.events.rulebook import rules_text
@@ -35,6 +41,7 @@ from scoring.games.huapai.stored import event_rules
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
+from scoring.rulings.calls import claim_values
 from scoring.table_entry.codes import wrong_codes_clear
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 from scoring.table_entry.flags import flag_clear, round_flags
@@ -230,6 +237,10 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
             for row in history_rows(table, board)
         ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
+        # Calls recorded at the table for this board, and penalties ruled on them not yet on a deal.
+        "calls": RefereeCall.objects.filter(table=table, board=board).exclude(kind=RefereeCall.Kind.DISPUTE),
+        "pending_penalties": pending_penalties(table, board)[0] if deal is None else {},
+        "claim_prefilled": deal is None and any(key.startswith("card-") for key in values),
         "irregularity_kinds": Irregularity.Kind.choices,
         "blind": enters_blind(request.user, event),
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
@@ -250,6 +261,8 @@ def board_entry(request, event, number, table_number, board):
     deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
     if request.method == "GET":
         values = {} if enters_blind(request.user, event) else form_from_deal(deal)
+        if deal is None and not enters_blind(request.user, event):
+            values, _claim = claim_values(table, board)  # a ruled claim's fall, for the referee to confirm
         return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])

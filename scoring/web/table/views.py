@@ -56,6 +56,7 @@ HTTP_STATUS = {
     "not_draft": 409,
     "round_published": 409,
     "round_changed": 409,
+    "ruled_penalty": 409,
     "stale_version": 412,
     "too_large": 413,
     "idempotency_mismatch": 422,

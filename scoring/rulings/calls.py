@@ -1,0 +1,264 @@
+"""Calls at a table and their rulings (issue 23): what happened during play, and what the
+referee decided — a penalty (now, or when the board's deal is entered), an adjusted score, a
+redeal, the short hand drawing back, or nothing. Claims (声称) are calls of kind `claim` with
+the claimant, the trick and how the remaining point cards fall.
+
+A call is ruled once; a ruling is changed only by an appeal. Every write runs in one
+transaction; a penalty reaches the deal through `entry.services.irregularity_record`, so it is
+versioned and in the board's history like any other change of a result.
+"""
+
+import re
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.cache import announce_results_changed
+from scoring.entry.errors import EntryError
+from scoring.entry.grid import copy_suffix
+from scoring.entry.hot_sql import deal_at
+from scoring.entry.services import REASON_LIMIT, checked_text, deal_back_to_draft, irregularity_record
+from scoring.events.permissions import may_enter
+from scoring.games.huapai import POINT_CARDS, SEATS, card_label, parse_card
+from scoring.games.huapai.stored import event_rules
+from scoring.games.refusals import Text, _
+from scoring.models import Irregularity, RefereeCall, Round
+
+# The kinds a referee records; a dispute is opened by the table page only (table_entry).
+CALL_KINDS = [kind for kind in RefereeCall.Kind.values if kind != RefereeCall.Kind.DISPUTE]
+PENALTY_LIMIT = 100_000  # docs/rules.md: a penalty is an integer −1 … −100000
+_SEPARATORS = re.compile(r"[\s,，、;；]+")
+
+
+def _check_may_rule(user, table):
+    if not may_enter(user, table.round.event, table.round):
+        if table.round.status == Round.Status.OFFICIAL:
+            raise EntryError("round_official", _("本轮成绩已正式公布，只有组织者可以更改"))
+        raise EntryError("forbidden", _("你不是本赛事的裁判或组织者"))
+
+
+def _seats(value):
+    """ "N E" / "ne" / "NE" → "NE" (in seat order); anything else is refused."""
+    letters = [c for c in (value or "").upper() if not c.isspace() and c not in ",，、"]
+    if any(c not in SEATS for c in letters) or len(letters) > 4:
+        raise EntryError("unknown_seat", _("座位只能是 N、E、S、W"))
+    return "".join(seat for seat in SEATS if seat in letters)
+
+
+def _board(table, board):
+    if board is None:
+        return None
+    if not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= 10_000:
+        raise EntryError("bad_board", _("副号无效"))
+    return board
+
+
+def call_open(*, table, user, kind, board=None, seats="", facts=""):
+    """A referee records a call at a table (he is there: it is answered as it is opened)."""
+    _check_may_rule(user, table)
+    if kind not in CALL_KINDS:
+        raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(CALL_KINDS))
+    now = timezone.now()
+    return RefereeCall.objects.create(
+        table=table,
+        board=_board(table, board),
+        kind=kind,
+        seats=_seats(seats),
+        note=checked_text(facts, Text(_("经过"))),
+        opened_by=user,
+        answered_at=now,
+        answered_by=user,
+    )
+
+
+def claim_fall(text_by_seat, decks=1):
+    """The remaining point cards' fall as the claimant stated it: `{seat: "♥A ♥K SQ"}` typed per
+    seat → `{seat: ["HA", "HK", "SQ"]}`. Each card a point card, each at most `decks` times."""
+    fall, seen = {}, {}
+    for seat in SEATS:
+        words = [w for w in _SEPARATORS.split((text_by_seat.get(seat) or "").strip()) if w]
+        if len(words) > 16 * decks:
+            raise EntryError("bad_claim", _("{seat} 的牌太多"), seat=seat)
+        cards = []
+        for word in words:
+            card = parse_card(word)
+            if card is None or card not in POINT_CARDS:
+                raise EntryError("bad_claim", _("“{word:.20}”不是分牌（红桃、♠Q、♦J、♣10）"), word=word)
+            seen[card] = seen.get(card, 0) + 1
+            if seen[card] > decks:
+                raise EntryError("bad_claim", _("{card} 在声称中出现了不止一次"), card=card)
+            cards.append(card)
+        if cards:
+            fall[seat] = cards
+    return fall
+
+
+def _checked_penalty(seat, points):
+    if not isinstance(points, int) or isinstance(points, bool) or not -PENALTY_LIMIT <= points <= 0:
+        raise EntryError("bad_penalty", _("罚分必须是 −1 到 −{limit} 之间的整数"), limit=PENALTY_LIMIT)
+    if points == 0:
+        raise EntryError("bad_penalty", _("罚分的裁决要写明扣多少分"))
+    if seat not in SEATS:
+        raise EntryError("unknown_seat", _("罚分需要指定座位"))
+    return seat, points
+
+
+def call_rule(
+    *,
+    call,
+    user,
+    outcome,
+    ruling,
+    penalty_seat="",
+    penalty=0,
+    claimant="",
+    claim_trick=None,
+    claim_fall_by_seat=None,
+    claim_status="",
+    ip=None,
+):
+    """The referee's ruling on a call. A penalty goes onto the board's deal now if it has one,
+    else when the deal is first saved (`pending_penalties`); a redeal voids a result already
+    entered (back to draft, in the history) so that the redeal's result replaces it."""
+    table = call.table
+    _check_may_rule(user, table)
+    if call.ruled_at is not None:
+        raise EntryError("already_ruled", _("这个呼叫已经裁决；改变裁决要通过申诉"))
+    if call.kind == RefereeCall.Kind.DISPUTE:
+        raise EntryError("bad_kind", _("录入争议在这一副的录入页裁决"))
+    if outcome not in RefereeCall.Outcome.values:
+        raise EntryError("bad_outcome", _("请选择裁决结果"))
+    ruling = checked_text(ruling, Text(_("裁决")))
+    if not ruling:
+        raise EntryError("reason_required", _("裁决要写明理由"))
+    needs_board = outcome in (RefereeCall.Outcome.PENALTY, RefereeCall.Outcome.ADJUSTED, RefereeCall.Outcome.REDEAL)
+    if needs_board and call.board is None:
+        raise EntryError("bad_board", _("这个裁决要指定是第几副"))
+    if outcome == RefereeCall.Outcome.DRAWN_BACK and call.kind != RefereeCall.Kind.WRONG_COUNT:
+        raise EntryError("bad_outcome", _("少牌方抽回只用于牌数错误"))
+    seat, points = _checked_penalty(penalty_seat, penalty) if outcome == RefereeCall.Outcome.PENALTY else ("", 0)
+    claim = {}
+    if call.kind == RefereeCall.Kind.CLAIM:
+        claim = _claim(table, claimant, claim_trick, claim_fall_by_seat or {}, claim_status)
+    deal = deal_at(table, call.board) if call.board is not None else None
+    with transaction.atomic():
+        updated = RefereeCall.objects.filter(pk=call.pk, ruled_at=None).update(
+            outcome=outcome,
+            ruling=ruling,
+            penalty_seat=seat,
+            penalty=points,
+            ruled_at=timezone.now(),
+            ruled_by=user,
+            answered_at=call.answered_at or timezone.now(),
+            answered_by=call.answered_by or user,
+            **claim,
+        )
+        if not updated:
+            raise EntryError("already_ruled", _("这个呼叫已经裁决；改变裁决要通过申诉"))
+        call.refresh_from_db()
+        # The public list of rulings shows it once the round is published.
+        announce_results_changed(table.round.event, public=table.round.is_published, shard=table.pk)
+        if deal is not None and outcome == RefereeCall.Outcome.PENALTY:
+            _penalty_onto(deal, call, user, ip)
+        elif deal is not None and outcome == RefereeCall.Outcome.REDEAL:
+            _void_for_redeal(deal, call, user, ip)
+    return call
+
+
+def _claim(table, claimant, trick, fall_by_seat, status):
+    decks = event_rules(table.round.event).decks
+    if claimant not in SEATS:
+        raise EntryError("unknown_seat", _("请指定声称者的座位"))
+    if not isinstance(trick, int) or isinstance(trick, bool) or not 1 <= trick <= 13 * decks:
+        raise EntryError("bad_claim", _("声称时是第几墩：1 到 {last} 之间"), last=13 * decks)
+    if status not in RefereeCall.ClaimStatus.values:
+        raise EntryError("bad_claim", _("请选择各方是否同意声称"))
+    return {
+        "claimant": claimant,
+        "claim_trick": trick,
+        "claim_fall": claim_fall(fall_by_seat, decks),
+        "claim_status": status,
+    }
+
+
+def _irregularity_kind(call):
+    return call.kind if call.kind in Irregularity.Kind.values else Irregularity.Kind.OTHER
+
+
+def _penalty_onto(deal, call, user, ip):
+    irregularity_record(
+        deal=deal,
+        user=user,
+        seat=call.penalty_seat,
+        kind=_irregularity_kind(call),
+        ruling=call.ruling,
+        penalty=call.penalty,
+        expected_version=deal.version,
+        ip=ip,
+        call=call,
+    )
+
+
+def _void_for_redeal(deal, call, user, ip):
+    """The board was redealt: the result entered for the first deal no longer stands. It goes
+    back to draft, with the ruling in its history; the redeal's result replaces it."""
+    deal_back_to_draft(deal=deal, user=user, reason=history_reason(call), expected_version=deal.version, ip=ip)
+
+
+def penalty_apply(*, call, user, ip=None):
+    """A penalty ruled before the deal existed, applied by hand (the board page offers it when
+    the deal arrived without it, e.g. entered at the moment of the ruling)."""
+    _check_may_rule(user, call.table)
+    if call.outcome != RefereeCall.Outcome.PENALTY or call.irregularities.exists():
+        raise EntryError("already_ruled", _("这个罚分已经计入"))
+    deal = deal_at(call.table, call.board)
+    if deal is None:
+        raise EntryError("no_deal", _("这一副还没有录入：罚分会在录入时自动计入"))
+    with transaction.atomic():
+        _penalty_onto(deal, call, user, ip)
+    return deal
+
+
+def claim_values(table, board):
+    """The entry grid's values from the board's ruled claim (`card-HA` → seat), for a board
+    with no deal yet: the referee confirms them on the grid and enters the rest."""
+    call = (
+        RefereeCall.objects.filter(table=table, board=board, kind=RefereeCall.Kind.CLAIM)
+        .exclude(ruled_at=None)
+        .exclude(claim_fall=None)
+        .order_by("-ruled_at")
+        .first()
+    )
+    if call is None:
+        return {}, None
+    values, copies = {}, {}
+    for seat, cards in call.claim_fall.items():
+        for card in cards:
+            copies[card] = copies.get(card, 0) + 1
+            values[f"card-{card}{copy_suffix(copies[card])}"] = seat
+    return values, call
+
+
+def round_calls(rnd):
+    """Every call of the round, newest first, for the referees' list."""
+    return list(
+        RefereeCall.objects.filter(table__round=rnd)
+        .select_related("table", "entrant", "opened_by", "ruled_by")
+        .order_by("-at", "-id")
+    )
+
+
+def history_reason(call):
+    """How a call's ruling reads in a board's history."""
+    return f"{call.get_kind_display()}：{call.ruling}"[:REASON_LIMIT]
+
+
+def claim_text(call):
+    """A claim's fall as a referee reads it: "N ♥A ♥K；S ♣10" ("" for other calls)."""
+    if not call.claim_fall:
+        return ""
+    return "；".join(
+        f"{seat} {' '.join(card_label(card) for card in call.claim_fall[seat])}"
+        for seat in SEATS
+        if seat in call.claim_fall
+    )
