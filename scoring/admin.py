@@ -15,7 +15,6 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.validators import RegexValidator
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from scoring.cache import announce_results_changed
@@ -185,6 +184,8 @@ class EventAdmin(OrganiserScoped, admin.ModelAdmin):
 
     list_display = ["name", "slug", "kind", "match_mode", "match_length", "ruleset", "start_date"]
     search_fields = ["name", "slug"]
+    # Appeals are the site pages' (scoring.rulings.appeals); their settings are on the event's page.
+    exclude = ["appeals_committee", "appeal_deposit"]
     prepopulated_fields = {"slug": ["name"]}
 
     def has_module_permission(self, request):
@@ -326,17 +327,12 @@ class DealHistoryAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Appeal)
-class AppealAdmin(OrganiserScoped, admin.ModelAdmin):
-    """Appeals are filed and decided by organisers here: who, by when, what was decided."""
+class AppealAdmin(ReadOnly, admin.ModelAdmin):
+    """Appeals are lodged and decided on the site's pages (scoring.rulings.appeals), where a
+    decision is checked against the correction made; here they are only read."""
 
-    list_display = ["event", "filed_by", "filed_at", "deadline", "status", "decided_by", "decided_at"]
+    list_display = ["event", "round", "table", "board", "filed_by", "filed_at", "status", "decided_by", "decided_at"]
     list_filter = ["event", "status"]
-    raw_id_fields = ["deal"]
-
-    def save_model(self, request, obj, form, change):
-        if obj.status != Appeal.Status.OPEN and obj.decided_at is None:
-            obj.decided_by, obj.decided_at = request.user, timezone.now()
-        super().save_model(request, obj, form, change)
 
 
 @admin.register(Irregularity)

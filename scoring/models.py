@@ -109,6 +109,10 @@ class Event(models.Model):
     # Set when the organiser closes the event: the standings are final.
     finished_at = models.DateTimeField(null=True, blank=True)
     chief_arbiter = models.CharField(_("裁判长"), max_length=100, blank=True)
+    # Appeals (scoring.rulings.appeals): lodged within the correction period; the committee's
+    # names as the organiser gives them; a deposit (0: none), returned or forfeited by decision.
+    appeals_committee = models.CharField(_("申诉委员会"), max_length=300, blank=True)
+    appeal_deposit = models.PositiveIntegerField(_("申诉保证金"), default=0, validators=[MaxValueValidator(100_000)])
     extra = models.JSONField(default=dict, blank=True)  # archive keys the site does not model
     # The base of the results version (see `scoring.cache.versions`). It starts at a
     # random value so a deleted and re-created event (ids can be reused) never
@@ -691,26 +695,58 @@ class Irregularity(models.Model):
         return f"{self.deal} {self.get_kind_display()}"
 
 
+class AppealQuerySet(models.QuerySet):
+    def public(self):
+        """Decided appeals of the rounds the public sees."""
+        return self.filter(public_rounds("round__")).exclude(decided_at=None)
+
+
 class Appeal(models.Model):
+    """An appeal (申诉) against a ruling or a result, lodged by a side within the round's
+    correction period (through its table link or a referee), decided by the appeals committee
+    (recorded by an organiser). Open appeals keep the round from becoming official
+    (`scoring.rulings.appeals`)."""
+
     class Status(models.TextChoices):
         OPEN = "open", _("待裁决")
-        UPHELD = "upheld", _("申诉成立")
+        UPHELD = "upheld", _("维持原裁决")
         DISMISSED = "dismissed", _("申诉驳回")
+        CHANGED = "changed", _("改变裁决")
+
+    class Deposit(models.TextChoices):
+        RETURNED = "returned", _("退还")
+        FORFEITED = "forfeited", _("没收")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="appeals")
+    round = models.ForeignKey("Round", null=True, blank=True, on_delete=models.CASCADE, related_name="appeals")
+    table = models.ForeignKey("Table", null=True, blank=True, on_delete=models.CASCADE, related_name="appeals")
+    board = models.PositiveIntegerField(null=True, blank=True)
     deal = models.ForeignKey(Deal, null=True, blank=True, on_delete=models.PROTECT, related_name="appeals")
+    # The ruling appealed against, when it was a call's (scoring.rulings.calls).
+    call = models.ForeignKey("RefereeCall", null=True, blank=True, on_delete=models.PROTECT, related_name="appeals")
+    entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    channel = models.CharField(max_length=12, blank=True)  # "table link" or "referee"
+    lodged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     filed_by = models.CharField(_("申诉人"), max_length=200)
     filed_at = models.DateTimeField(auto_now_add=True)
     deadline = models.DateTimeField(_("裁决期限"), null=True, blank=True)
     statement = models.TextField(_("申诉内容"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     decision = models.TextField(_("裁决"), blank=True)
+    committee = models.CharField(max_length=300, blank=True)  # the committee's names when it decided
+    deposit = models.PositiveIntegerField(default=0)
+    deposit_outcome = models.CharField(max_length=10, choices=Deposit.choices, blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     decided_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AppealQuerySet.as_manager()
 
     class Meta:
         verbose_name = pgettext_lazy("singular", "申诉")
         verbose_name_plural = pgettext_lazy("plural", "申诉")
+        ordering = ["filed_at", "id"]
 
     def __str__(self):
         return f"{self.event} 申诉 {self.filed_by}"

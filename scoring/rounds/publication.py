@@ -11,7 +11,7 @@ from scoring.engine.vocabulary import Kind, MatchMode
 from scoring.entry.selectors import table_board_states
 from scoring.games.huapai import card_label, split_games
 from scoring.games.refusals import Refusal, Text, _, listed
-from scoring.models import Deal, DealHistory, PairingLog, Round
+from scoring.models import Appeal, Deal, DealHistory, PairingLog, Round
 
 
 def publication_checklist(rnd):
@@ -177,6 +177,10 @@ def round_make_official(rnd, *, user, now=None):
     if now < ends:
         left = int((ends - now).total_seconds() // 60) + 1
         raise PublicationError(_("更正期还有约 {minutes} 分钟"), code="correction_period", minutes=left)
+    # An appeal lodged within the period is decided before the results are certified.
+    appeals = Appeal.objects.filter(round=rnd, decided_at=None).count()
+    if appeals:
+        raise PublicationError(_("还有 {count} 件申诉未决定，不能转为正式成绩"), code="open_appeals", count=appeals)
     # Checked again here, under the round's lock: a correction during the period returns
     # a deal to draft, and an official round certifies only confirmed results.
     unconfirmed = unconfirmed_boards(rnd)

@@ -20,6 +20,7 @@ from scoring.entry.services import checked_text, deal_dispute, deal_save, deal_v
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
 from scoring.models import Deal, Event, RefereeCall, Table
+from scoring.rulings.appeals import appeal_lodge
 from scoring.table_entry.codes import side_for_code
 
 
@@ -158,6 +159,15 @@ def table_call(table, body):
     return RefereeCall.objects.create(
         table=table, board=board, kind=kind, note=note, entrant=side.entrant if side else None
     )
+
+
+def table_appeal(table, body):
+    """A side appeals (申诉) a ruling or a result of its table, with its code, within the round's
+    correction period (the only write a table link makes after publication)."""
+    if table.round.event.entry != Event.Entry.PLAYERS:
+        raise EntryError("players_entry_off", _("本赛事由裁判录入成绩：本桌链接只能查看"))
+    side = side_for_code(table, body.get("code"))
+    return appeal_lodge(table=table, statement=body.get("statement"), board=body.get("board"), entrant=side.entrant)
 
 
 def call_answer(call, user):

@@ -14,7 +14,7 @@ from scoring.entry.grid import copy_suffix
 from scoring.games import get_game
 from scoring.games.huapai import EXPOSABLE, PENALTY_MIN, SEATS
 from scoring.games.huapai.stored import ADJUSTED_LIMIT
-from scoring.models import CODE_VALIDATOR, Irregularity, RefereeCall
+from scoring.models import CODE_VALIDATOR, Appeal, Irregularity, RefereeCall
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 
 MAX_VERSION = 999_999_999
@@ -174,6 +174,24 @@ class CallRuleForm(forms.Form):
 
     def fall(self):
         return {seat: self.cleaned_data[f"fall-{seat}"] for seat in SEATS}
+
+
+class AppealLodgeForm(forms.Form):
+    """A referee lodges an appeal on behalf of one side of a table (scoring.rulings.appeals)."""
+
+    table = forms.IntegerField(min_value=1, max_value=999_999_999)
+    board = forms.IntegerField(min_value=1, max_value=10_000, required=False)
+    side = forms.ChoiceField(choices=[("NS", "NS"), ("EW", "EW")])
+    call = forms.IntegerField(min_value=1, max_value=2**62, required=False)
+    statement = forms.CharField(max_length=TEXT_LIMIT, strip=True)
+
+
+class AppealDecideForm(forms.Form):
+    """The appeals committee's decision, recorded by an organiser."""
+
+    status = forms.ChoiceField(choices=[c for c in Appeal.Status.choices if c[0] != Appeal.Status.OPEN])
+    decision = forms.CharField(max_length=TEXT_LIMIT, strip=True)
+    deposit_outcome = forms.ChoiceField(choices=[("", "—"), *Appeal.Deposit.choices], required=False)
 
 
 class BackForm(forms.Form):

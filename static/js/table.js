@@ -78,7 +78,8 @@
 
   function describe(action) {
     var words = { put: t(gettext("录入第 %(board)s 副"), action), verify: t(gettext("确认第 %(board)s 副"), action),
-                  dispute: t(gettext("第 %(board)s 副提出争议"), action), signoff: t(gettext("签字确认")), call: t(gettext("呼叫裁判")) };
+                  dispute: t(gettext("第 %(board)s 副提出争议"), action), signoff: t(gettext("签字确认")), call: t(gettext("呼叫裁判")),
+                  appeal: t(gettext("申诉")) };
     return words[action.kind];
   }
 
@@ -128,6 +129,9 @@
             showError(describe(action) + "：" + (data.error ? data.error.message : response.status));
           } else {
             showError("");
+            if (action.kind === "appeal") {
+              setText(document.getElementById("appeal-done"), t(gettext("申诉已登记：申诉委员会会作出决定，结果在公开的“罚分与裁决”页")));
+            }
           }
           sending = false;
           drawOutbox();
@@ -202,6 +206,8 @@
     show(document.getElementById("read-only"), !state.writable);
     setText(document.getElementById("read-only"), state.read_only ? state.read_only.message : "");
     show(document.getElementById("referee-coming"), state.referee_called);
+    // Appeals are lodged within the correction period, after the round is published.
+    show(document.getElementById("appeal-box"), state.round.status === "provisional");
     var allConfirmed = state.boards.length > 0 && state.boards.every(function (b) { return b.status === "confirmed"; });
     show(document.getElementById("signoff-section"), allConfirmed);
     if (allConfirmed) drawSignoff();
@@ -482,6 +488,17 @@
     event.preventDefault();
     enqueue({ kind: "call", board: null, method: "POST", url: base + "call",
               body: { kind: this.elements.kind.value, note: this.elements.note.value }, version: null });
+    this.reset();
+  });
+
+  document.getElementById("appeal-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var code = this.elements.code.value.trim();
+    var statement = this.elements.statement.value.trim();
+    if (!code || !statement) { showError(t(gettext("请填录入码和申诉内容"))); return; }
+    var board = parseInt(this.elements.board.value, 10);
+    enqueue({ kind: "appeal", board: null, method: "POST", url: base + "appeal",
+              body: { code: code, statement: statement, board: board > 0 ? board : null }, version: null });
     this.reset();
   });
 

@@ -475,24 +475,3 @@ def test_a_reason_that_is_not_plain_text_is_refused_with_a_code(event, people, f
     )
     assert response.status_code == 400 and response.json()["error"]["code"] == "bad_reason"
     assert not Deal.objects.filter(table__round__number=3, table__number=1).exists()
-
-
-def test_an_organiser_cannot_file_an_appeal_on_another_events_deal(client, event, people):
-    from scoring.models import Appeal
-
-    foreign = Deal.objects.filter(table__round__event__slug="other").first()
-    client.force_login(people["organiser"])
-    response = client.post(
-        "/admin/scoring/appeal/add/",
-        {
-            "event": event.pk,
-            "deal": foreign.pk,
-            "filed_by": "A 对",
-            "statement": "异议",
-            "status": "open",
-            "deadline_0": "2026-11-22",
-            "deadline_1": "18:00:00",
-        },
-    )
-    assert response.status_code == 200  # the form again, with an error on the deal
-    assert not Appeal.objects.exists()

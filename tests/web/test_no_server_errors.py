@@ -32,7 +32,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from scoring.entry.services import deal_save
-from scoring.models import Deal, Event, RefereeCall, Table
+from scoring.models import Appeal, Deal, Event, RefereeCall, Table
 from tests.archives import EXAMPLES
 from tests.conftest import build_event, build_people, scaled_examples
 from tests.games.test_engine_hostile_input import json_values
@@ -95,6 +95,14 @@ FORM_FIELDS = [
     "claim_trick",
     "claim_status",
     "fall-N",
+    "side",
+    "call",
+    "statement",
+    "status",
+    "decision",
+    "deposit_outcome",
+    "appeals_committee",
+    "appeal_deposit",
 ]
 # Each URL parameter: the values that name something in the site, then hostile ones.
 PARAMETERS = {
@@ -112,6 +120,7 @@ PARAMETERS = {
     "token": (["sweep-table-link-of-round-3-table-1"], ["x" * 64, "nope"]),
     # A fixed id far above any sequence's: a call the sweep's own POSTs create never clashes with it.
     "call_id": (["999000"], ["999999999"]),
+    "appeal_id": (["999000"], ["999999999"]),
 }
 OTHER_PARAMETER = (["1"], ["999999999"])
 
@@ -249,6 +258,10 @@ def site(django_db_setup, django_db_blocker):
         Event.objects.filter(pk=event.pk).update(entry=Event.Entry.PLAYERS)
         Table.objects.filter(pk=table.pk).update(token=PARAMETERS["token"][0][0])
         RefereeCall.objects.create(id=int(PARAMETERS["call_id"][0][0]), table=table, board=2, kind="claim")
+        Appeal.objects.create(
+            id=int(PARAMETERS["appeal_id"][0][0]), event=event, round=table.round, table=table, board=1,
+            entrant=table.ns_entrant, filed_by="A", statement="sweep",
+        )  # fmt: skip
         visitors = {"anonymous": Visitor()}
         for role in ("referee1", "organiser"):
             client = Client()
@@ -471,7 +484,8 @@ def test_the_largest_penalty_and_adjusted_score_are_stored_exactly(site):
 
 TABLE_LINK = "/t/sweep-table-link-of-round-3-table-1/"
 TABLE_CALLS = [("put", "boards/{board}"), ("post", "boards/{board}/verify"), ("post", "boards/{board}/dispute"),
-               ("post", "boards/{board}/preview"), ("post", "signoff"), ("post", "call")]  # fmt: skip
+               ("post", "boards/{board}/preview"), ("post", "signoff"), ("post", "call"),
+               ("post", "appeal")]  # fmt: skip
 
 
 @hypothesis_settings(max_examples=scaled_examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -77,6 +77,8 @@ class EventForm(forms.ModelForm):
             "points_loss",
             "sessions_per_round",
             "correction_minutes",
+            "appeals_committee",
+            "appeal_deposit",
             "double_entry",
             "entry",
         ]
@@ -99,6 +101,9 @@ class EventForm(forms.ModelForm):
             _bound(self.fields[name], -POINTS_LIMIT, POINTS_LIMIT)
         _bound(self.fields["sessions_per_round"], 1, 20)
         _bound(self.fields["correction_minutes"], 0, 24 * 60)
+        _bound(self.fields["appeal_deposit"], 0, 100_000)
+        self.fields["appeal_deposit"].required = False  # left empty: no deposit
+        self.fields["appeals_committee"].help_text = _("委员的姓名，用顿号分开；申诉在更正期内提出")
         for position in range(1, TIEBREAK_POSITIONS + 1):
             self.fields[f"tiebreak_{position}"] = forms.ChoiceField(
                 label=_("破同分第 %(n)s 项") % {"n": position}, choices=tiebreak_choices(), required=False
@@ -122,6 +127,9 @@ class EventForm(forms.ModelForm):
         if "tiebreaks" in frozen:
             for position in range(1, TIEBREAK_POSITIONS + 1):
                 self.fields[f"tiebreak_{position}"].disabled = True
+
+    def clean_appeal_deposit(self):
+        return self.cleaned_data.get("appeal_deposit") or 0
 
     def clean_slug(self):
         """Left empty when editing: the event keeps its address (new events get a proposal)."""

@@ -33,6 +33,7 @@ from scoring.results.travellers import board_traveller
 from scoring.rounds import draws
 from scoring.rounds.final_stage import stage_summary
 from scoring.rounds.publication import changes_since_publication
+from scoring.rulings.appeals import public_appeals
 from scoring.web.public.tables import STANDINGS_SORTS, IndividualStandingsTable, StandingsTable
 
 
@@ -278,7 +279,11 @@ def statistics(request, slug):
 def penalties(request, slug):
     """Every penalty and ruling of the published rounds, with the referee's reasons."""
     event = get_object_or_404(Event, slug=slug)
-    return render(request, "scoring/penalties.html", {"event": event, "rows": penalty_list(event)})
+    return render(
+        request,
+        "scoring/penalties.html",
+        {"event": event, "rows": penalty_list(event), "appeals": public_appeals(event)},
+    )
 
 
 @public_page

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.web.referee import calls
+from scoring.web.referee import appeals, calls
 from scoring.web.referee import views as referee
 
 board = "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/boards/<num:board>/"
@@ -27,6 +27,10 @@ urlpatterns = [
         "referee/<name:slug>/rounds/<num:number>/calls/<num:call_id>/apply/",
         calls.call_penalty_apply,
         name="referee-call-apply",
+    ),
+    path("referee/<name:slug>/rounds/<num:number>/appeals/", appeals.appeals_page, name="referee-appeals"),
+    path(
+        "referee/<name:slug>/rounds/<num:number>/appeals/<num:appeal_id>/", appeals.appeal_page, name="referee-appeal"
     ),
     path(board, referee.board_entry, name="referee-board"),
     path(f"{board}preview/", referee.board_preview, name="referee-preview"),

@@ -14,5 +14,6 @@ urlpatterns = [
     path(f"{prefix}boards/<num:board>/preview", table.preview, name="table-preview"),
     path(f"{prefix}signoff", table.signoff, name="table-signoff"),
     path(f"{prefix}call", table.call_referee, name="table-call"),
+    path(f"{prefix}appeal", table.appeal, name="table-appeal"),
     path(f"{prefix}sw.js", table.service_worker, name="table-service-worker"),
 ]

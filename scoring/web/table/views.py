@@ -29,6 +29,7 @@ from scoring.messages import message_json
 from scoring.table_entry import idempotency
 from scoring.table_entry.codes import wrong_codes_lock_until
 from scoring.table_entry.services import (
+    table_appeal,
     table_call,
     table_deal_put,
     table_dispute,
@@ -57,6 +58,7 @@ HTTP_STATUS = {
     "round_published": 409,
     "round_changed": 409,
     "ruled_penalty": 409,
+    "appeal_closed": 409,
     "stale_version": 412,
     "too_large": 413,
     "idempotency_mismatch": 422,
@@ -203,6 +205,12 @@ def signoff(request, table, body):
 def call_referee(request, table, body):
     call = table_call(table, body)
     return 200, {"call": {"kind": call.kind, "board": call.board, "at": call.at.isoformat()}}
+
+
+@table_write("POST")
+def appeal(request, table, body):
+    lodged = table_appeal(table, body)
+    return 201, {"appeal": {"id": lodged.pk, "board": lodged.board, "status": lodged.status}}
 
 
 def _read(view):

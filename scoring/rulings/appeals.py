@@ -1,0 +1,156 @@
+"""Appeals (申诉): a side appeals a ruling or a result of a published round within its
+correction period, through its table link or a referee; the appeals committee decides — the
+ruling upheld, the appeal dismissed, or the ruling changed (the change itself made through the
+normal correction path, a deal changed with a reason after the appeal was lodged) — and the
+deposit, if the event asks one, is returned or forfeited. Open appeals keep the round from
+becoming official (`rounds.publication.round_make_official`); decisions are public.
+
+The time to appeal is the event's correction period (`Event.correction_minutes` after the
+round's publication): the period in which results may still change is the one in which they
+may be appealed (docs/refereeing.md).
+"""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.cache import announce_results_changed
+from scoring.entry.errors import EntryError
+from scoring.entry.services import checked_text
+from scoring.events.permissions import is_official, is_organiser
+from scoring.games.refusals import Text, _
+from scoring.models import Appeal, DealHistory, RefereeCall, Round
+
+
+def appeal_window_ends(rnd):
+    """When appeals against this round close (None: the round is not open to appeals)."""
+    if rnd.status != Round.Status.PROVISIONAL or rnd.published_at is None:
+        return None
+    return rnd.published_at + timedelta(minutes=rnd.event.correction_minutes)
+
+
+def _check_window(rnd, now):
+    ends = appeal_window_ends(rnd)
+    if ends is None:
+        if rnd.status == Round.Status.OFFICIAL:
+            raise EntryError("appeal_closed", _("本轮已是正式成绩，不能再申诉"))
+        raise EntryError("appeal_closed", _("本轮成绩公布后才能申诉"))
+    if now > ends:
+        minutes = rnd.event.correction_minutes
+        raise EntryError("appeal_closed", _("申诉期已过（公布后 {minutes} 分钟内）"), minutes=minutes)
+
+
+def _check_board(table, board):
+    if board is None:
+        return None
+    if not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= 10_000:
+        raise EntryError("bad_board", _("副号无效"))
+    return board
+
+
+def appeal_lodge(*, table, statement, board=None, entrant=None, user=None, call=None, now=None):
+    """Lodge an appeal for one side of `table`: `entrant` through the table link (its code
+    checked by the caller), or a referee (`user`) on behalf of `entrant`."""
+    rnd, event = table.round, table.round.event
+    if user is not None and not is_official(user, event):
+        raise EntryError("forbidden", _("你不是本赛事的裁判或组织者"))
+    _check_window(rnd, now or timezone.now())
+    statement = checked_text(statement, Text(_("申诉内容")))
+    if not statement:
+        raise EntryError("reason_required", _("请写明申诉的理由"))
+    sides = {e.pk for e in (table.ns_entrant, table.ew_entrant) if e is not None}
+    if entrant is None or entrant.pk not in sides:
+        raise EntryError("bad_side", _("请指定本桌提出申诉的一方"))
+    board = _check_board(table, board)
+    if call is not None and call.table_id != table.pk:
+        raise EntryError("bad_call", _("这项裁决不是本桌的"))
+    deal = table.deals.filter(board=board).first() if board else None
+    return Appeal.objects.create(
+        event=event,
+        round=rnd,
+        table=table,
+        board=board,
+        deal=deal,
+        call=call,
+        entrant=entrant,
+        channel="referee" if user is not None else "table link",
+        lodged_by=user,
+        filed_by=entrant.code,
+        statement=statement,
+        deposit=event.appeal_deposit,
+        deadline=appeal_window_ends(rnd),
+    )
+
+
+def appeal_decide(*, appeal, user, status, decision, deposit_outcome=""):
+    """The committee's decision, recorded by an organiser, once."""
+    event = appeal.event
+    if not is_organiser(user, event):
+        raise EntryError("forbidden", _("只有组织者（裁判长）可以记录申诉委员会的决定"))
+    if appeal.decided_at is not None or Appeal.objects.filter(pk=appeal.pk).exclude(decided_at=None).exists():
+        raise EntryError("already_decided", _("这件申诉已经有决定"))
+    if status not in (Appeal.Status.UPHELD, Appeal.Status.DISMISSED, Appeal.Status.CHANGED):
+        raise EntryError("bad_outcome", _("请选择决定：维持原裁决、驳回申诉或改变裁决"))
+    decision = checked_text(decision, Text(_("决定")))
+    if not decision:
+        raise EntryError("reason_required", _("决定要写明理由"))
+    if appeal.deposit and deposit_outcome not in Appeal.Deposit.values:
+        raise EntryError("bad_deposit", _("请写明保证金退还还是没收"))
+    if not appeal.deposit:
+        deposit_outcome = ""
+    if status == Appeal.Status.CHANGED and not _changed_since(appeal):
+        raise EntryError(
+            "change_first",
+            _("改变裁决：请先在这一副的录入页更正成绩（理由写明申诉），再记录决定"),
+        )
+    with transaction.atomic():
+        updated = Appeal.objects.filter(pk=appeal.pk, decided_at=None).update(
+            status=status,
+            decision=decision,
+            deposit_outcome=deposit_outcome,
+            committee=event.appeals_committee,
+            decided_by=user,
+            decided_at=timezone.now(),
+        )
+        if not updated:
+            raise EntryError("already_decided", _("这件申诉已经有决定"))
+        announce_results_changed(event, public=appeal.round is not None and appeal.round.is_published)
+    appeal.refresh_from_db()
+    return appeal
+
+
+def _changed_since(appeal):
+    """The board's result was changed after the appeal was lodged (the correction path)."""
+    if appeal.table_id is None or appeal.board is None:
+        return False
+    return (
+        DealHistory.objects.filter(table_id=appeal.table_id, board=appeal.board, at__gt=appeal.filed_at)
+        .exclude(action=DealHistory.Action.CONFIRM)
+        .exists()
+    )
+
+
+def open_appeals(rnd):
+    return Appeal.objects.filter(round=rnd, decided_at=None)
+
+
+def round_appeals(rnd):
+    return list(
+        Appeal.objects.filter(round=rnd).select_related("table", "entrant", "call", "decided_by").order_by("-filed_at")
+    )
+
+
+def public_appeals(event):
+    """Decided appeals of the published rounds, with the ruling they were about."""
+    return list(
+        Appeal.objects.public()
+        .filter(event=event)
+        .select_related("round", "table", "entrant", "call")
+        .order_by("round__number", "table__number", "board", "id")
+    )
+
+
+def calls_of_table(table):
+    """The ruled calls of a table, to name the ruling an appeal is against."""
+    return list(RefereeCall.objects.filter(table=table).exclude(ruled_at=None).exclude(kind=RefereeCall.Kind.DISPUTE))

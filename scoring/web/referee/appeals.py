@@ -1,0 +1,92 @@
+"""The pages for appeals (申诉): a round's appeals with a form to lodge one for a side, and an
+appeal's page where an organiser records the committee's decision. The services are
+`scoring.rulings.appeals`."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from scoring.entry.errors import EntryError
+from scoring.events.permissions import is_organiser
+from scoring.messages import message_text
+from scoring.models import Appeal, RefereeCall, Round, Table
+from scoring.rulings.appeals import appeal_decide, appeal_lodge, appeal_window_ends, round_appeals
+from scoring.web.forms import AppealDecideForm, AppealLodgeForm, form_errors
+from scoring.web.referee.views import event_official
+
+
+@event_official
+def appeals_page(request, event, number):
+    rnd = get_object_or_404(Round, event=event, number=number)
+    form = AppealLodgeForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            table = Table.objects.select_related("ns_entrant", "ew_entrant").filter(round=rnd, number=data["table"])
+            table = table.first()
+            if table is None:
+                form.add_error("table", _("本轮没有 %(n)s 号桌") % {"n": data["table"]})
+            else:
+                call = RefereeCall.objects.filter(pk=data["call"], table=table).first() if data["call"] else None
+                try:
+                    appeal = appeal_lodge(
+                        table=table,
+                        statement=data["statement"],
+                        board=data["board"],
+                        entrant=table.ns_entrant if data["side"] == "NS" else table.ew_entrant,
+                        user=request.user,
+                        call=call,
+                    )
+                except EntryError as failure:
+                    messages.error(request, message_text(failure))
+                else:
+                    messages.success(request, _("申诉已登记"))
+                    return redirect("referee-appeal", event.slug, number, appeal.pk)
+        if form.errors:
+            messages.error(request, "；".join(form_errors(form)))
+    return render(
+        request,
+        "referee/appeals.html",
+        {
+            "event": event,
+            "round": rnd,
+            "appeals": round_appeals(rnd),
+            "form": form,
+            "window_ends": appeal_window_ends(rnd),
+        },
+    )
+
+
+@event_official
+def appeal_page(request, event, number, appeal_id):
+    appeal = get_object_or_404(
+        Appeal.objects.select_related("round", "table", "entrant", "call", "decided_by", "lodged_by"),
+        pk=appeal_id,
+        event=event,
+        round__number=number,
+    )
+    organiser = is_organiser(request.user, event)
+    form = AppealDecideForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                appeal_decide(
+                    appeal=appeal,
+                    user=request.user,
+                    status=data["status"],
+                    decision=data["decision"],
+                    deposit_outcome=data["deposit_outcome"],
+                )
+            except EntryError as failure:
+                messages.error(request, message_text(failure))
+            else:
+                messages.success(request, _("申诉委员会的决定已记录"))
+                return redirect("referee-appeal", event.slug, number, appeal.pk)
+        else:
+            messages.error(request, "；".join(form_errors(form)))
+    return render(
+        request,
+        "referee/appeal.html",
+        {"event": event, "round": appeal.round, "appeal": appeal, "form": form, "organiser": organiser},
+    )
