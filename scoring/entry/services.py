@@ -90,6 +90,19 @@ def _check_round_unchanged(table):
 
 REASON_LIMIT = 500
 REASON = Text(_("理由"))
+BOARD_LIMIT = 10_000
+
+
+def checked_board(board):
+    """An optional board number as sent (a call, an appeal): None, or an integer 1 … BOARD_LIMIT."""
+    if board is not None and (not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= BOARD_LIMIT):
+        raise EntryError("bad_board", _("副号无效"))
+    return board
+
+
+def irregularity_kind(call):
+    """The irregularity a call's penalty is recorded as (the kinds a call has beyond them: other)."""
+    return call.kind if call.kind in Irregularity.Kind.values else Irregularity.Kind.OTHER
 
 
 def checked_text(value, label):
@@ -205,7 +218,7 @@ def deal_save(
                     Irregularity.objects.create(
                         deal=deal,
                         seat=call.penalty_seat,
-                        kind=call.kind if call.kind in Irregularity.Kind.values else Irregularity.Kind.OTHER,
+                        kind=irregularity_kind(call),
                         ruling=call.ruling,
                         penalty=call.penalty,
                         referee=call.ruled_by,

@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from scoring.cache import announce_results_changed
 from scoring.entry.errors import EntryError
-from scoring.entry.services import checked_text
+from scoring.entry.services import checked_board, checked_text
 from scoring.events.permissions import is_official, is_organiser
 from scoring.games.refusals import Text, _
-from scoring.models import Appeal, DealHistory, RefereeCall, Round
+from scoring.models import Appeal, DealHistory, Round
 
 
 def appeal_window_ends(rnd):
@@ -41,14 +41,6 @@ def _check_window(rnd, now):
         raise EntryError("appeal_closed", _("申诉期已过（公布后 {minutes} 分钟内）"), minutes=minutes)
 
 
-def _check_board(table, board):
-    if board is None:
-        return None
-    if not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= 10_000:
-        raise EntryError("bad_board", _("副号无效"))
-    return board
-
-
 def appeal_lodge(*, table, statement, board=None, entrant=None, user=None, call=None, now=None):
     """Lodge an appeal for one side of `table`: `entrant` through the table link (its code
     checked by the caller), or a referee (`user`) on behalf of `entrant`."""
@@ -62,7 +54,7 @@ def appeal_lodge(*, table, statement, board=None, entrant=None, user=None, call=
     sides = {e.pk for e in (table.ns_entrant, table.ew_entrant) if e is not None}
     if entrant is None or entrant.pk not in sides:
         raise EntryError("bad_side", _("请指定本桌提出申诉的一方"))
-    board = _check_board(table, board)
+    board = checked_board(board)
     if call is not None and call.table_id != table.pk:
         raise EntryError("bad_call", _("这项裁决不是本桌的"))
     deal = table.deals.filter(board=board).first() if board else None
@@ -149,8 +141,3 @@ def public_appeals(event):
         .select_related("round", "table", "entrant", "call")
         .order_by("round__number", "table__number", "board", "id")
     )
-
-
-def calls_of_table(table):
-    """The ruled calls of a table, to name the ruling an appeal is against."""
-    return list(RefereeCall.objects.filter(table=table).exclude(ruled_at=None).exclude(kind=RefereeCall.Kind.DISPUTE))

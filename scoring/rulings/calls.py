@@ -17,12 +17,19 @@ from scoring.cache import announce_results_changed
 from scoring.entry.errors import EntryError
 from scoring.entry.grid import copy_suffix
 from scoring.entry.hot_sql import deal_at
-from scoring.entry.services import REASON_LIMIT, checked_text, deal_back_to_draft, irregularity_record
+from scoring.entry.services import (
+    REASON_LIMIT,
+    checked_board,
+    checked_text,
+    deal_back_to_draft,
+    irregularity_kind,
+    irregularity_record,
+)
 from scoring.events.permissions import may_enter
 from scoring.games.huapai import POINT_CARDS, SEATS, card_label, parse_card
 from scoring.games.huapai.stored import event_rules
 from scoring.games.refusals import Text, _
-from scoring.models import Irregularity, RefereeCall, Round
+from scoring.models import RefereeCall, Round
 
 # The kinds a referee records; a dispute is opened by the table page only (table_entry).
 CALL_KINDS = [kind for kind in RefereeCall.Kind.values if kind != RefereeCall.Kind.DISPUTE]
@@ -45,14 +52,6 @@ def _seats(value):
     return "".join(seat for seat in SEATS if seat in letters)
 
 
-def _board(table, board):
-    if board is None:
-        return None
-    if not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= 10_000:
-        raise EntryError("bad_board", _("副号无效"))
-    return board
-
-
 def call_open(*, table, user, kind, board=None, seats="", facts=""):
     """A referee records a call at a table (he is there: it is answered as it is opened)."""
     _check_may_rule(user, table)
@@ -61,7 +60,7 @@ def call_open(*, table, user, kind, board=None, seats="", facts=""):
     now = timezone.now()
     return RefereeCall.objects.create(
         table=table,
-        board=_board(table, board),
+        board=checked_board(board),
         kind=kind,
         seats=_seats(seats),
         note=checked_text(facts, Text(_("经过"))),
@@ -181,16 +180,12 @@ def _claim(table, claimant, trick, fall_by_seat, status):
     }
 
 
-def _irregularity_kind(call):
-    return call.kind if call.kind in Irregularity.Kind.values else Irregularity.Kind.OTHER
-
-
 def _penalty_onto(deal, call, user, ip):
     irregularity_record(
         deal=deal,
         user=user,
         seat=call.penalty_seat,
-        kind=_irregularity_kind(call),
+        kind=irregularity_kind(call),
         ruling=call.ruling,
         penalty=call.penalty,
         expected_version=deal.version,

@@ -16,7 +16,7 @@ from scoring.engine.vocabulary import MatchMode
 from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import deal_at
 from scoring.entry.selectors import check_board
-from scoring.entry.services import checked_text, deal_dispute, deal_save, deal_verify
+from scoring.entry.services import checked_board, checked_text, deal_dispute, deal_save, deal_verify
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
 from scoring.models import Deal, Event, RefereeCall, Table
@@ -150,9 +150,7 @@ def table_call(table, body):
     if kind not in CALL_KINDS:
         raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(CALL_KINDS))
     note = checked_text(body.get("note"), Text(_("说明")))
-    board = body.get("board")
-    if board is not None and (not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= 10_000):
-        raise EntryError("bad_board", _("副号无效"))
+    board = checked_board(body.get("board"))
     already = RefereeCall.objects.filter(table=table, answered_at=None).exclude(kind=RefereeCall.Kind.DISPUTE).first()
     if already is not None:
         return already  # one open call per table: pressing again does not queue the table twice
