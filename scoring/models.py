@@ -94,6 +94,9 @@ class Event(models.Model):
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
     sessions_per_round = models.PositiveSmallIntegerField(_("每轮节数"), default=1)
+    # Pairs events of several 节: the pairs change lines (NS ↔ EW) in every even 节
+    # (scoring.events.lineups.seat_in_session); results stay with the draw's seats.
+    swap_directions = models.BooleanField(_("节间交换坐向"), default=False)
 
     class Entry(models.TextChoices):
         REFEREES = "referees", _("裁判录入")

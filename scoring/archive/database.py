@@ -176,6 +176,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
         status=parsed_round.status,
         extra=parsed_round.extra,
         stage=parsed_round.stage,
+        sessions=parsed_round.sessions or event.sessions_per_round,
         draw_released_at=timezone.now() if parsed_round.draw_released else None,
         # Published when imported: corrections from now on reach the public list of changes.
         published_at=timezone.now() if published else None,

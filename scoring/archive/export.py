@@ -35,11 +35,13 @@ def export_archive(event):
         Membership.objects.filter(entrant__event=event).select_related("player").order_by("entrant_id", "position")
     ):
         members.setdefault(membership.entrant_id, []).append(membership.player.code)
+    pair_size = 2 if event.kind == Event.Kind.PAIRS else None  # a pair's others are substitutes
     entrants = [
         {
             "id": e.code,
             **({"name": e.name} if e.name else {}),
-            "players": members.get(e.id, []),
+            "players": members.get(e.id, [])[:pair_size],
+            **({"substitutes": members[e.id][2:]} if pair_size and len(members.get(e.id, [])) > 2 else {}),
             **_availability(e),
             **e.extra,
         }
@@ -72,6 +74,8 @@ def export_archive(event):
             **({"chief_arbiter": event.chief_arbiter} if event.chief_arbiter else {}),
             **({"planned_rounds": event.planned_rounds} if event.planned_rounds else {}),
             **({"finished_at": event.finished_at.isoformat()} if event.finished_at else {}),
+            **({"sessions_per_round": event.sessions_per_round} if event.sessions_per_round > 1 else {}),
+            **({"swap_directions": True} if event.swap_directions else {}),
         },
         "players": players,
     }
@@ -154,6 +158,7 @@ def _export_round(event, rnd):
                     "ns": table.ns_entrant.code,
                     "ew": table.ew_entrant.code,
                     "deals": deals_by_table.get(table.id, []),
+                    **({"lineups": lineups[table.id]} if table.id in lineups else {}),
                     **match.extra,
                 }
             )
@@ -177,4 +182,5 @@ def _export_round(event, rnd):
     for match, exported in zip(rnd.matches.order_by("number"), matches, strict=True):
         if match.label:
             exported["label"] = match.label
-    return {"number": rnd.number, "status": rnd.status, **draw, **stage, "matches": matches, **rnd.extra}
+    sessions = {"sessions": rnd.sessions} if rnd.sessions > 1 else {}
+    return {"number": rnd.number, "status": rnd.status, **draw, **stage, **sessions, "matches": matches, **rnd.extra}

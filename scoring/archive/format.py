@@ -48,7 +48,17 @@ EVENT_KEYS = {
 ENTRY_MODES = ("referees", "players")  # event.entry (table-api.md)
 # Optional keys the site stores as columns (planned rounds, closing and the chief arbiter
 # travel with a back-up, though the format does not name them).
-EVENT_FIELDS = ("venue", "start_date", "end_date", "chief_arbiter", "planned_rounds", "finished_at")
+EVENT_FIELDS = (
+    "venue",
+    "start_date",
+    "end_date",
+    "chief_arbiter",
+    "planned_rounds",
+    "finished_at",
+    "sessions_per_round",  # 节 per round, and whether pairs swap directions between them
+    "swap_directions",
+)
+MAX_SESSIONS = 20
 DEAL_KEYS = {
     "board",
     "captured",
@@ -87,7 +97,7 @@ class ParsedTable:
     seats: dict  # seat -> player id
     deals: list = field(default_factory=list)
     raw: dict | None = None  # the table's own JSON (teams), which holds its deals
-    lineups: list = field(default_factory=list)  # teams: [{"session", "seats"}] from a later 节 on
+    lineups: list = field(default_factory=list)  # teams, pairs: [{"session", "seats"}] from a later 节 on
 
 
 @dataclass
@@ -107,6 +117,7 @@ class ParsedRound:
     extra: dict = field(default_factory=dict)
     draw_released: bool = False
     stage: str = ""
+    sessions: int | None = None  # 节 of the round (None: the event's)
 
 
 @dataclass
@@ -326,6 +337,15 @@ def _event(raw):
         limit=MAX_ROUNDS,
     )
     _require(
+        raw.get("sessions_per_round") is None or _number(raw["sessions_per_round"], MAX_SESSIONS),
+        _("event.sessions_per_round 必须是 1 到 {limit} 的整数"),
+        limit=MAX_SESSIONS,
+    )
+    _require(
+        raw.get("swap_directions") is None or isinstance(raw["swap_directions"], bool),
+        _("event.swap_directions 必须是 true 或 false"),
+    )
+    _require(
         raw.get("finished_at") is None or _moment(raw["finished_at"]) is not None,
         _("event.finished_at 必须是 ISO 8601 时间"),
     )
@@ -457,8 +477,18 @@ def parse_header(data, rules_for=None):
         )
         for member in members:
             _require(_known(member, player_ids), _("{id} 的选手 {player} 不存在"), id=code, player=member)
+        substitutes = (raw.get("substitutes") or []) if kind == Kind.PAIRS else []
         if kind == Kind.PAIRS:
             _require(len(members) == 2, _("{id} 必须恰有两名选手"), id=code)
+            # Site key: a pair's registered substitutes (替补), who may sit in a later 节.
+            _require(
+                isinstance(substitutes, list)
+                and len(substitutes) <= 1
+                and all(isinstance(m, str) and _known(m, player_ids) for m in substitutes),
+                _("{id} 的 substitutes 必须是已有选手编号的列表（至多一名）"),
+                id=code,
+            )
+            members = [*members, *substitutes]
         else:
             _require(len(members) >= 2, _("{id} 至少需要两名选手"), id=code)
         _require(len(set(members)) == len(members), _("{id} 的选手重复"), id=code)
@@ -469,7 +499,7 @@ def parse_header(data, rules_for=None):
                 "name": _text(raw.get("name"), 200, Text(_("{id} 的名称"), id=code)),
                 "players": list(members),
                 **_availability(raw),
-                "extra": _extra(raw, {"id", "name", "players", *AVAILABILITY}),
+                "extra": _extra(raw, {"id", "name", "players", "substitutes", *AVAILABILITY}),
             }
         )
 
@@ -504,6 +534,13 @@ def parse_round(raw_round, context):
         _("第{round}轮 draw 必须是 released 或 hidden"),
         round=number,
     )
+    sessions = raw_round.get("sessions")
+    _require(
+        sessions is None or _number(sessions, MAX_SESSIONS),
+        _("第{round}轮 sessions 必须是 1 到 {limit} 的整数"),
+        round=number,
+        limit=MAX_SESSIONS,
+    )
     stage = raw_round.get("stage", "")
     _require(stage in STAGES, _("第{round}轮 stage {stage!r:.40} 无效"), round=number, stage=stage)
     raw_matches = raw_round.get("matches") or []
@@ -514,9 +551,10 @@ def parse_round(raw_round, context):
     rnd = ParsedRound(
         number=number,
         status=status or "",
-        extra=_extra(raw_round, {"number", "status", "matches", "draw", "stage"}),
+        extra=_extra(raw_round, {"number", "status", "matches", "draw", "stage", "sessions"}),
         draw_released=draw == "released",
         stage=stage,
+        sessions=sessions,
     )
     tables_seen, entrants_seen = set(), set()
 
@@ -600,7 +638,10 @@ def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_
         seat_once(ns, at_table)
         seat_once(ew, at_table)
         table = ParsedTable(number=table_number, ns=ns, ew=ew, seats={})
-        return ParsedMatch(home=ns, away=ew, tables=[table], extra=_extra(raw, {"table", "ns", "ew", "deals"}))
+        table.lineups = _lineups(raw.get("lineups"), where, members_of[ns], members_of[ew])
+        return ParsedMatch(
+            home=ns, away=ew, tables=[table], extra=_extra(raw, {"table", "ns", "ew", "deals", "lineups"})
+        )
     seats = raw.get("seats")
     _require(
         isinstance(seats, dict) and set(seats) == set(SEATS),
@@ -680,7 +721,8 @@ def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
 
 
 def _lineups(raw, where, ns_members, ew_members):
-    """A team table's substitutions (site key `lineups`): [{"session": n ≥ 2, "ns": [N, S], "ew": [E, W]}]."""
+    """A team or pair table's substitutions (site key `lineups`):
+    [{"session": n ≥ 2, "ns": [N, S], "ew": [E, W]}]."""
     if raw is None:
         return []
     _require(isinstance(raw, list), _("{where}：lineups 必须是列表"), where=where)

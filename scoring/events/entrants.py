@@ -39,7 +39,7 @@ for n in range(1, 7):
 # The import template (`scoring.exports.entrant_template`): the columns this importer reads, in
 # the order an organiser fills them, and an example line it accepts, by the event's kind.
 TEMPLATE_COLUMNS = {
-    Kind.PAIRS: [("编号", "A01"), ("姓名1", "张三"), ("姓名2", "李四"), ("单位", "太原")],
+    Kind.PAIRS: [("编号", "A01"), ("姓名1", "张三"), ("姓名2", "李四"), ("姓名3", ""), ("单位", "太原")],
     Kind.TEAMS: [
         ("编号", "T01"),
         ("队名", "太原一队"),
@@ -150,7 +150,8 @@ class NewEntrant:
         }
 
 
-NAMES_NEEDED = {Kind.PAIRS: (2, 2), Kind.TEAMS: (2, 6), Kind.INDIVIDUAL: (1, 1)}
+# A pair's third name is its registered substitute (替补), who may sit in a later 节.
+NAMES_NEEDED = {Kind.PAIRS: (2, 3), Kind.TEAMS: (2, 6), Kind.INDIVIDUAL: (1, 1)}
 
 
 def taken_codes(event):
@@ -258,7 +259,16 @@ def entrant_update(entrant, *, names, club, team=""):
     if problem is not None:
         raise EntrantError(problem.template, **problem.params)
     players = [m.player for m in entrant.memberships.select_related("player").order_by("position")]
-    if len(players) != len([n for n in names if n]):
+    names = [n for n in names if n]
+    if event.kind == Kind.PAIRS and len(names) == len(players) + 1 == NAMES_NEEDED[Kind.PAIRS][1]:
+        # A pair registers its substitute after entering (the others' numbers stay as they are).
+        position = len(players) + 1
+        if Player.objects.filter(event=event, code=f"{entrant.code}-{position}").exists():
+            raise EntrantError(_("选手编号 {id} 已被占用"), code="code_taken", id=f"{entrant.code}-{position}")
+        player = Player.objects.create(event=event, code=f"{entrant.code}-{position}", name=names[-1], club=club)
+        Membership.objects.create(entrant=entrant, player=player, position=position)
+        players.append(player)
+    if len(players) != len(names):
         raise EntrantError(_("姓名的个数不能改变"), code="member_count")
     for player, name in zip(players, names, strict=True):
         player.name, player.club = name, club

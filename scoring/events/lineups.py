@@ -1,11 +1,17 @@
-"""Team line-ups (出场名单): who of each team sits at which table of a match, per 节.
+"""Line-ups (出场名单) per 节: who of each team or pair sits where, and which way the pairs face.
 
 A round of `sessions` 节 splits its boards evenly (16 boards in 2 节: 1–8, 9–16). The
-table's own seats are the first 节's; a later 节 with substitutions has a `LineUp`. A 节'
-line-up can change until a deal of that 节 or a later one is entered at either table of the
-match, so teams substitute between 节 but never under a result already entered."""
+table's own seats are the first 节's; a later 节 with substitutions has a `LineUp`: a team
+fields other members, a pair its registered substitute (替补). A 节' line-up can change until
+a deal of that 节 or a later one is entered at the match's tables, so entrants substitute
+between 节 but never under a result already entered.
 
-from django.db import transaction
+A pairs event may swap directions between 节 (`Event.swap_directions`: the pairs change lines
+in every even 节). Results are always recorded in the draw's seats — N and S are the NS pair's
+whatever chairs they sit in — so a score can never move to the wrong pair; the papers and entry
+pages of a swapped 节 say which chair each draw seat is in (`session_notes`)."""
+
+from django.db import models, transaction
 
 from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind
@@ -16,6 +22,31 @@ from scoring.models import Deal, LineUp, Membership, PairingLog, Table
 class LineUpError(Refusal):
     def __init__(self, template, code="lineup_refused", **params):
         super().__init__(code, template, **params)
+
+
+# Where a draw seat sits in a swapped 节: every player moves one chair on, in the order N E S W,
+# so the NS pair sits E–W and each keeps the same neighbours in the playing order.
+SWAPPED_CHAIR = {"N": "E", "E": "S", "S": "W", "W": "N"}
+SEATS = ("N", "E", "S", "W")
+PAIR_SIZE = 2  # a pair's members after its first two are its registered substitutes (替补)
+
+
+def directions_swapped(event, session):
+    """The pairs sit on the other line in this 节 (every even 节 of an event that swaps)."""
+    return bool(event.swap_directions) and event.kind == Kind.PAIRS and session % 2 == 0
+
+
+def chairs(event, session):
+    """{draw seat: the chair it sits in} for a 节."""
+    return dict(SWAPPED_CHAIR) if directions_swapped(event, session) else {seat: seat for seat in SEATS}
+
+
+def board_chairs(table, board, event):
+    """[(draw seat, chair)] when the pairs sit on the other line at this board, else None."""
+    session = session_of(board, event.match_length, table.round.sessions)
+    if not directions_swapped(event, session):
+        return None
+    return list(chairs(event, session).items())
 
 
 def session_of(board, boards, sessions):
@@ -30,7 +61,7 @@ def first_board(session, boards, sessions):
 
 
 def seats_for(table, board, event):
-    """{seat: Player} at `board` of a team table (the latest line-up of its 节 or earlier)."""
+    """{seat: Player} at `board` of a table (the latest line-up of its 节 or earlier)."""
     session = session_of(board, event.match_length, table.round.sessions)
     lineup = (
         table.lineups.filter(session__lte=session)
@@ -39,6 +70,21 @@ def seats_for(table, board, event):
         .first()
     )
     return (lineup or table).seat_players()
+
+
+def lineup_matches(rnd):
+    """The matches of a round whose line-ups the organiser may set: every team match; in a pairs
+    event of several 节, the matches where a pair has a registered substitute."""
+    event = rnd.event
+    matches = rnd.matches.filter(bye__isnull=True).select_related("home", "away").order_by("number")
+    if event.kind == Kind.TEAMS:
+        return list(matches)
+    if event.kind != Kind.PAIRS or rnd.sessions <= 1:
+        return []
+    with_substitute = (
+        Membership.objects.filter(entrant__event=event, position__gt=PAIR_SIZE).values("entrant_id").distinct()
+    )
+    return list(matches.filter(models.Q(home__in=with_substitute) | models.Q(away__in=with_substitute)))
 
 
 def match_tables(match):
@@ -55,12 +101,12 @@ def team_members(tables):
 
 
 def lineup_set(match, session, seats_by_table, *, user=None):
-    """`seats_by_table`: {table number: {"N","S","E","W": player code}} for both tables of a
-    team match, from `session` on."""
+    """`seats_by_table`: {table number: {"N","S","E","W": player code}} for the match's tables
+    (a team match's two, a pair match's one), from `session` on."""
     rnd = match.round
     event = rnd.event
-    if event.kind != Kind.TEAMS:
-        raise LineUpError(_("出场名单只用于团体赛"), code="not_teams")
+    if event.kind == Kind.INDIVIDUAL:
+        raise LineUpError(_("出场名单只用于双人赛和团体赛"), code="not_teams")
     if not 1 <= session <= rnd.sessions:
         raise LineUpError(_("本轮只有 {sessions} 节"), code="bad_session", sessions=rnd.sessions)
     tables = match_tables(match)
@@ -74,7 +120,7 @@ def lineup_set(match, session, seats_by_table, *, user=None):
             player = members[team.id].get(seats.get(seat, ""))
             if player is None:
                 raise LineUpError(
-                    _("{table}号桌 {seat} 座必须是 {team} 的队员"),
+                    _("{table}号桌 {seat} 座必须是 {team} 的成员"),
                     code="not_a_member",
                     table=table.number,
                     seat=seat,
@@ -112,3 +158,36 @@ def lineup_set(match, session, seats_by_table, *, user=None):
             },
         )
         announce_results_changed(event)
+
+
+def session_notes(table, event, sessions, lineups=None):
+    """What changes at a table after its first 节, for its papers and entry pages:
+    [{"session", "boards": (first, last), "swapped", "seats": [(draw seat, chair, Player)]}] for
+    every later 节 where a line-up or the direction changes. `lineups`: the table's `LineUp`s
+    (read here when not given)."""
+    if sessions <= 1:
+        return []
+    if lineups is None:
+        lineups = list(table.lineups.select_related("north", "east", "south", "west"))
+    by_session = {lineup.session: lineup for lineup in lineups}
+    boards = event.match_length
+    notes, seated = [], table.seat_players()
+    previous_swap, previous_seated = False, seated
+    for session in range(2, sessions + 1):
+        if session in by_session:
+            seated = by_session[session].seat_players()
+        swapped = directions_swapped(event, session)
+        if swapped != previous_swap or seated != previous_seated:
+            first = first_board(session, boards, sessions)
+            last = first_board(session + 1, boards, sessions) - 1
+            where = chairs(event, session)
+            notes.append(
+                {
+                    "session": session,
+                    "boards": (first, last),
+                    "swapped": swapped,
+                    "seats": [(seat, where[seat], seated[seat]) for seat in SEATS],
+                }
+            )
+        previous_swap, previous_seated = swapped, seated
+    return notes

@@ -67,6 +67,17 @@ def _cards(text, style):
     return Paragraph(marked.replace("\n", "<br/>"), style)
 
 
+def _lineup_line(lineup):
+    """ "第 2 节（第 9–16 副）交换坐向：N 张三（A01-1）坐东 …" — who sits where from a later 节."""
+    first, last = lineup["boards"]
+    swapped = "交换坐向，仍按抽签座位记分" if lineup["swapped"] else ""
+    seats = "  ".join(
+        f"{seat} {lineup['seats'][seat]}" + (f"坐{SEAT_NAMES[lineup['chairs'][seat]]}" if lineup["swapped"] else "")
+        for seat in SEATS
+    )
+    return f"第 {lineup['session']} 节（第 {first}–{last} 副）{swapped}：{seats}"
+
+
 def _table_style(header_rows=1):
     return TableStyle(
         [
@@ -299,7 +310,10 @@ def write_scoresheets(out, event, rnd, sheets):
     for column in columns:
         xs.append(xs[-1] + column[2] * mm * scale)
     header_height = 9 * mm
-    grid_top = height - 44 * mm
+    # Room above the grid for what changes in a later 节 (substitutes, swapped directions).
+    lineup_rows = min(3, max((len(sheet.get("lineups", [])) for sheet in sheets), default=0))
+    lineup_step = 3.2 * mm
+    grid_top = height - 44 * mm - lineup_rows * lineup_step
     # Lines at least 6.5 mm high, so a seat letter fits by hand; a long match continues overleaf.
     line_height = 6.5 * mm
     boards_per_page = max(1, int((grid_top - header_height - 22 * mm) / (line_height * decks)))
@@ -328,9 +342,11 @@ def write_scoresheets(out, event, rnd, sheets):
             pdf.setFont(FONT, 7)
             pdf.drawString(left, top - 26.5 * mm, rules_line)
             pdf.drawString(left, top - 30 * mm, instructions)
-            for index, lineup in enumerate(sheet.get("lineups", [])[:1]):  # a substitution for a later 节
-                names = "  ".join(f"{seat} {lineup['seats'][seat]}" for seat in SEATS)
-                pdf.drawString(left, top - (33.5 + 3.5 * index) * mm, f"第 {lineup['session']} 节起：{names}")
+            lineup_lines = [_lineup_line(lineup) for lineup in sheet.get("lineups", [])]
+            if lineup_lines:  # substitutions or swapped directions in a later 节, above the grid
+                pdf.setFont(FONT, 7)
+                for index, line in enumerate(lineup_lines[:lineup_rows]):
+                    pdf.drawString(left, top - 33 * mm - index * lineup_step, line)
             qr_size = 26 * mm
             _qr(pdf, sheet["url"], width - left - qr_size, top - 27 * mm, qr_size)
             pdf.setFont(FONT, 6)

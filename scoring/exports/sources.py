@@ -4,6 +4,7 @@ from collections import defaultdict
 from itertools import groupby
 
 from scoring.engine.standings import natural_key
+from scoring.events.lineups import session_notes
 from scoring.models import Deal, Event, LineUp, Match, Membership, Player, Table
 from scoring.results.labels import standings_rows
 from scoring.results.standings import standings_by_round
@@ -105,12 +106,7 @@ def scoresheet_data(event, rnd, *, entry_url, table_url=None):
     for lineup in (
         LineUp.objects.filter(table__round=rnd).select_related("north", "east", "south", "west").order_by("session")
     ):
-        lineups[lineup.table_id].append(
-            {
-                "session": lineup.session,
-                "seats": {seat: f"{p.name}（{p.code}）" for seat, p in lineup.seat_players().items()},
-            }
-        )
+        lineups[lineup.table_id].append(lineup)
     for table in (
         Table.objects.filter(round=rnd)
         .select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west")
@@ -125,7 +121,17 @@ def scoresheet_data(event, rnd, *, entry_url, table_url=None):
                 "seats": {seat: f"{player.name}（{player.code}）" for seat, player in seats.items() if player},
                 "url": table_url(table) if by_players else entry_url(table),
                 "qr_caption": QR_CAPTIONS["table" if by_players else "referee"],
-                "lineups": lineups.get(table.id, []),
+                # What changes after the first 节: substitutes, and the pairs' chairs when they swap.
+                "lineups": [
+                    {
+                        "session": note["session"],
+                        "boards": note["boards"],
+                        "swapped": note["swapped"],
+                        "seats": {seat: f"{p.name}（{p.code}）" for seat, _chair, p in note["seats"]},
+                        "chairs": {seat: chair for seat, chair, _p in note["seats"]},
+                    }
+                    for note in session_notes(table, event, rnd.sessions, lineups.get(table.id, []))
+                ],
             }
         )
     return sheets

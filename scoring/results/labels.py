@@ -6,6 +6,8 @@ from django.utils import translation
 from django.utils.translation import get_language, gettext
 
 from scoring.cache.results import cached
+from scoring.engine.vocabulary import Kind
+from scoring.events.lineups import PAIR_SIZE
 from scoring.messages import joined, people_label
 from scoring.models import Entrant, Membership, Player
 from scoring.results.explanations import explanation_text
@@ -33,6 +35,12 @@ def _entrant_labels(event):
     ):
         people = members[entrant.id]
         names = people_label(people)
+        if event.kind == Kind.PAIRS and len(people) > PAIR_SIZE:
+            # A pair is its two players; its registered substitute is named apart.
+            names = gettext("%(pair)s（替补：%(substitutes)s）") % {
+                "pair": people_label(people[:PAIR_SIZE]),
+                "substitutes": people_label(people[PAIR_SIZE:]),
+            }
         clubs = joined(dict.fromkeys(p.club for p in people if p.club))
         labels[entrant.code] = {
             "name": entrant.name or names,

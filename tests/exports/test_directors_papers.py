@@ -308,7 +308,7 @@ def test_names_that_look_like_markup_are_printed_as_written(client, event, tmp_p
 @pytest.mark.parametrize(
     ("archive", "header"),
     [
-        (directors_archive, ["编号", "姓名1", "姓名2", "单位"]),
+        (directors_archive, ["编号", "姓名1", "姓名2", "姓名3", "单位"]),  # 姓名3: a substitute, optional
         (lambda: team_match([], []), ["编号", "队名", "姓名1", "姓名2", "姓名3", "姓名4", "姓名5", "姓名6", "单位"]),
         (individual_archive, ["编号", "姓名", "单位", "会员号"]),
     ],

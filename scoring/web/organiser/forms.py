@@ -76,6 +76,7 @@ class EventForm(forms.ModelForm):
             "points_draw",
             "points_loss",
             "sessions_per_round",
+            "swap_directions",
             "correction_minutes",
             "appeals_committee",
             "appeal_deposit",
@@ -103,6 +104,7 @@ class EventForm(forms.ModelForm):
         _bound(self.fields["correction_minutes"], 0, 24 * 60)
         _bound(self.fields["appeal_deposit"], 0, 100_000)
         self.fields["appeal_deposit"].required = False  # left empty: no deposit
+        self.fields["swap_directions"].help_text = _("双人赛：第 2、4…节两对交换南北与东西；成绩仍按抽签表的座位录入")
         self.fields["appeals_committee"].help_text = _("委员的姓名，用顿号分开；申诉在更正期内提出")
         for position in range(1, TIEBREAK_POSITIONS + 1):
             self.fields[f"tiebreak_{position}"] = forms.ChoiceField(
@@ -155,6 +157,10 @@ class EventForm(forms.ModelForm):
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("结束日期不能早于开始日期"))
+        if cleaned.get("swap_directions") and (
+            cleaned.get("kind", self.instance.kind) != Event.Kind.PAIRS or (cleaned.get("sessions_per_round") or 1) < 2
+        ):
+            self.add_error("swap_directions", _("交换坐向只用于每轮两节或以上的双人赛"))
         return cleaned
 
     def changed_result_fields(self):
@@ -194,11 +200,13 @@ class EntrantForm(forms.Form):
 
     def __init__(self, *args, kind=Event.Kind.PAIRS, editing=False, **kwargs):
         super().__init__(*args, **kwargs)
-        count = {Event.Kind.PAIRS: 2, Event.Kind.TEAMS: 6, Event.Kind.INDIVIDUAL: 1}[kind]
+        count = {Event.Kind.PAIRS: 3, Event.Kind.TEAMS: 6, Event.Kind.INDIVIDUAL: 1}[kind]
         for n in range(1, count + 1):
             self.fields[f"name{n}"] = forms.CharField(
                 label=_("姓名 %(n)s") % {"n": n}, max_length=NAME_LIMIT, required=n <= min(count, 2)
             )
+        if kind == Event.Kind.PAIRS:
+            self.fields["name3"].label = _("替补（可不填）")
         if kind != Event.Kind.TEAMS:
             del self.fields["team"]
         if editing:
@@ -302,7 +310,7 @@ class SessionQueryForm(forms.Form):
 
 
 class LineUpForm(forms.Form):
-    """A team match's seats for one 节: a member of the right team in each seat of both tables."""
+    """A match's seats for one 节: a member of the right team or pair in each seat of its tables."""
 
     def __init__(self, *args, tables=(), members=None, sessions=1, **kwargs):
         super().__init__(*args, **kwargs)

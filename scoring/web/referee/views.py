@@ -32,7 +32,7 @@ from scoring.entry.services import (
     irregularity_record,
     pending_penalties,
 )
-from scoring.events.lineups import seats_for
+from scoring.events.lineups import board_chairs, seats_for
 from scoring.events.permissions import first_page_after_login, is_official, is_organiser, may_confirm, may_enter
 from scoring.events.rulebook import rules_text
 from scoring.games.huapai import SEATS
@@ -59,6 +59,7 @@ from scoring.web.forms import (
     TableRangeForm,
     form_errors,
 )
+from scoring.web.seating import chair_words
 
 
 class ThrottledLoginView(auth_views.LoginView):
@@ -200,6 +201,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "seats": SEATS,
         # Who sits where at this board: a later 节 may have a team substitution (scoring.events.lineups).
         "seat_players": seats_for(table, board, event) if table.round.sessions > 1 else table.seat_players(),
+        # The pairs sit on the other line in this 节: results stay with the draw's seats.
+        "swapped_chairs": chair_words(board_chairs(table, board, event)),
         "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in SEATS},
         # A penalty the form refused is named beside the penalties, in the site's words.
         "penalty_errors": {

@@ -22,6 +22,7 @@ from scoring.cache.tables import table_state_body
 from scoring.entry.errors import EntryError
 from scoring.entry.grid import card_rows, exposable_rows
 from scoring.entry.selectors import check_board, deal_preview, snapshot
+from scoring.events.lineups import session_notes
 from scoring.events.rulebook import rules_text
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.stored import event_rules
@@ -40,6 +41,7 @@ from scoring.table_entry.services import (
 from scoring.table_entry.state import board_detail, state_stamp, table_state
 from scoring.web.api.views import MAX_BODY, _expected_version
 from scoring.web.client_address import client_ip
+from scoring.web.seating import session_note_words
 
 # The one place where a table link's domain error becomes an HTTP status (table-api.md);
 # any other code is about the request or the deal: 400.
@@ -318,6 +320,7 @@ def page(request, token):
                 "rules_text": rules_text(event),
                 "decks": decks,
                 "state": table_state(table),
+                "session_notes": session_note_words(session_notes(table, event, table.round.sessions)),
             },
         )
     patch_cache_control(response, private=True, no_store=True)

@@ -8,7 +8,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from scoring.engine.pairing import PairingError
-from scoring.events.lineups import LineUpError, first_board, lineup_set, match_tables, seats_for, team_members
+from scoring.events.lineups import (
+    LineUpError,
+    first_board,
+    lineup_matches,
+    lineup_set,
+    match_tables,
+    seats_for,
+    team_members,
+)
 from scoring.models import Event, Match, Round, Table
 from scoring.rounds import draws
 from scoring.rounds.creation import (
@@ -91,7 +99,7 @@ def round_console(request, event, number):
             "checklist": publication_checklist(rnd),
             "links": table_links(rnd),
             "later_rounds": event.rounds.filter(number__gt=number).exists(),
-            "matches": rnd.matches.filter(bye__isnull=True).select_related("home", "away").order_by("number"),
+            "lineup_matches": lineup_matches(rnd),
         },
     )
 
@@ -169,12 +177,12 @@ def stage_advance_view(request, event):
 
 @organiser_page
 def lineup_page(request, event, number, match_number):
-    """A team match's line-up for a 节: who sits at which table (substitutions between 节)."""
+    """A match's line-up for a 节: who of each team or pair sits where (substitutions between 节)."""
     rnd = get_object_or_404(Round, event=event, number=number)
     match = get_object_or_404(Match, round=rnd, number=match_number, bye__isnull=True)
     tables = match_tables(match)
-    if event.kind != Event.Kind.TEAMS or len(tables) != 2:
-        raise Http404("not a team match")
+    if len(tables) != {Event.Kind.TEAMS: 2, Event.Kind.PAIRS: 1}.get(event.kind):
+        raise Http404("no line-ups for this match")
     members = team_members(tables)
     session = SessionQueryForm(request.GET, sessions=rnd.sessions).chosen_session()
     first = first_board_of(event, rnd, session)
