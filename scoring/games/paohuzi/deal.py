@@ -17,6 +17,7 @@ from .cards import (
     SEAT_SET,
     SEATS,
     SOURCES,
+    WANG_NAMES,
     WANG_NEEDS,
     WANGBA_CARDS,
     WANGS,
@@ -190,12 +191,12 @@ def validate_deal(raw, rules=None):
         )
     elif wang != "none":
         if source != "self":
-            raise DealError("bad_wang", _("{wang} 必须自摸"), wang=wang)
+            raise DealError("bad_wang", _("{wang} 必须自摸"), wang=f"{WANG_NAMES[wang]}({wang})")
         if held < WANG_NEEDS[wang]:
             raise DealError(
                 "bad_wang",
                 _("{wang} 要求胡牌者手中有 {need} 张王霸，{seat} 只有 {held} 张"),
-                wang=wang,
+                wang=f"{WANG_NAMES[wang]}({wang})",
                 need=WANG_NEEDS[wang],
                 seat=seat_label(winner),
                 held=held,

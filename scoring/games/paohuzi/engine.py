@@ -10,7 +10,7 @@ from functools import lru_cache
 from .cards import GAME_ID, RED_HU_MINIMUM, SEAT_TEXT, SEATS, colour_of, kind_of
 from .deal import validate_deal
 
-# What each seat's result looks like for the win rule.
+# The law's rule numbers a breakdown entry names.
 WIN_RULE = "P5"
 HUANG_RULE = "P6"
 # The two payers of a win, named in the winner's note: 南(S)、西(W).
@@ -68,7 +68,7 @@ def score_valid_deal(deal):
     amount_key = (
         deal.huxi,
         deal.xing,
-        red if red < 2 else RED_HU_MINIMUM if red >= RED_HU_MINIMUM else 2,
+        red if red < 2 else RED_HU_MINIMUM if red >= RED_HU_MINIMUM else 2,  # _colour_class, inlined
         deal.source == "self",
         deal.wang,
         options.min_huxi,
@@ -94,10 +94,10 @@ def score_valid_deal(deal):
             breakdown[seat] = [{"rule": WIN_RULE, "value": value, "note": note}]
         return {"game": GAME_ID, "scores": scores, "breakdown": breakdown, "result": "win", "amount": amount}
     # P5: each of the other two seats pays X.
-    amount, won, lost = _win_notes(winner, *amount_key)
+    amount, won_note, lost = _win_notes(winner, *amount_key)
     paid, lose = 2 * amount, -amount
     # Literal dicts in seat order rather than a loop: this is the path of most deals.
-    won = [{"rule": WIN_RULE, "value": paid, "note": won}]
+    won = [{"rule": WIN_RULE, "value": paid, "note": won_note}]
     one = [{"rule": WIN_RULE, "value": lose, "note": lost}]
     other = [{"rule": WIN_RULE, "value": lose, "note": lost}]
     if winner == "E":
