@@ -26,14 +26,20 @@ def _loads_object(line):
 
 
 def _result(value):
-    """One deal's result, scored by the game its top-level `"game"` names (华牌 without one)."""
+    """One deal's result, scored by the game its top-level `"game"` names (华牌 without one).
+
+    The common checks of shared/rules/games/README.md §0 come first: G1 a deal that is not an
+    object is `bad_json`, G2 an unknown `"game"` is `unknown_game` (null counts as absent)."""
+    if not isinstance(value, dict):
+        return DealError(BAD_JSON, _("牌局必须是 JSON 对象")).as_json()
     game = GAMES[DEFAULT_GAME]
-    if isinstance(value, dict) and "game" in value:
-        game_id = value["game"]
+    game_id = value.get("game")
+    if game_id is not None:
         game = GAMES.get(game_id) if isinstance(game_id, str) else None
         if game is None:
             return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=game_id).as_json()
-        value = {key: item for key, item in value.items() if key != "game"}
+    if "game" in value:
+        del value["game"]  # the value was parsed from this line: nobody else holds it
     try:
         return game.score_deal(value)
     except DealError as error:

@@ -18,7 +18,7 @@ HUAPAI = get_game("huapai")
 
 
 def test_huapai_is_the_default_game_and_found_by_its_id():
-    assert DEFAULT_GAME == "huapai" and GAMES == {"huapai": HUAPAI}
+    assert DEFAULT_GAME == "huapai" and GAMES[DEFAULT_GAME] is HUAPAI
     assert game_of(object()) is HUAPAI  # an event without a game plays 华牌
     with pytest.raises(KeyError):
         get_game("doudizhu")
@@ -68,7 +68,7 @@ def test_a_match_is_split_into_units_by_the_game():
 
 def test_the_score_deal_command_scores_a_line_naming_its_game_and_refuses_an_unknown_one():
     deal = load_examples()[0]["deal"]
-    lines = "\n".join(json.dumps(line) for line in ({**deal, "game": "huapai"}, {**deal, "game": "paohuzi"}, deal))
+    lines = "\n".join(json.dumps(line) for line in ({**deal, "game": "huapai"}, {**deal, "game": "mahjong"}, deal))
     completed = subprocess.run(
         [sys.executable, "manage.py", "score_deal"], input=lines.encode(), capture_output=True, cwd=REPO, timeout=60
     )

@@ -1,0 +1,144 @@
+"""A 跑胡子 match at a table (law §3.1 and §0): `deals_per_match` deals, the dealer passed on deal
+by deal, each player's match total, and what goes into standings.
+
+The match ends when the table has played `deals_per_match` deals (default 9, the 2015 永州
+competition's 「每场比赛每桌打9把牌」). Standings take each player's total of deal scores
+(`standings` = "total"), or table points (`"table_points"`: 2 for every opponent at the table
+with a lower match total, 1 for every equal one) with the total as the first tie-break.
+"""
+
+from dataclasses import dataclass, field
+
+from scoring.games.refusals import DealError, Text, _
+
+from .cards import NEXT_SEAT, SEATS
+from .deal import validate_deal
+from .engine import score_valid_deal
+from .options import DEFAULT_RULES
+
+
+def next_dealer(dealer, winner):
+    """Who deals next (§3.1): the winner; after a 黄庄 (`winner` None) the dealer's 下家.
+    None when a 黄庄's dealer is unknown (the first dealer is drawn by lot)."""
+    if winner is not None:
+        return winner
+    return NEXT_SEAT[dealer] if dealer is not None else None
+
+
+def table_points(totals):
+    """§0 `table_points`: per seat, 2 for every opponent with a lower total, 1 for every equal one."""
+    return {
+        seat: sum(
+            2 if totals[seat] > totals[other] else 1 if totals[seat] == totals[other] else 0
+            for other in totals
+            if other != seat
+        )
+        for seat in totals
+    }
+
+
+def leaders(totals):
+    """The seats with the highest total, in seat order (more than one on a tie)."""
+    best = max(totals.values())
+    return tuple(seat for seat in totals if totals[seat] == best)
+
+
+@dataclass
+class TableMatch:
+    """A table's match: the deals it holds (indices into the table's deals), running totals."""
+
+    number: int  # 1-based match number at the table
+    deals: list = field(default_factory=list)
+    totals: dict = field(default_factory=lambda: dict.fromkeys(SEATS, 0))
+    finished: bool = False
+
+    @property
+    def table_points(self):
+        return table_points(self.totals)
+
+    @property
+    def leaders(self):
+        return leaders(self.totals)
+
+    def standing(self, standings="total"):
+        """Per seat, what the match puts into standings: (table points, total) or (total,)."""
+        if standings == "table_points":
+            points = self.table_points
+            return {seat: (points[seat], self.totals[seat]) for seat in SEATS}
+        return {seat: (self.totals[seat],) for seat in SEATS}
+
+
+def split_matches(seat_scores, deals_per_match=DEFAULT_RULES.event.deals_per_match):
+    """Group a table's deals into matches of `deals_per_match` deals, in order.
+
+    `seat_scores` is the sequence of deal scores, each a dict seat → score or a tuple in
+    seat order (E, S, W). The last match is unfinished when the deals run out before it ends.
+    """
+    matches = []
+    current = None
+    for index, scores in enumerate(seat_scores):
+        if current is None:
+            current = TableMatch(number=len(matches) + 1)
+            matches.append(current)
+        current.deals.append(index)
+        values = scores.values() if isinstance(scores, dict) else scores
+        for seat, score in zip(SEATS, values, strict=True):
+            current.totals[seat] += score
+        if len(current.deals) == deals_per_match:
+            current.finished = True
+            current = None
+    return matches
+
+
+def _at_deal(number, problem):
+    """A deal's refusal, placed: 第3把：…; the code stays the deal's."""
+    refusal = DealError(
+        problem.code, _("第 {deal} 把：{problem}"), deal=number, problem=Text(problem.template, **problem.params)
+    )
+    refusal.deal = number
+    return refusal
+
+
+def play_match(deals, rules=DEFAULT_RULES, first_dealer=None):
+    """Score a table's match from its deal JSONs in playing order.
+
+    Returns `{"totals", "deals_played", "finished", "table_points", "leaders", "dealers",
+    "next_dealer", "results"}`. `dealers` gives each deal's dealer: the one the deal records,
+    else the one the dealer rule names (None while unknown: the first dealer is drawn by lot
+    and may be given as `first_dealer`). Raises the first invalid deal's refusal, placed
+    (`.deal` is its 1-based position), and `match_over` for a deal after the last.
+    """
+    per_match = rules.event.deals_per_match
+    totals = dict.fromkeys(SEATS, 0)
+    dealers, results = [], []
+    dealer = first_dealer
+    for number, raw in enumerate(deals, start=1):
+        if number > per_match:
+            raise DealError(
+                "match_over", _("本场每桌 {deals} 把已打完，第 {deal} 把多余"), deals=per_match, deal=number
+            )
+        try:
+            deal = validate_deal(raw, rules)
+        except DealError as problem:
+            raise _at_deal(number, problem) from None
+        if deal.dealer is not None:
+            dealer = deal.dealer
+        dealers.append(dealer)
+        result = score_valid_deal(deal)
+        results.append(result)
+        for seat, score in result["scores"].items():
+            totals[seat] += score
+        dealer = next_dealer(dealer, deal.winner)
+    return {
+        "totals": totals,
+        "deals_played": len(results),
+        "finished": len(results) == per_match,
+        "table_points": table_points(totals),
+        "leaders": leaders(totals),
+        "dealers": dealers,
+        "next_dealer": dealer,
+        "results": results,
+    }
+
+
+__all__ = ["TableMatch", "leaders", "next_dealer", "play_match", "split_matches", "table_points"]

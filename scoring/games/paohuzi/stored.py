@@ -1,0 +1,54 @@
+"""A stored 跑胡子 deal scored for the site: its canonical fields and its result, or an
+arbiter's adjusted score (调整分) in place of the computed one."""
+
+from scoring.games.refusals import DealError, _
+
+from .cards import GAME_ID, SEATS
+from .deal import validate_deal
+from .engine import score_valid_deal
+
+# An arbiter's adjusted score per seat lies within these bounds (as in 华牌).
+ADJUSTED_LIMIT = 1_000_000
+
+
+def _adjusted_scores(adjusted):
+    if not isinstance(adjusted, dict) or set(adjusted) != set(SEATS):
+        raise DealError("bad_adjusted", _("调整分必须给出东、南、西三个座位的整数"))
+    for seat in SEATS:
+        value = adjusted[seat]
+        if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
+            raise DealError(
+                "bad_adjusted", _("{seat} 的调整分必须是 ±{limit} 以内的整数"), seat=seat, limit=ADJUSTED_LIMIT
+            )
+    return {seat: adjusted[seat] for seat in SEATS}
+
+
+def score_stored(rules, deal_json, adjusted=None):
+    """Score one deal of an event under the event's `Rules`.
+
+    Returns the canonical deal fields (`ValidDeal.as_json`) with the result (`game`, `scores`,
+    `breakdown`, `result`, `amount`), plus `raw` (the scores before any adjustment) and `sides`
+    (each seat is its own side). An adjusted score replaces the computed one; the deal's own
+    fields are then optional (an unfinished deal), but when it names a `winner` it must be valid.
+    Raises `DealError`.
+    """
+    if adjusted is None:
+        deal = validate_deal(deal_json, rules)
+        result = score_valid_deal(deal)
+        return {**deal.as_json(), **result, "raw": dict(result["scores"]), "sides": dict(result["scores"])}
+    scores = _adjusted_scores(adjusted)
+    if not isinstance(deal_json, dict):
+        raise DealError("bad_json", _("牌局必须是 JSON 对象"))
+    canonical = validate_deal(deal_json, rules).as_json() if "winner" in deal_json else {}
+    breakdown = {
+        seat: [{"rule": "adjusted", "value": scores[seat], "note": f"调整分 {scores[seat]}"}] for seat in SEATS
+    }
+    return {
+        **canonical,
+        "game": GAME_ID,
+        "scores": scores,
+        "breakdown": breakdown,
+        "result": "adjusted",
+        "raw": dict(scores),
+        "sides": dict(scores),
+    }
