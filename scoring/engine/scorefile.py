@@ -28,9 +28,10 @@ def _loads_object(line):
 def _result(value):
     """One deal's result, scored by the game its top-level `"game"` names (华牌 without one)."""
     game = GAMES[DEFAULT_GAME]
+    # A "game" of null is absent (games README §0): a 华牌 deal.
     if isinstance(value, dict) and "game" in value:
         game_id = value["game"]
-        game = GAMES.get(game_id) if isinstance(game_id, str) else None
+        game = GAMES[DEFAULT_GAME] if game_id is None else GAMES.get(game_id) if isinstance(game_id, str) else None
         if game is None:
             return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=game_id).as_json()
         value = {key: item for key, item in value.items() if key != "game"}

@@ -1,8 +1,9 @@
 """The games the site runs, by id. What a game is: `scoring.games.base.Game`."""
 
+from scoring.games.doudizhu.game import DOUDIZHU
 from scoring.games.huapai.game import HUAPAI
 
-GAMES = {HUAPAI.id: HUAPAI}
+GAMES = {HUAPAI.id: HUAPAI, DOUDIZHU.id: DOUDIZHU}
 DEFAULT_GAME = HUAPAI.id
 
 

@@ -38,6 +38,14 @@ def test_the_list_covers_every_game_module():
         "scoring.games.huapai.rulesets",
         "scoring.games.huapai.samples",
         "scoring.games.huapai.player_stats",
+        "scoring.games.doudizhu.cards",
+        "scoring.games.doudizhu.deal",
+        "scoring.games.doudizhu.engine",
+        "scoring.games.doudizhu.game",
+        "scoring.games.doudizhu.match",
+        "scoring.games.doudizhu.options",
+        "scoring.games.doudizhu.samples",
+        "scoring.games.doudizhu.stored",
         "scoring.engine.standings",
     } <= set(PURE_MODULES)
 
