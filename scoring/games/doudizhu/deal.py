@@ -62,7 +62,7 @@ def _check_game(raw):
     """§0 G2 for a deal handed over with its "game" key (the score file strips it)."""
     game = raw.get("game")
     if game is not None and game != GAME_ID:
-        raise DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=preview(game))
+        raise DealError("unknown_game", _("未知的游戏 {game}"), game=preview(game))
 
 
 def _unknown_seat(key, value):

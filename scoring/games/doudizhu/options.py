@@ -105,7 +105,7 @@ def _bad_option(name, value, known):
     option = OPTIONS.get(name) if type(name) is str and name in known else None
     if option is None:
         return DealError(
-            "bad_option", _("未知选项 {name!r:.40}（可用：{known}）"), name=name, known=listed(list(known))
+            "bad_option", _("未知选项 {name}（可用：{known}）"), name=preview(name), known=listed(list(known))
         )
     return DealError(
         "bad_option",
@@ -152,7 +152,10 @@ def rules_for(ruleset=DEFAULT_RULESET, options=None, **settings):
     rules = RULESETS.get(ruleset) if type(ruleset) is str else None
     if rules is None:
         raise DealError(
-            "unknown_ruleset", _("未知规则 {name!r:.40}（可用：{known}）"), name=ruleset, known=listed(list(RULESETS))
+            "unknown_ruleset",
+            _("未知规则 {name}（可用：{known}）"),
+            name=preview(ruleset),
+            known=listed(list(RULESETS)),
         )
     rules = apply_options(rules, options, tuple(OPTIONS))
     return apply_options(rules, settings, tuple(OPTIONS)) if settings else rules
