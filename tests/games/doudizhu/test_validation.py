@@ -208,3 +208,25 @@ def test_event_rules_override_the_deals_options_which_are_still_checked(deal):
     with pytest.raises(DealError) as refused:
         validate_deal(deal, rules)
     assert refused.value.code == "bad_option"
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        {"game": "bengbu-doudizhu", "landlord": "N", "bid": 2, "open": True, "first_out": "E"},
+        {"landlord": "W", "bid": "grab", "first_out": "W", "feidan": {"W": 5, "E": 3}},
+    ],
+)
+def test_every_pair_of_defects_in_the_laws_order(base):
+    """Every pair, not a sample: the law's order is checked for each two checks."""
+    checked = 0
+    for first in DEFECTS:
+        for second in DEFECTS:
+            if first[1] >= second[1] or first[2] & second[2]:
+                continue
+            deal = dict(base)
+            first[3](deal, base["landlord"])
+            second[3](deal, base["landlord"])
+            assert _refusal(deal).code == first[4], (first[0], second[0])
+            checked += 1
+    assert checked > 500
