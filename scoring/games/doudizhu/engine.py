@@ -34,6 +34,7 @@ BREAKDOWN_TERMS = (
     pgettext("breakdown", "付给"),
     pgettext("breakdown", "家"),
     pgettext("breakdown", "对"),
+    pgettext("breakdown", "调整分"),
     pgettext("breakdown", "（"),
     pgettext("breakdown", "）"),
     pgettext("breakdown", "、"),
