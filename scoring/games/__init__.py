@@ -1,10 +1,10 @@
 """The games the site runs, by id. What a game is: `scoring.games.base.Game`."""
 
+from scoring.games.doudizhu.game import DOUDIZHU
 from scoring.games.huapai.game import HUAPAI
 from scoring.games.paohuzi.game import PAOHUZI
 
-GAMES = {HUAPAI.id: HUAPAI}
-GAMES[PAOHUZI.id] = PAOHUZI
+GAMES = {game.id: game for game in (HUAPAI, DOUDIZHU, PAOHUZI)}
 DEFAULT_GAME = HUAPAI.id
 
 

@@ -42,6 +42,14 @@ def test_the_list_covers_every_game_module():
         "scoring.games.paohuzi.engine",
         "scoring.games.paohuzi.match",
         "scoring.games.paohuzi.game",
+        "scoring.games.doudizhu.cards",
+        "scoring.games.doudizhu.deal",
+        "scoring.games.doudizhu.engine",
+        "scoring.games.doudizhu.game",
+        "scoring.games.doudizhu.match",
+        "scoring.games.doudizhu.options",
+        "scoring.games.doudizhu.samples",
+        "scoring.games.doudizhu.stored",
         "scoring.engine.standings",
     } <= set(PURE_MODULES)
 

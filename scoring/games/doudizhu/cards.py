@@ -1,0 +1,41 @@
+"""蚌埠斗地主 (law §1): the table, the keys of a deal, the bids and the rule numbers.
+
+Plain constants only; every other module of the game reads them from here.
+"""
+
+from scoring.games.refusals import Text, _
+
+GAME_ID = "bengbu-doudizhu"
+GAME_NAME = "蚌埠斗地主"
+
+# Four players, each for himself, in playing order (§0: as in 华牌).
+SEATS = ("N", "E", "S", "W")
+SEAT_SET = frozenset(SEATS)
+SEAT_NAMES = {"N": _("北"), "E": _("东"), "S": _("南"), "W": _("西")}
+# Each player scores alone: every seat is its own side.
+SIDES = {seat: (seat,) for seat in SEATS}
+
+# §1.2 bids: 1, 2 or 3 (叫分), "grab" (搶牌), "pass" (all four passed: redealt, never recorded).
+GRAB = "grab"
+PASS = "pass"
+BASE_OF_BID = {1: 1, 2: 2, 3: 3, GRAB: 3}  # B1 底分 b
+
+# §1.2 V8: the most 飛彈 a seat can play (landlord: 4 jokers + four 7-of-a-kinds in 33 cards).
+FEIDAN_MOST_LANDLORD = 5
+FEIDAN_MOST_FARMER = 3
+
+# The keys a played deal has, and that a 天炸/天尊 deal must not carry (§1.2 V3), in that order.
+PLAY_KEYS = ("landlord", "bid", "open", "first_out", "feidan")
+
+# B3: 明打 multiplies a win by 3 and a loss by 2; 暗打 by 1.
+OPEN_WIN, OPEN_LOSS = 3, 2
+
+# The "result" key of a scored deal (§1.4).
+LANDLORD = "landlord"
+FARMERS = "farmers"
+TIAN = "tian"
+
+
+def seat_label(seat):
+    """A seat named in a message: 北(N), or North(N) in English."""
+    return Text(_("{name}({seat})"), name=Text(SEAT_NAMES[seat]), seat=seat)

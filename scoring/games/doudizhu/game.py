@@ -1,0 +1,81 @@
+"""蚌埠斗地主 as a `Game` (scoring.games.base): law §1 behind the protocol.
+
+Beyond the protocol: `deal_options` / `event_options` (the options as data), `entry_fields`
+(what the entry page asks, as plain field descriptions; `entry_grid` returns the same list),
+`score_match`, `first_bidder`, `table_points` and `standing_points`.
+"""
+
+from scoring.games.refusals import _
+
+from . import match
+from .cards import FEIDAN_MOST_FARMER, FEIDAN_MOST_LANDLORD, GAME_ID, GAME_NAME, SEATS, SIDES
+from .deal import read_deal
+from .engine import score_deal
+from .options import DEAL_OPTIONS, DEFAULT_RULESET, EVENT_OPTIONS, OPTIONS, RULESETS, rules_for
+from .stored import score_stored
+
+# The deal's keys in the order a referee records them (§1.2), as plain data for a form:
+# `kind` is "seat", "seats" (several), "choice" or "bool", or "counts" (seat → integer).
+ENTRY_FIELDS = (
+    {"key": "tianzha", "label": _("天炸（发到同点 8 张）"), "kind": "seats", "required": False},
+    {"key": "tianzun", "label": _("天尊（发到 4 张王）"), "kind": "seat", "required": False},
+    {"key": "landlord", "label": _("地主"), "kind": "seat", "required": True},
+    {"key": "bid", "label": _("叫分"), "kind": "choice", "required": True, "choices": [1, 2, 3, "grab"]},
+    {"key": "open", "label": _("明打"), "kind": "bool", "required": False},
+    {"key": "first_out", "label": _("先出完牌"), "kind": "seat", "required": True},
+    {
+        "key": "feidan",
+        "label": _("飞弹个数"),
+        "kind": "counts",
+        "required": False,
+        "max": {"landlord": FEIDAN_MOST_LANDLORD, "farmer": FEIDAN_MOST_FARMER},
+    },
+)
+
+
+class Doudizhu:
+    id = GAME_ID
+    name = GAME_NAME
+    seats = SEATS
+    sides = SIDES  # no partnerships: every seat is its own side
+    rulesets = tuple(RULESETS)
+    default_ruleset = DEFAULT_RULESET
+    options = tuple(OPTIONS)
+    deal_options = tuple(OPTIONS[name] for name in DEAL_OPTIONS)
+    event_options = tuple(OPTIONS[name] for name in EVENT_OPTIONS)
+    # A match ends after `deals_per_match` deals (an event option), not at a score.
+    match_thresholds = ()
+
+    def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
+        return rules_for(ruleset, options, **settings)
+
+    def read_deal(self, deal, rules=None):
+        return read_deal(deal, rules)
+
+    def score_deal(self, deal, rules=None):
+        return score_deal(deal, rules)
+
+    def score_stored(self, rules, deal, adjusted=None):
+        return score_stored(rules, deal, adjusted)
+
+    def entry_fields(self, rules=None):
+        """The entry page's fields (plain dicts, fresh copies)."""
+        return [{**spec, **({"max": dict(spec["max"])} if "max" in spec else {})} for spec in ENTRY_FIELDS]
+
+    def entry_grid(self, rules=None):
+        """Not 华牌's point-card rows: the entry fields (`entry_fields`)."""
+        return self.entry_fields(rules)
+
+    def match_units(self, side_scores, threshold=None):
+        """`side_scores`: `[{seat: score}]` per deal; `threshold`: the deals per match."""
+        return match.match_units(side_scores, threshold or OPTIONS["deals_per_match"].default)
+
+    def score_match(self, deals, rules=None):
+        return match.score_match(deals, rules)
+
+    first_bidder = staticmethod(match.first_bidder)
+    table_points = staticmethod(match.table_points)
+    standing_points = staticmethod(match.standing_points)
+
+
+DOUDIZHU = Doudizhu()

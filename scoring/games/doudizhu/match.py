@@ -1,0 +1,136 @@
+"""A match at one table (law §1.1, §0 standings, D-B9, D-B10).
+
+A table plays `deals_per_match` recorded deals (a passed-out deal is redealt and never
+recorded). The match totals are each seat's sum of deal scores; the winners are the seats
+with the highest total. Standings take either the totals (`standings` = "total") or the table
+points of §0 (2 per opponent with a lower total, 1 per equal one; totals break ties).
+"""
+
+from dataclasses import dataclass, field
+
+from scoring.games.refusals import DealError, Text, _
+
+from .cards import SEATS
+from .engine import score_deal
+from .options import DEFAULT_RULES
+
+
+def first_bidder(deal_index, first=SEATS[0]):
+    """D-B9: the seat that bids first in the table's deal number `deal_index` (0-based, recorded
+    deals only): one seat on per deal in playing order, starting from `first`."""
+    return SEATS[(SEATS.index(first) + deal_index) % len(SEATS)]
+
+
+def table_points(totals):
+    """§0: per seat, 2 for every opponent with a lower match total and 1 for every equal one."""
+    return {
+        seat: sum(
+            2 if totals[seat] > totals[other] else 1 if totals[seat] == totals[other] else 0
+            for other in SEATS
+            if other != seat
+        )
+        for seat in SEATS
+    }
+
+
+def winners(totals):
+    """The seats with the highest match total (several on a tie), in seat order."""
+    best = max(totals[seat] for seat in SEATS)
+    return [seat for seat in SEATS if totals[seat] == best]
+
+
+def standing_points(totals, standings="total"):
+    """What one table match puts into the standings, per seat: `{"points", "tiebreak"}`.
+    "total": the match total (no tie-break of its own); "table_points": §0's table points, with
+    the match total as the first tie-break."""
+    if standings == "table_points":
+        points = table_points(totals)
+        return {seat: {"points": points[seat], "tiebreak": totals[seat]} for seat in SEATS}
+    return {seat: {"points": totals[seat], "tiebreak": None} for seat in SEATS}
+
+
+@dataclass
+class MatchUnit:
+    """A table match: the deals it holds (indices into the table's deals), running totals."""
+
+    number: int  # 1-based
+    deals: list = field(default_factory=list)
+    totals: dict = field(default_factory=lambda: dict.fromkeys(SEATS, 0))
+    finished: bool = False
+
+    @property
+    def table_points(self):
+        return table_points(self.totals)
+
+    @property
+    def winners(self):
+        return winners(self.totals)
+
+
+def match_units(seat_scores, deals_per_match=DEFAULT_RULES.deals_per_match):
+    """A table's deals (`[{seat: score}]` in playing order) grouped into matches of
+    `deals_per_match` deals; the last is unfinished when the deals run out before it ends."""
+    units = []
+    current = None
+    for index, scores in enumerate(seat_scores):
+        if current is None:
+            current = MatchUnit(number=len(units) + 1)
+            units.append(current)
+        current.deals.append(index)
+        totals = current.totals
+        for seat in SEATS:
+            totals[seat] += scores[seat]
+        if len(current.deals) == deals_per_match:
+            current.finished = True
+            current = None
+    return units
+
+
+def _at(position, error):
+    """A deal's refusal inside a match: the same code, the message naming the deal."""
+    located = DealError(
+        error.code, _("第 {number} 副：{problem}"), number=position + 1, problem=Text(error.template, **error.params)
+    )
+    located.deal = position
+    return located
+
+
+def score_match(deals, rules=None):
+    """A table's match from its deals (deal JSON, in playing order) under an event's `rules`:
+    `{"deals_played", "finished", "totals", "table_points", "winners", "standings", "results"}`.
+
+    `winners` is empty until the match is finished. Raises `DealError` for the first invalid deal,
+    its message naming the deal and its attribute `deal` the 0-based position, and
+    `match_over` for a deal beyond `deals_per_match`.
+    """
+    rules = rules or DEFAULT_RULES
+    if not isinstance(deals, list):
+        raise DealError("bad_json", _("一场比赛的牌局必须是列表"))
+    results = []
+    totals = dict.fromkeys(SEATS, 0)
+    for position, deal in enumerate(deals):
+        if position >= rules.deals_per_match:
+            error = DealError("match_over", _("这场比赛已打满 {deals} 副"), deals=rules.deals_per_match)
+            raise _at(position, error)
+        try:
+            result = score_deal(deal, rules)
+        except DealError as error:
+            raise _at(position, error) from None
+        results.append(result)
+        for seat in SEATS:
+            totals[seat] += result["scores"][seat]
+    finished = len(results) == rules.deals_per_match
+    return {
+        "deals_played": len(results),
+        "finished": finished,
+        "totals": totals,
+        "table_points": table_points(totals),
+        "winners": winners(totals) if finished else [],
+        "standings": standing_points(totals, rules.standings),
+        "results": results,
+    }
+
+
+def match_error_json(error):
+    """A match refusal as JSON: the deal's error object with the deal's position (0-based)."""
+    return {**error.as_json(), "deal": getattr(error, "deal", None)}
