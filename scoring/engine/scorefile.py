@@ -12,7 +12,7 @@ import sys
 import orjson
 
 from scoring.games import DEFAULT_GAME, GAMES
-from scoring.games.refusals import DealError, _
+from scoring.games.refusals import DealError, _, shown
 
 BAD_JSON = "bad_json"
 
@@ -30,9 +30,10 @@ def _result(value):
     game = GAMES[DEFAULT_GAME]
     if isinstance(value, dict) and "game" in value:
         game_id = value["game"]
-        game = GAMES.get(game_id) if isinstance(game_id, str) else None
-        if game is None:
-            return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=game_id).as_json()
+        if game_id is not None:  # null counts as absent: a 华牌 deal (games/README.md §0)
+            game = GAMES.get(game_id) if isinstance(game_id, str) else None
+            if game is None:
+                return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=shown(game_id)).as_json()
         value = {key: item for key, item in value.items() if key != "game"}
     try:
         return game.score_deal(value)
