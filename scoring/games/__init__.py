@@ -1,8 +1,10 @@
 """The games the site runs, by id. What a game is: `scoring.games.base.Game`."""
 
 from scoring.games.huapai.game import HUAPAI
+from scoring.games.shengji.game import SHENGJI
 
 GAMES = {HUAPAI.id: HUAPAI}
+GAMES[SHENGJI.id] = SHENGJI
 DEFAULT_GAME = HUAPAI.id
 
 

@@ -18,7 +18,8 @@ HUAPAI = get_game("huapai")
 
 
 def test_huapai_is_the_default_game_and_found_by_its_id():
-    assert DEFAULT_GAME == "huapai" and GAMES == {"huapai": HUAPAI}
+    assert DEFAULT_GAME == "huapai" and GAMES["huapai"] is HUAPAI
+    assert all(game.id == game_id for game_id, game in GAMES.items())
     assert game_of(object()) is HUAPAI  # an event without a game plays 华牌
     with pytest.raises(KeyError):
         get_game("doudizhu")
