@@ -5,7 +5,7 @@ names the key, side or value at fault); any JSON value of any type is a refusal,
 another exception. A match reads each deal against the state it has reached (M1).
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoring.games.refusals import DealError, Text, _, shown
 
@@ -16,8 +16,7 @@ GAME_ID = "shengji"
 ALONE = object()  # `reached` of a deal read on its own, outside a match
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """The state between two deals: the side on 台上 and both sides' absolute levels."""
 
     declarer: str
@@ -28,8 +27,7 @@ class State:
         return {"declarer": self.declarer, "levels": {"NS": self.ns, "EW": self.ew}}
 
 
-@dataclass(frozen=True, slots=True)
-class ValidDeal:
+class ValidDeal(NamedTuple):
     """A valid deal: the state before it (`first`: none was given, both sides at the start
     level) and the points the 台下 side captured."""
 
@@ -160,6 +158,47 @@ def check_deal(raw, start_level=None, reached=ALONE):
     if state is None:
         return ValidDeal(State(declarer, start_level, start_level), points, True)
     return ValidDeal(state, points, False)
+
+
+def quick_read(raw, start_level=1):
+    """The usual valid deal without options, read without the checks' machinery:
+    `(declarer, NS level, EW level, points)` before the deal, or None for any other value,
+    which `check_deal` then reads (and refuses, or accepts alike). Scoring a stream of deals
+    is mostly this (tests/games/shengji/test_validation.py holds the two readings equal)."""
+    if type(raw) is not dict or raw.get("options") is not None:
+        return None
+    game = raw.get("game")
+    points = raw.get("points")
+    if (
+        (game is not None and game != GAME_ID)
+        or type(points) is not int
+        or not 0 <= points <= POINTS_TOTAL
+        or points % POINTS_STEP
+    ):
+        return None
+    state = raw.get("state")
+    declarer = raw.get("declarer")
+    if state is None:
+        if type(declarer) is str and declarer in SIDE_SET:
+            return declarer, start_level, start_level, points
+        return None
+    if type(state) is not dict:
+        return None
+    levels = state.get("levels")
+    if type(levels) is not dict or len(levels) != 2:
+        return None
+    ns, ew, on = levels.get("NS"), levels.get("EW"), state.get("declarer")
+    if (
+        type(ns) is int
+        and type(ew) is int
+        and LEVEL_MIN <= ns <= LEVEL_MAX
+        and LEVEL_MIN <= ew <= LEVEL_MAX
+        and type(on) is str
+        and on in SIDE_SET
+        and (declarer is None or declarer == on)
+    ):
+        return on, ns, ew, points
+    return None
 
 
 def read_deal(raw, rules=None):

@@ -7,7 +7,7 @@ from scoring.games.refusals import DealError, _
 
 from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES
 from .deal import GAME_ID, read_deal, validate_deal
-from .engine import score_valid_deal
+from .engine import score_deal, score_valid_deal
 from .match import match_outcome, shengji_match
 from .options import DEAL_OPTIONS, DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
 
@@ -53,8 +53,8 @@ class Shengji:
     def read_deal(self, deal, rules=None):
         return read_deal(deal, rules)
 
-    def score_deal(self, deal, rules=None):
-        return score_valid_deal(validate_deal(deal, rules))
+    # Deal JSON in, result out (raises `DealError`); the engine's own function, called per line.
+    score_deal = staticmethod(score_deal)
 
     def score_stored(self, rules, deal, adjusted=None):
         """A stored deal's result with its canonical form under `"deal"` (the result's

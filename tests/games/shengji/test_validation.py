@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scoring.engine.scorefile import score_stream
 from scoring.games import get_game
 from scoring.games.shengji import DealError, read_deal, score_deal
+from scoring.games.shengji.deal import check_deal, quick_read
 from tests.games.shengji.strategies import first_deals, later_deals, valid_deals
 
 SHENGJI = get_game("shengji")
@@ -280,3 +281,30 @@ def test_the_common_checks_hold_end_to_end_through_the_stream(line, code):
     _, results = _stream([line, line])
     assert results[0] == results[1]
     assert results[0].get("error", {}).get("code") == code
+
+
+def _read_by_the_checks(deal, start_level):
+    try:
+        valid = check_deal(deal, start_level)
+    except DealError:
+        return None
+    return valid.before.declarer, valid.before.ns, valid.before.ew, valid.points
+
+
+@settings(max_examples=400)
+@given(
+    valid_deals,
+    st.lists(st.tuples(st.sampled_from(PATHS), json_values), max_size=2),
+    st.integers(1, 13),
+)
+def test_the_quick_reading_accepts_only_what_the_checks_accept_and_reads_it_alike(deal, changes, start_level):
+    for path, value in changes:
+        put(deal, path, value)
+    quick = quick_read(deal, start_level)
+    assert quick is None or quick == _read_by_the_checks(deal, start_level)
+
+
+@given(valid_deals, st.integers(1, 13))
+def test_the_quick_reading_reads_every_valid_deal_without_options(deal, start_level):
+    deal.pop("options", None)
+    assert quick_read(deal, start_level) == _read_by_the_checks(deal, start_level)
