@@ -11,7 +11,7 @@ from .cards import RANKS, SEATS, SIDES, rank
 from .deal import GAME_ID, State, ValidDeal, check_deal, read_deal, read_state, validate_deal
 from .engine import next_state, score_deal, score_valid_deal
 from .game import SHENGJI, EntryField, Shengji
-from .match import match_outcome, shengji_match
+from .match import MATCH_POINTS, match_outcome, match_standing, shengji_match
 from .options import (
     DEAL_OPTIONS,
     DEFAULT_RULESET,
@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_RULESET",
     "EVENT_OPTIONS",
     "GAME_ID",
+    "MATCH_POINTS",
     "RANKS",
     "RULESETS",
     "SEATS",
@@ -44,6 +45,7 @@ __all__ = [
     "ValidDeal",
     "check_deal",
     "match_outcome",
+    "match_standing",
     "next_state",
     "random_deals",
     "rank",

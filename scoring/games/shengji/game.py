@@ -8,7 +8,7 @@ from scoring.games.refusals import DealError, _
 from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES
 from .deal import GAME_ID, read_deal, validate_deal
 from .engine import score_deal, score_valid_deal
-from .match import match_outcome, shengji_match
+from .match import match_outcome, match_standing, shengji_match
 from .options import DEAL_OPTIONS, DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
 
 
@@ -79,6 +79,10 @@ class Shengji:
 
     def match_outcome(self, state, deals_played, rules):
         return match_outcome(state, deals_played, read_event_options(rules))
+
+    def match_standing(self, result):
+        """A finished match's 场分 and level difference per side (`match_standing`)."""
+        return match_standing(result)
 
 
 SHENGJI = Shengji()

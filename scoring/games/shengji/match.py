@@ -96,3 +96,20 @@ def _match_over(played, winner, position):
         winner=side_label(winner),
         position=position,
     )
+
+
+MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
+
+
+def match_standing(result):
+    """What a finished match gives each side for the standings (§2.1 Standings): its 场分
+    (win 2, draw 1, loss 0) and its level minus the opponent's, the first tie-break. None for
+    a match that has not finished (or a refusal)."""
+    if not result.get("finished"):
+        return None
+    levels, winner = result["state"]["levels"], result["winner"]
+    standing = {}
+    for side, other in (("NS", "EW"), ("EW", "NS")):
+        outcome = "draw" if winner == "draw" else "win" if winner == side else "loss"
+        standing[side] = {"match_points": MATCH_POINTS[outcome], "level_difference": levels[side] - levels[other]}
+    return standing

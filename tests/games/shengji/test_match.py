@@ -6,7 +6,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.games import get_game
-from scoring.games.shengji import DealError, Rules, match_outcome, read_event_options, shengji_match
+from scoring.games.shengji import (
+    DealError,
+    Rules,
+    match_outcome,
+    match_standing,
+    read_event_options,
+    shengji_match,
+)
 from tests.games.shengji.strategies import match_deals, match_options
 
 SHENGJI = get_game("shengji")
@@ -166,3 +173,20 @@ def test_a_list_that_is_not_deals_is_refused_by_position(points):
     result = shengji_match(deals, {"target": None, "deals": 100})
     assert result["error"] == {**result["error"], "code": "bad_json", "deal": len(deals)}
     assert shengji_match("deals")["error"]["code"] == "bad_json"
+
+
+def test_a_finished_match_gives_each_side_its_match_points_and_level_difference():
+    run = [{"declarer": "NS", "points": 40}, *({"points": p} for p in (80, 110, 135))]
+    won = shengji_match(run, {"target": None, "deals": 4})
+    assert match_standing(won) == {
+        "NS": {"match_points": 2, "level_difference": 4},
+        "EW": {"match_points": 0, "level_difference": -4},
+    }
+    drawn = shengji_match([{"declarer": "NS", "points": 60}, {"points": 130}], {"target": None, "deals": 2})
+    assert match_standing(drawn) == {
+        "NS": {"match_points": 1, "level_difference": 0},
+        "EW": {"match_points": 1, "level_difference": 0},
+    }
+    assert match_standing(shengji_match(run)) is None  # not finished: first to pass K
+    assert match_standing(shengji_match([{"points": 1}])) is None
+    assert SHENGJI.match_standing(won) == match_standing(won)
