@@ -63,7 +63,7 @@ DEFAULT_RULESET = "shengji"
 
 
 def _read(raw, known):
-    """G3: `(values given, problem)` for an `"options"` object against the options `known`.
+    """G3: the values an `"options"` object gives, checked against the options `known`.
     An entry whose value is null counts as absent unless null is one of the option's values."""
     if raw is None:
         return {}
