@@ -12,7 +12,7 @@ import sys
 import orjson
 
 from scoring.games import DEFAULT_GAME, GAMES
-from scoring.games.refusals import DealError, _
+from scoring.games.refusals import DealError, _, shown
 
 BAD_JSON = "bad_json"
 
@@ -37,7 +37,7 @@ def _result(value):
     if game_id is not None:
         game = GAMES.get(game_id) if isinstance(game_id, str) else None
         if game is None:
-            return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=game_id).as_json()
+            return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=shown(game_id)).as_json()
     if "game" in value:
         del value["game"]  # the value was parsed from this line: nobody else holds it
     try:

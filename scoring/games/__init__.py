@@ -3,8 +3,9 @@
 from scoring.games.doudizhu.game import DOUDIZHU
 from scoring.games.huapai.game import HUAPAI
 from scoring.games.paohuzi.game import PAOHUZI
+from scoring.games.shengji.game import SHENGJI
 
-GAMES = {game.id: game for game in (HUAPAI, DOUDIZHU, PAOHUZI)}
+GAMES = {game.id: game for game in (HUAPAI, DOUDIZHU, SHENGJI, PAOHUZI)}
 DEFAULT_GAME = HUAPAI.id
 
 

@@ -55,6 +55,31 @@ class Text:
         return self.template.format(**self.params)
 
 
+class _Shown:
+    """A value a message names in a short form of its own (see `shown`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+    __str__ = __repr__
+
+
+def shown(value):
+    """A JSON value as a message's `{value!r:.40}` may name it without raising: the value
+    itself when its `repr` is safe, else a short stand-in (the `repr` of a deeply nested list
+    overflows the stack, and that of a huge integer exceeds Python's digit limit)."""
+    if isinstance(value, list | dict):
+        return _Shown(("[…]" if value else "[]") if isinstance(value, list) else ("{…}" if value else "{}"))
+    if type(value) is int and value.bit_length() > 64:
+        return _Shown(f"{'-' if value < 0 else ''}2**{value.bit_length() - 1}…")
+    return value
+
+
 def listed(items):
     """Several message parameters as one: 北(N)、东(E) in Chinese, North(N), East(E) in English."""
     *head, text = items

@@ -50,6 +50,13 @@ def test_the_list_covers_every_game_module():
         "scoring.games.doudizhu.options",
         "scoring.games.doudizhu.samples",
         "scoring.games.doudizhu.stored",
+        "scoring.games.shengji.cards",
+        "scoring.games.shengji.deal",
+        "scoring.games.shengji.engine",
+        "scoring.games.shengji.options",
+        "scoring.games.shengji.match",
+        "scoring.games.shengji.game",
+        "scoring.games.shengji.samples",
         "scoring.engine.standings",
     } <= set(PURE_MODULES)
 

@@ -1,0 +1,140 @@
+"""升级's options as data (law §2.2 Options, §2.1 M1–M4) and the rules an event plays by.
+
+A deal option travels in the deal's `"options"`; the event (match) options are set on the
+event and read into `Rules`, a frozen dataclass the site stores as `Rules.options()`.
+"""
+
+from dataclasses import dataclass
+
+from scoring.games.refusals import DealError, _, listed, shown
+
+from .cards import LEVEL_MIN, START_LEVEL_MAX, TARGET_MAX
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """An option: its name, the integers it allows (`high` None: no upper bound), whether
+    null is one of its values, and its default."""
+
+    name: str
+    default: int | None
+    low: int
+    high: int | None
+    nullable: bool = False
+
+    def allows(self, value):
+        if value is None:
+            return self.nullable
+        return type(value) is int and value >= self.low and (self.high is None or value <= self.high)
+
+    @property
+    def hint(self):
+        values = f"{self.low}…{self.high if self.high is not None else ''}"
+        return f"{values}, null" if self.nullable else values
+
+
+START_LEVEL = Option("start_level", 1, LEVEL_MIN, START_LEVEL_MAX)
+# M2: the first side whose level rises above `target` wins; null: no target. At least
+# `start_level`, which `read_event_options` checks once both are known.
+TARGET = Option("target", 13, LEVEL_MIN, TARGET_MAX, nullable=True)
+# M3: after this many deals the higher level wins; null: no limit.
+DEALS = Option("deals", None, 1, None, nullable=True)
+
+DEAL_OPTIONS = {option.name: option for option in (START_LEVEL,)}
+EVENT_OPTIONS = {option.name: option for option in (START_LEVEL, TARGET, DEALS)}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules an event plays 升级 by: its rule set's name and its match options."""
+
+    name: str = "shengji"
+    start_level: int = START_LEVEL.default
+    target: int | None = TARGET.default
+    deals: int | None = DEALS.default
+
+    def options(self):
+        """The event options as plain data (what the site stores, and `read_event_options` reads)."""
+        return {"start_level": self.start_level, "target": self.target, "deals": self.deals}
+
+
+RULESETS = {"shengji": Rules()}
+DEFAULT_RULESET = "shengji"
+
+
+def _read(raw, known):
+    """G3: the values an `"options"` object gives, checked against the options `known`.
+    An entry whose value is null counts as absent unless null is one of the option's values."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise DealError("bad_option", _("“options” 必须是对象"))
+    values = {}
+    for name, value in raw.items():
+        option = known.get(name) if type(name) is str else None
+        if option is None:
+            raise DealError(
+                "bad_option",
+                _("未知选项 {name!r:.40}（可用：{known}）"),
+                name=shown(name),
+                known=listed(list(known)),
+            )
+        if value is None and not option.nullable:
+            continue
+        if not option.allows(value):
+            raise DealError(
+                "bad_option",
+                _("选项 {name} 的值 {value!r:.40} 无效（{hint}）"),
+                name=name,
+                value=shown(value),
+                hint=option.hint,
+            )
+        values[name] = value
+    return values
+
+
+def read_deal_options(raw):
+    """The start level a deal's `"options"` give (§2.2); raises `DealError("bad_option")`."""
+    if raw is None:
+        return START_LEVEL.default
+    return _read(raw, DEAL_OPTIONS).get("start_level", START_LEVEL.default)
+
+
+def read_event_options(raw, base=RULESETS[DEFAULT_RULESET]):
+    """`Rules` from an event's options over `base` (M2–M4); raises `DealError("bad_option")`.
+    `raw` may be a dict of options, a `Rules` (returned as it is) or None (the base)."""
+    if isinstance(raw, Rules):
+        return raw
+    values = _read(raw, EVENT_OPTIONS)
+    if not values:
+        return base
+    start_level = values.get("start_level", base.start_level)
+    target = values.get("target", base.target)
+    deals = values.get("deals", base.deals)
+    if target is not None and target < start_level:
+        raise DealError(
+            "bad_option",
+            _("选项 target 的值 {value!r:.40} 无效：不能低于 start_level {start_level}"),
+            value=target,
+            start_level=start_level,
+        )
+    if target is None and deals is None:
+        raise DealError("bad_option", _("选项 target 和 deals 不能都为 null：比赛必须能结束"))
+    return Rules(name=base.name, start_level=start_level, target=target, deals=deals)
+
+
+def rules_for(name=DEFAULT_RULESET, options=None, **settings):
+    """The named rule set with an event's options (and keyword settings, the same options)."""
+    base = RULESETS.get(name) if type(name) is str else None
+    if base is None:
+        raise DealError(
+            "unknown_ruleset",
+            _("未知规则 {name!r:.40}（可用：{known}）"),
+            name=shown(name),
+            known=listed(list(RULESETS)),
+        )
+    if settings:
+        if isinstance(options, Rules):
+            options = options.options()
+        options = {**(options or {}), **settings}
+    return read_event_options(options, base)
