@@ -24,11 +24,30 @@ sys.path.insert(0, str(REPO))
 
 from scoring.games.huapai.samples import write_jsonl  # noqa: E402
 
+# The other games' busy sample deals (each game's samples.random_deals), with their "game" key.
+OTHER_GAMES = {
+    "bengbu-doudizhu": "scoring.games.doudizhu.samples",
+    "shengji": "scoring.games.shengji.samples",
+    "paohuzi": "scoring.games.paohuzi.samples",
+}
+
+
+def write_game_jsonl(path, count, game):
+    import importlib
+    import json
+
+    samples = importlib.import_module(OTHER_GAMES[game])
+    with open(path, "w", encoding="utf-8") as out:
+        for deal in samples.random_deals(count):
+            out.write(json.dumps({"game": game, **deal}, ensure_ascii=False))
+            out.write("\n")
+
+
 FLOOR = r"""
 import json, sys
-from scoring.games.huapai import score_deal
+from scoring.engine.scorefile import result_of
 with open(sys.argv[1], encoding="utf-8") as handle:
-    template = score_deal(json.loads(handle.readline()))
+    template = result_of(json.loads(handle.readline()))
 out = sys.stdout
 with open(sys.argv[1], encoding="utf-8") as handle:
     for line in handle:
@@ -60,16 +79,23 @@ def best_of(argv, times=3):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument(
+        "--games", nargs="*", default=["huapai", "online-2deck"], help="华牌 rule sets and/or other games' ids"
+    )
     args = parser.parse_args()
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"deals: {args.deals:,} per rule set")
     with tempfile.TemporaryDirectory() as tmp:
-        for ruleset in ("huapai", "online-2deck"):
+        for ruleset in args.games:
             path = Path(tmp) / f"{ruleset}.jsonl"
-            write_jsonl(path, args.deals, ruleset=ruleset)
+            if ruleset in OTHER_GAMES:
+                write_game_jsonl(path, args.deals, ruleset)
+            else:
+                write_jsonl(path, args.deals, ruleset=ruleset)
             floor_s, floor_cpu, floor_mb = best_of([sys.executable, "-c", FLOOR, str(path)])
             command_s, command_cpu, command_mb = best_of([sys.executable, "manage.py", "score_deal", str(path)])
-            print(f"== {ruleset} ({'two decks' if ruleset.endswith('2deck') else 'one deck'})")
+            kind = "game" if ruleset in OTHER_GAMES else "two decks" if ruleset.endswith("2deck") else "one deck"
+            print(f"== {ruleset} ({kind})")
             print(
                 f"floor (json.loads + json.dumps per line): {floor_s:.2f} s wall, {floor_cpu:.2f} s CPU, "
                 f"{args.deals / floor_s:,.0f} lines/s"

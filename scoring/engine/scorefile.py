@@ -25,7 +25,7 @@ def _loads_object(line):
     return value if isinstance(value, dict) else None
 
 
-def _result(value):
+def result_of(value):
     """One deal's result, scored by the game its top-level `"game"` names (华牌 without one).
 
     The common checks of shared/rules/games/README.md §0 come first: G1 a deal that is not an
@@ -79,7 +79,7 @@ def score_stream(lines, write):
         except orjson.JSONDecodeError as error:
             write(dumps(_bad_json(str(error))))
             return 2
-        result = _result(value)
+        result = result_of(value)
         write(dumps(result))
         return 2 if "error" in result else 0
 
@@ -97,7 +97,7 @@ def score_stream(lines, write):
             status = 2
             write(dumps(_bad_json(str(error))))
             continue
-        result = _result(value)
+        result = result_of(value)
         last_invalid = "error" in result
         write(dumps(result))
     # A single line is "one JSON object": exit 2 when that deal is invalid.
