@@ -185,28 +185,32 @@ def event_dates(event):
 
 def write_round_results(out, event, rnd, results):
     styles = _styles()
-    body = [["桌", "NS", "EW", "NS 得分", "EW 得分", "场分", "副数", "局"]]
+    # 局 running totals decide a match only in a games-scored event: elsewhere no 局 column,
+    # as on the round's page (a boards event's paper would show totals that decide nothing).
+    by_games = event.match_mode == MatchMode.GAMES
+    body = [["桌", "NS", "EW", "NS 得分", "EW 得分", "场分", "副数"] + (["局"] if by_games else [])]
     for row in results["tables"]:
         table = row["table"]
         ns, ew = row["ns_label"], row["ew_label"]
         points = f"{row['ns_points']}:{row['ew_points']}" if row["ns_points"] is not None else ""
-        games = " ".join(f"{g.ns}/{g.ew}{'' if g.finished else '…'}" for g in row["games"])
-        body.append(
-            [
-                table.number,
-                _text(ns, styles["cell"]),
-                _text(ew, styles["cell"]),
-                row["ns_total"],
-                row["ew_total"],
-                points,
-                row["deals"],
-                _text(games, styles["cell"]),
-            ]
-        )
+        cells = [
+            table.number,
+            _text(ns, styles["cell"]),
+            _text(ew, styles["cell"]),
+            row["ns_total"],
+            row["ew_total"],
+            points,
+            row["deals"],
+        ]
+        if by_games:
+            games = " ".join(f"{g.ns}/{g.ew}{'' if g.finished else '…'}" for g in row["games"])
+            cells.append(_text(games, styles["cell"]))
+        body.append(cells)
     doc = _document(out, f"{event.name} 第{rnd.number}轮成绩", wide=True)
-    table = LongTable(
-        body, repeatRows=1, colWidths=[12 * mm, 60 * mm, 60 * mm, 22 * mm, 22 * mm, 16 * mm, 14 * mm, 60 * mm]
-    )
+    # Without the 局 column its 60 mm go to the two sides' names.
+    names = 60 * mm if by_games else 90 * mm
+    widths = [12 * mm, names, names, 22 * mm, 22 * mm, 16 * mm, 14 * mm] + ([60 * mm] if by_games else [])
+    table = LongTable(body, repeatRows=1, colWidths=widths)
     table.setStyle(_table_style())
     story = [
         _text(f"{event.name} · 第{rnd.number}轮成绩（{rnd.get_status_display()}）", styles["title"]),

@@ -1,7 +1,7 @@
 """A published round's results: every table's totals, 局 and 场分."""
 
 from scoring.engine.standings import table_points
-from scoring.engine.vocabulary import Kind
+from scoring.engine.vocabulary import Kind, MatchMode
 from scoring.games.huapai import split_games
 from scoring.models import Deal, Round, Table
 from scoring.results.labels import entrant_labels
@@ -34,7 +34,8 @@ def round_results(event, rnd):
         table_sides = sides.get(table.id, [])
         ns_total = sum(ns for ns, _ in table_sides)
         ew_total = sum(ew for _, ew in table_sides)
-        games = split_games(table_sides, event.game_threshold)
+        # 局 running totals decide a match only in a games-scored event (page and PDF show them there only).
+        games = split_games(table_sides, event.game_threshold) if event.match_mode == MatchMode.GAMES else []
         if table_sides and event.kind == Kind.PAIRS:
             ns_points, ew_points = table_points(fmt, table_sides, ns_total, ew_total)
         else:

@@ -12,20 +12,25 @@ docs/organising.md there.
 """
 
 import io
+import itertools
 import json
 import os
 import random
 import re
+import subprocess
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
 from openpyxl import Workbook, load_workbook
+from PIL import Image
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from scoring.models import Deal, Entrant, Event, Round
 from tests.conftest import new_page as conftest_new_page
+from tests.pictures import read_line
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -107,8 +112,9 @@ def create_event(page, base):
 def add_referees(page, base):
     page.click("nav >> text=工作人员")
     for username in ("referee1", "referee2"):
+        # The form offers a referee (most staff are): the role is left as it comes.
+        expect(page.locator("#id_role")).to_have_value("referee")
         page.fill("#id_username", username)
-        page.select_option("#id_role", "referee")
         page.fill("#id_password", REFEREE_PASSWORD)
         page.click("#staff-form button[type=submit]")
         page.wait_for_selector(f'tr[data-username="{username}"]')
@@ -211,6 +217,98 @@ def pdf_text(data):
     return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
 
 
+def download_file(page, selector):
+    """The file a link gives the browser: (the name it would be saved under, its bytes)."""
+    with page.expect_download() as caught:
+        page.click(selector)
+    return caught.value.suggested_filename, Path(caught.value.path()).read_bytes()
+
+
+def pdftotext(data, tmp_path):
+    path = tmp_path / "download.pdf"
+    path.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def check_standings_picture(data, event):
+    """Issue 21 items 3, 4 and 9, read off the standings picture a phone gets (tests/pictures.py reads
+    the words drawn): it says 最终成绩; wherever neighbours tied on 场分 were ranked apart, the column
+    of the criterion that separated them is in the picture with each one's figure under it; the
+    withdrawn pair is marked."""
+    from scoring.exports.image import BAND, HEADER, INK, MUTED, ROW_HEIGHT
+    from scoring.results.standings_json import standings_json
+
+    top = 150  # where the picture's table starts, under the title and subtitle
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    subtitle = read_line(image, (0, 84, 1080, 128), ["排名", "最终成绩", "·"], size=24, background="white", ink=MUTED)
+    assert [word for *_x, word in subtitle][:3] == ["排名", "·", "最终成绩"], subtitle
+    labels = {"match_points": "场分", "score_difference": "得分差", "total_score": "总得分", "penalties": "罚分"}
+    vocabulary = ["名次", "编号", "名称", *labels.values(), "相互间场分", "副数"]
+    headings = read_line(image, (0, top, 1080, top + ROW_HEIGHT), vocabulary, size=24, background=HEADER, ink="white")
+    assert [word for *_x, word in headings] == ["名次", "编号", "名称", "场分", "得分差", "总得分", "罚分"], headings
+
+    def row_words(index, vocabulary):
+        y = top + ROW_HEIGHT * (index + 1)
+        box = (0, y + 2, 1080, y + ROW_HEIGHT - 1)  # inside the row's band
+        return read_line(image, box, vocabulary, size=26, background=BAND if index % 2 else "white", ink=INK)
+
+    rows = standings_json(event, published_only=True)["rows"]
+    assert image.height == top + ROW_HEIGHT * (len(rows) + 1) + 90  # every entrant, on one picture
+    # 13 entrants on at most 7 totals of 场分 (0–2 a round, three rounds): some are tied on them.
+    tied = [
+        (index, above, below)
+        for index, (above, below) in enumerate(itertools.pairwise(rows))
+        if above["match_points"] == below["match_points"] and above["rank"] != below["rank"]
+    ]
+    assert tied, rows
+    for index, above, below in tied:
+        criterion = next(key for key in event.tiebreaks if key in labels and above[key] != below[key])
+        right = next(right for _left, right, word in headings if word == labels[criterion])
+        for at, row in ((index, above), (index + 1, below)):
+            figure = str(row[criterion])
+            line = row_words(at, [figure])
+            assert any(word == figure and abs(end - right) <= 4 for _x, end, word in line), (row, criterion, line)
+    withdrawn = next(index for index, row in enumerate(rows) if row["id"] == "P05")
+    assert {"P05", "（退赛）"} <= {word for *_x, word in row_words(withdrawn, ["P05", "（退赛）"])}
+
+
+def check_officials_standings(director, tmp_path):
+    """Issue 21 items 3 and 5, on the files a director downloads once every round is official: the
+    officials' standings say 正式成绩 (never "含未公布的成绩") and are named apart from the public's;
+    the withdrawn pair is marked in the PDF and in every sheet of the workbook from round 1 on."""
+    files = f"#event-files a[href$='/events/{SLUG}/standings.{{}}']"
+    staff_pdf_name, staff_pdf = download_file(director, files.format("pdf"))
+    staff_xlsx_name, staff_xlsx = download_file(director, files.format("xlsx"))
+    public_pdf_name, _ = download_file(director, files.format("pdf?scope=public"))
+    public_xlsx_name, public_xlsx = download_file(director, files.format("xlsx?scope=public"))
+    assert (staff_pdf_name, staff_xlsx_name) == (f"{SLUG}-standings-staff.pdf", f"{SLUG}-standings-staff.xlsx")
+    assert (public_pdf_name, public_xlsx_name) == (f"{SLUG}-standings.pdf", f"{SLUG}-standings.xlsx")
+
+    text = pdftotext(staff_pdf, tmp_path)
+    assert "含未公布" not in text and "工作人员版" not in text, text[:500]
+    assert "正式成绩（各轮均为正式成绩）" in text and "太原市体育馆" in text and "裁判长：王裁判" in text
+    # Item 4: each tie-break with a figure, in the event's order, is a column of the paper.
+    assert re.search(r"场分\s+得分差\s+总得分\s+罚分", text), text[:800]
+    withdrawn = [line for line in text.splitlines() if re.search(r"\bP05\b", line)]
+    assert len(withdrawn) == 1 and "（退赛）" in withdrawn[0], withdrawn
+    marked = [line for line in text.splitlines() if "（退赛）" in line]
+    assert marked == withdrawn, marked
+
+    workbook = load_workbook(io.BytesIO(staff_xlsx))
+    assert workbook.sheetnames == ["排名", "第1轮后", "第2轮后", "第3轮后", "说明"]
+    about = dict(workbook["说明"].iter_rows(values_only=True))
+    assert about["内容"].startswith("正式成绩（各轮均为正式成绩）") and "未公布" not in about["内容"]
+    for title in workbook.sheetnames[:-1]:
+        header, *rows = workbook[title].iter_rows(values_only=True)
+        assert {"场分", "得分差", "总得分", "罚分"} <= set(header), (title, header)
+        names = {row[header.index("编号")]: row[header.index("选手")] for row in rows}
+        marked = {code for code, name in names.items() if name.endswith("（退赛）")}
+        assert marked == {"P05"}, (title, marked)  # withdrew after round 1: marked from then on
+        assert ("L01" in names) is (title != "第1轮后"), title  # joined in round 2
+    public = load_workbook(io.BytesIO(public_xlsx))
+    assert dict(public["说明"].iter_rows(values_only=True))["内容"].startswith("正式成绩（各轮均为正式成绩）")
+
+
 def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_path):
     base = live_server.url
     get_user_model().objects.create_superuser("admin", password=ADMIN_PASSWORD)
@@ -261,6 +359,7 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
     director.goto(f"{base}/organiser/{SLUG}/")
     shot(director, "8-event-console")
     assert "只含已公布成绩" in director.locator("#event-files").inner_text()
+    check_officials_standings(director, tmp_path)
     standings = load_workbook(io.BytesIO(download(director, "排名表 Excel")))
     rows = list(standings.worksheets[0].iter_rows(values_only=True))
     codes = {cell for row in rows for cell in row if isinstance(cell, str) and re.fullmatch(r"P\d\d|L01", cell)}
@@ -295,4 +394,10 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
     expect(phone.locator("table tbody tr", has_text="L01")).to_have_count(0)
     # P05 withdrew after round 1: marked from that round on, wherever it appears.
     expect(phone.locator("table tbody tr", has_text="P05")).to_contain_text("（退赛）")
+    # The picture for a chat group, as the phone gets it from the standings page.
+    phone.goto(f"{base}/events/{SLUG}/standings/")
+    with phone.expect_response(lambda response: urlsplit(response.url).path.endswith("/standings.png")) as caught:
+        phone.click("#standings-image")
+    assert caught.value.status == 200
+    check_standings_picture(caught.value.body(), Event.objects.get(slug=SLUG))
     phone.context.close()

@@ -21,13 +21,25 @@ DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo-event.json"
 
 
 def test_every_link_on_the_round_dashboard_is_at_least_44_pixels(live_server, browser, people):
+    from scoring.entry.services import deal_save
+    from scoring.models import Table
+    from tests.archives import EXAMPLES
+
+    # A 满贯 at table 1 raises a ⚑ flag there: its link to the board is tapped too.
+    slam = next(e["deal"] for e in EXAMPLES.values() if any(len(c) == 16 for c in e["deal"]["captured"].values()))
+    table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
+    deal_save(table=table, board=1, deal_json=slam, user=people["referee2"])
     page = new_page(browser, viewport={"width": 1024, "height": 768})
     log_in(page, live_server.url, "referee1")
     page.goto(live_server.url + "/referee/t-pairs/rounds/3/")
     links = page.locator(".dashboard a")
     expect(links.first).to_be_visible()
-    sizes = [links.nth(index).bounding_box() for index in range(links.count())]
-    small = [box for box in sizes if box["width"] < 44 or box["height"] < 44]
+    expect(page.locator(".dashboard a.grid-flag")).to_have_count(1)
+    sizes = [
+        (links.nth(index).get_attribute("class"), links.nth(index).inner_text(), links.nth(index).bounding_box())
+        for index in range(links.count())
+    ]
+    small = [(kind, text, box) for kind, text, box in sizes if box["width"] < 44 or box["height"] < 44]
     assert sizes and not small, small[:3]
     page.context.close()
 

@@ -391,6 +391,9 @@ def test_the_results_pack_holds_every_official_file_and_each_opens(organiser, ev
             assert "太原华牌邀请赛" in pdf_text(data, tmp_path), name
         elif name.endswith(".xlsx"):
             assert load_workbook(io.BytesIO(data)).sheetnames, name
+    # A boards-scored event: the round's paper has no 局 totals, which would decide nothing.
+    round_paper = pdf_text(pack.read(folder + f"{SLUG}-round1-results.pdf"), tmp_path)
+    assert "副数" in round_paper and "局" not in round_paper
     standings = load_workbook(io.BytesIO(pack.read(folder + f"{SLUG}-standings.xlsx")))
     assert standings.sheetnames == ["排名", "第1轮后", "第2轮后", "说明"]  # the public version
     assert "公开版" in dict(standings["说明"].iter_rows(values_only=True))["内容"]

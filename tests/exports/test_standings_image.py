@@ -9,6 +9,7 @@ from PIL import Image
 from scoring.archive.database import import_archive
 from scoring.results.standings_json import standings_json
 from tests.archives import four_pairs_two_rounds
+from tests.pictures import read_line
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +82,27 @@ def test_the_image_shows_every_figure_that_orders_its_rows(client, published, mo
     assert sum(width for _h, _k, width, _a in seen["columns"]) <= 1080 - 2 * 36
     rows = standings_json(published, published_only=True)["rows"]
     assert all(key in rows[0] for _h, key, *_ in seen["columns"] if key not in ("name",))
+
+
+def subtitle_words(image):
+    """The words of the picture's subtitle (grey, under the title), read off the picture."""
+    from scoring.exports.image import MUTED
+
+    vocabulary = ["排名", "最终成绩", "成绩为正式成绩", "成绩为临时成绩", "·"]
+    line = read_line(image, (0, 84, 1080, 128), vocabulary, size=24, background="white", ink=MUTED)
+    return [word for _left, _right, word in line if word]
+
+
+def test_a_closed_events_picture_says_its_standings_are_final(client):
+    """Issue 21 item 9: read off the picture, "最终成绩" once the event is closed, not before."""
+    from scoring.events.closing import event_finish
+    from scoring.models import Event
+    from tests.referee_setup import make_user
+
+    event = import_archive(four_pairs_two_rounds())  # both rounds official
+    Event.objects.filter(pk=event.pk).update(planned_rounds=2)
+    before = subtitle_words(picture(client.get("/events/t-pairs/standings.png")))
+    assert before[:1] == ["排名"] and "最终成绩" not in before and "成绩为正式成绩" in before
+    event_finish(Event.objects.get(pk=event.pk), user=make_user("boss", "organiser", event))
+    after = subtitle_words(picture(client.get("/events/t-pairs/standings.png")))
+    assert after[:3] == ["排名", "·", "最终成绩"] and "成绩为正式成绩" in after
