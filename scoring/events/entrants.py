@@ -173,6 +173,8 @@ def entrant_problem(event, code, names, club="", taken=()):
     if code in taken:
         return Text(_("编号重复：{id}"), id=code)
     if not least <= len([n for n in names if n]) <= most:
+        if event.kind == Kind.PAIRS:
+            return Text(_("一对需要两个姓名（第三个是替补，可不填）"))
         return Text(_("需要 {least}–{most} 个姓名"), least=least, most=most)
     return None
 

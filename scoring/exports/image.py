@@ -14,6 +14,17 @@ from scoring.engine.vocabulary import TIEBREAK_LABELS, Kind, RoundStatus
 # The standings rows' figures a tie-break can name (head_to_head has no figure of its own).
 FIGURE_COLUMNS = ("match_points", "score_difference", "total_score", "penalties")
 
+HEAD_TO_HEAD_MARK = "head_to_head_mark"
+
+
+def head_to_head_mark(explanation):
+    """ "2:0" on a row that head-to-head separated from the row above (its 场分 against
+    that row's, between the tied entrants), else blank. `explanation`: a standings row's data."""
+    if isinstance(explanation, dict) and explanation.get("criterion") == "head_to_head":
+        return f"{explanation['this']}:{explanation['above']}"
+    return ""
+
+
 WIDTH = 1080  # what chat apps show full width on a phone without scaling text below legibility
 ROW_HEIGHT = 52
 MARGIN = 36
@@ -92,12 +103,16 @@ def write_public_standings(out, event, rows, *, counted, total, address):
         figures = [(_("总得分"), "total_score", 200, "right"), (_("副数"), "deals", 130, "right")]
     else:
         # Every criterion that orders the rows, in the event's order, so a reader sees why tied
-        # entrants stand as they do (相互间场分 is between the tied entrants only: no column).
+        # entrants stand as they do. 相互间场分 is between the tied entrants only: its column shows,
+        # on a row it separated from the one above, the two 场分 between them ("2:0").
         figures = [
             (pgettext("tie-break", TIEBREAK_LABELS[key]), key, 132, "right")
-            for key in event.tiebreaks
             if key in FIGURE_COLUMNS
+            else (pgettext("tie-break", TIEBREAK_LABELS[key]), HEAD_TO_HEAD_MARK, 150, "right")
+            for key in event.tiebreaks
+            if key in FIGURE_COLUMNS or key == "head_to_head"
         ]
+        rows = [{**row, HEAD_TO_HEAD_MARK: head_to_head_mark(row.get("explanation"))} for row in rows]
     columns = [(_("名次"), "rank", 80, "right"), (_("编号"), "id", 110, "left")]
     name_width = WIDTH - 2 * MARGIN - sum(width for _h, _k, width, _a in columns + figures)
     columns.append((_("名称"), "name", name_width, "left"))

@@ -11,7 +11,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from scoring.engine.vocabulary import SEAT_NAMES, Kind
+from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
 from scoring.games.huapai import SEATS, card_label, split_games
 from scoring.games.huapai.deal_text import exposed_text, holders_text
 from scoring.models import Deal
@@ -132,8 +132,9 @@ def write_standings(out, event, sheets, scope="", note=""):
     wb.save(out)
 
 
+GAME_TITLE = "局"
 RESULT_TITLES = (
-    ["轮", "桌", "副", "局", "NS", "EW"]
+    ["轮", "桌", "副", GAME_TITLE, "NS", "EW"]
     + [f"{SEAT_NAMES[s]}({s})" for s in SEATS]
     + [f"{SEAT_NAMES[s]}得分牌" for s in SEATS]
     + ["持牌人", "亮牌", "罚分", "调整分", "调整理由"]
@@ -159,13 +160,19 @@ def write_results(out, event, tables_with_deals, players, scope=""):
     describe(wb, event, "每副成绩", scope)
     ws = wb.create_sheet(title="每副成绩")
     status_label = {value: str(label) for value, label in Deal.Status.choices}
-    prepare_sheet(ws, RESULT_TITLES, RESULT_WIDTHS, 0)
-    ws.auto_filter.ref = f"A1:{get_column_letter(len(RESULT_TITLES))}1"
-    ws.append(header_cells(ws, RESULT_TITLES))
+    # A deal's 局 only where 局 decide the match (games mode); in boards mode it decides nothing.
+    by_games = event.match_mode == MatchMode.GAMES
+    titles = RESULT_TITLES if by_games else [t for t in RESULT_TITLES if t != GAME_TITLE]
+    widths = RESULT_WIDTHS if by_games else RESULT_WIDTHS[:3] + RESULT_WIDTHS[4:]
+    prepare_sheet(ws, titles, widths, 0)
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(titles))}1"
+    ws.append(header_cells(ws, titles))
     append = ws.append
     for table, deals in tables_with_deals:
-        games = split_games([(d["ns"], d["ew"]) for d in deals], event.game_threshold)
-        game_of = {index: game.number for game in games for index in game.deals}
+        game_of = {}
+        if by_games:
+            games = split_games([(d["ns"], d["ew"]) for d in deals], event.game_threshold)
+            game_of = {index: game.number for game in games for index in game.deals}
         names = [players.get(table["seats"].get(seat), "") for seat in SEATS]
         ns_code, ew_code = table["ns"] or "", table["ew"] or ""
         for index, deal in enumerate(deals):
@@ -174,7 +181,8 @@ def write_results(out, event, tables_with_deals, players, scope=""):
             adjusted = deal["adjusted"]
             adjusted_text = " ".join(f"{s}{adjusted[s]}" for s in SEATS) if adjusted else ""
             append(
-                [table["round"], table["number"], deal["board"], game_of.get(index)]
+                [table["round"], table["number"], deal["board"]]
+                + ([game_of.get(index)] if by_games else [])
                 + [safe(ws, ns_code), safe(ws, ew_code)]
                 + [safe(ws, name) for name in names]
                 + captured

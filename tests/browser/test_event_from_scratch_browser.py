@@ -130,7 +130,7 @@ def import_entrants(page, tmp_path):
     page.click("#upload-form button[type=submit]")
     expect(page.locator("#to-create tbody tr")).to_have_count(12)
     expect(page.locator("#rejected tbody tr")).to_have_count(1)
-    expect(page.locator("#rejected")).to_contain_text("需要 2–2 个姓名")
+    expect(page.locator("#rejected")).to_contain_text("一对需要两个姓名")
     shot(page, "3-import-preview")
     page.click("#confirm-import")
     expect(page.locator("#entrants tbody tr")).to_have_count(12)

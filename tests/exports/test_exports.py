@@ -62,12 +62,24 @@ def test_results_xlsx_has_one_row_per_published_deal_with_scores(client, publish
     header = [c.value for c in ws[1]]
     rows = [dict(zip(header, [c.value for c in row], strict=True)) for row in ws.iter_rows(min_row=2)]
     # Round 1 only: table 1 played T1 (NS −270, EW +40), table 2 played T7 (NS +300, EW −50).
-    assert [(r["轮"], r["桌"], r["副"], r["NS 得分"], r["EW 得分"], r["局"]) for r in rows] == [
-        (1, 1, 1, -270, 40, 1),
-        (1, 2, 1, 300, -50, 1),
+    assert [(r["轮"], r["桌"], r["副"], r["NS 得分"], r["EW 得分"]) for r in rows] == [
+        (1, 1, 1, -270, 40),
+        (1, 2, 1, 300, -50),
     ]
+    assert "局" not in header  # a boards-scored event: 局 decide nothing
     assert rows[0]["北得分牌"] == "♥A ♥K ♥8 ♥7 ♠Q"
     assert rows[0]["N 得分"] == -210
+
+
+def test_results_xlsx_numbers_each_deal_s_game_where_games_decide(client):
+    archive = four_pairs_two_rounds(mode="games", length=2)
+    archive["event"]["slug"] = "t-games"
+    import_archive(archive)
+    ws = load_workbook(io.BytesIO(content(client.get("/events/t-games/results.xlsx"))))["每副成绩"]
+    header = [c.value for c in ws[1]]
+    rows = [dict(zip(header, [c.value for c in row], strict=True)) for row in ws.iter_rows(min_row=2)]
+    # One deal a table, neither side past ±1000: each table's first (unfinished) 局.
+    assert header[3] == "局" and rows and {r["局"] for r in rows} == {1}
 
 
 def test_an_organiser_gets_every_round(client, published):

@@ -59,7 +59,7 @@ def test_the_image_is_cut_at_the_chosen_length_and_answers_an_unpublished_round_
 @pytest.mark.parametrize(
     ("tiebreaks", "headings"),
     [
-        (["match_points", "score_difference", "head_to_head", "penalties"], ["场分", "得分差", "罚分"]),
+        (["match_points", "score_difference", "head_to_head", "penalties"], ["场分", "得分差", "相互间场分", "罚分"]),
         (["total_score", "match_points"], ["总得分", "场分"]),
     ],
 )
@@ -81,7 +81,7 @@ def test_the_image_shows_every_figure_that_orders_its_rows(client, published, mo
     assert [heading for heading, *_ in seen["columns"]][3:] == headings
     assert sum(width for _h, _k, width, _a in seen["columns"]) <= 1080 - 2 * 36
     rows = standings_json(published, published_only=True)["rows"]
-    assert all(key in rows[0] for _h, key, *_ in seen["columns"] if key not in ("name",))
+    assert all(key in rows[0] for _h, key, *_ in seen["columns"] if key not in ("name", "head_to_head_mark"))
 
 
 def subtitle_words(image):
@@ -106,3 +106,13 @@ def test_a_closed_events_picture_says_its_standings_are_final(client):
     event_finish(Event.objects.get(pk=event.pk), user=make_user("boss", "organiser", event))
     after = subtitle_words(picture(client.get("/events/t-pairs/standings.png")))
     assert after[:3] == ["排名", "·", "最终成绩"] and "成绩为正式成绩" in after
+
+
+def test_a_row_that_head_to_head_separated_shows_the_score_between_them():
+    """Issue 21 item 4: two pairs equal on 场分 and 得分差, ranked 2 and 3 by the 场分 they won
+    against each other (2:0): the picture's 相互间场分 column says so on the lower row."""
+    from scoring.exports.image import head_to_head_mark
+
+    assert head_to_head_mark({"criterion": "head_to_head", "this": 0, "above": 2, "same": ["match_points"]}) == "0:2"
+    assert head_to_head_mark({"criterion": "score_difference", "this": 10, "above": 40, "same": []}) == ""
+    assert head_to_head_mark(None) == "" and head_to_head_mark("场分相同") == ""

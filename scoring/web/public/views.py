@@ -145,7 +145,10 @@ def standings_png(request, slug):
     published = _published_rounds(event)
     after = _after_round(request, published)
     rows = event_standings(event, published_only=True, after_round=after) if published else []
-    shown = standings_rows(event, rows[: _per_page(request)], get_language() or "zh-hans", after_round=after)
+    # The explanations as data: the picture marks a row that head-to-head separated.
+    shown = standings_rows(
+        event, rows[: _per_page(request)], get_language() or "zh-hans", explain=False, after_round=after
+    )
     counted = [r for r in published if after is None or r.number <= after]
     body = io.BytesIO()
     with _drawing:
