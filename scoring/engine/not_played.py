@@ -62,6 +62,9 @@ def mark_problems(raw_deal):
         return [_("not_played.tables 必须是非负整数")]
     if type(mark.get("awaiting", False)) is not bool or type(mark.get("time", False)) is not bool:
         return [_("not_played 的 awaiting 和 time 必须是 true 或 false")]
+    captured = raw_deal.get("captured")
+    if raw_deal.get("adjusted") is None or (isinstance(captured, dict) and any(captured.values())):
+        return [_("未打的一副没有分牌，须有 adjusted（调整分）")]
     return []
 
 

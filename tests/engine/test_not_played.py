@@ -53,7 +53,9 @@ def test_the_rule_marks_and_their_words():
     mark = {"rule": "average", "reason": "x", "tables": 2, "time": True}
     assert new_mark("average", "x", tables=2, time=True) == mark
     assert str(mark_words(new_mark("adjusted", "x", awaiting=True))) == "未打：等裁判长给调整分"
-    assert mark_problems({"not_played": {"rule": "zero", "reason": "x"}}) == []
+    zeros = dict.fromkeys("NESW", 0)
+    assert mark_problems({"not_played": {"rule": "zero", "reason": "x"}, "adjusted": zeros}) == []
+    assert mark_problems({"not_played": {"rule": "zero"}, "adjusted": zeros, "captured": {"N": ["HA"]}})
     for bad in ("zero", {"rule": "x"}, {"rule": "zero", "reason": 5}, {"rule": "average", "tables": -1}):
         assert mark_problems({"not_played": bad}), bad
     assert mark_problems({"not_played": {"rule": "zero", "awaiting": "yes"}})

@@ -2,11 +2,16 @@
 event's rule (no score, the other tables' average, the chief arbiter's adjusted score), in the
 history and the standings, replaced later through the normal correction path."""
 
+import json
+
 import pytest
 
 from scoring.archive.database import import_archive
+from scoring.archive.export import export_archive
+from scoring.archive.format import ArchiveError
 from scoring.entry.errors import EntryError
 from scoring.entry.services import deal_confirm, deal_save
+from scoring.events.setup import RESULT_FIELDS
 from scoring.models import Deal, DealHistory, Event, Irregularity, Table
 from scoring.results.penalties import penalty_list
 from scoring.results.standings import event_standings
@@ -14,6 +19,7 @@ from scoring.rounds.publication import publication_checklist
 from scoring.rulings.calls import call_open, call_rule
 from scoring.rulings.not_played import board_not_played, not_played_text
 from scoring.table_entry.services import table_deal_put
+from scoring.web.organiser.forms import EventForm
 from tests.archives import EXAMPLES, deal, pairs_archive
 from tests.referee_setup import example_deal, make_user
 
@@ -210,3 +216,64 @@ def test_a_not_played_board_counts_in_the_standings_under_its_rule(event, people
     before = {"A": 0, "B": 0, "C": 0, "D": 0}
     before[ns] = next(r for r in event_standings(event, after_round=2) if r.id == ns).total_score
     assert rows[ns].total_score == before[ns] + 16 * (T2["N"] + T2["S"])
+
+
+def test_the_rule_the_clock_and_the_marks_travel_in_an_archive_and_bad_ones_are_refused(event, people):
+    event.extra = {**event.extra, "not_played": "average", "round_minutes": 90, "late_penalty": -50}
+    event.save()
+    board_not_played(table=table_of(event, 1), board=2, user=people["referee1"], reason="未开始")
+    archive = export_archive(event)
+    assert (archive["event"]["not_played"], archive["event"]["round_minutes"]) == ("average", 90)
+    exported = next(
+        d
+        for m in next(r for r in archive["rounds"] if r["number"] == 3)["matches"]
+        if m.get("table") == 1
+        for d in m["deals"]
+    )
+    assert exported["not_played"] == {"rule": "average", "reason": "未开始", "tables": 0}
+    copy = import_archive({**archive, "event": {**archive["event"], "slug": "copy"}})
+    assert copy.extra["not_played"] == "average" and copy.extra["late_penalty"] == -50
+    again = Deal.objects.get(table__round__event=copy, table__round__number=3, table__number=1, board=2)
+    assert again.extra["not_played"]["rule"] == "average" and again.scores == dict.fromkeys("NESW", 0)
+    for key, value in (("not_played", "sometimes"), ("round_minutes", 601), ("late_penalty", 50)):
+        with pytest.raises(ArchiveError):
+            import_archive({**archive, "event": {**archive["event"], "slug": "bad", key: value}})
+    played = deal("T1", 2, adjusted=dict.fromkeys("NESW", 0), not_played={"rule": "zero"})
+    bad = copy_with_deal(archive, played)
+    with pytest.raises(ArchiveError) as refused:
+        import_archive(bad)
+    assert "未打的一副没有分牌" in refused.value.message
+
+
+def copy_with_deal(archive, replacement):
+    changed = json.loads(json.dumps(archive))
+    changed["event"]["slug"] = "bad-deal"
+    for rnd in changed["rounds"]:
+        for match in rnd["matches"]:
+            if rnd["number"] == 3 and match.get("table") == 1:
+                match["deals"] = [replacement]
+    return changed
+
+
+def test_the_organiser_sets_the_rule_and_the_clock_on_the_event_form(client, event, people):
+    client.force_login(people["organiser"])
+    page = client.get("/organiser/t-pairs/edit/").content.decode()
+    assert 'name="not_played"' in page and 'name="round_minutes"' in page
+    form = EventForm(instance=Event.objects.get(pk=event.pk), frozen=RESULT_FIELDS)
+    data = {name: field.value() for name, field in ((n, form[n]) for n in form.fields) if field.value() is not None}
+    data.update(not_played="adjusted", round_minutes="75", board_minutes="", late_penalty="－40")
+    response = client.post("/organiser/t-pairs/edit/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    event.refresh_from_db()
+    assert {k: event.extra.get(k) for k in ("not_played", "round_minutes", "board_minutes", "late_penalty")} == {
+        "not_played": "adjusted",
+        "round_minutes": 75,
+        "board_minutes": None,
+        "late_penalty": -40,
+    }
+    data.update(not_played="zero", round_minutes="0", late_penalty="")
+    client.post("/organiser/t-pairs/edit/", data)
+    event.refresh_from_db()
+    assert not {"not_played", "round_minutes", "late_penalty"} & set(event.extra)
+    data.update(round_minutes="601")
+    assert client.post("/organiser/t-pairs/edit/", data).status_code == 200  # refused, the form again
