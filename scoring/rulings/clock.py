@@ -213,6 +213,11 @@ def late_play_penalty(*, table, board, user, seat, ip=None):
         )  # fmt: skip
 
 
+def state_words(clock):
+    """The clock's state in words (a `Text`): 计时中, 暂停, 时间到…"""
+    return Text(CLOCK_STATES[clock.state])
+
+
 CLOCK_STATES = {
     "untimed": _("不计时"),
     "not_started": _("未开始计时"),

@@ -92,6 +92,16 @@ def not_played_text(deal):
     return mark_words(mark) if mark else None
 
 
+def not_played_boards(rnd):
+    """{(table id, board): mark} of the round's boards recorded not played."""
+    return {
+        (table_id, board): extra[MARK_KEY]
+        for table_id, board, extra in Deal.objects.filter(table__round=rnd, extra__has_key=MARK_KEY).values_list(
+            "table_id", "board", "extra"
+        )
+    }
+
+
 def stale_averages(rnd):
     """Boards scored by the average whose count of other tables has changed since (results
     arrived or were corrected after): `Text` warnings for the publication checklist. The
