@@ -256,6 +256,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "may_enter": may_enter(request.user, event, table.round),
         "may_confirm": deal is not None
         and deal.status in (Deal.Status.DRAFT, Deal.Status.DISPUTED)
+        and not is_awaiting(mark)  # a board not played waits for the chief arbiter's score first
         and may_confirm(request.user, deal),
         "flags": [
             {"kind": kind, "label": FLAG_KINDS[kind]} for kind in round_flags(table.round).get((table.id, board), [])
