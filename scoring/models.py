@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -657,6 +658,47 @@ class DealHistory(models.Model):
         raise AppendOnlyError("history is append-only")
 
 
+class ClockEntry(models.Model):
+    """One action on a round's clock (`scoring.rulings.clock`): started (with the round's
+    minutes), paused, resumed, extended (with the minutes added) or time called — who and when.
+    Append-only: the clock is what these entries add up to (`scoring.engine.clock.clock_at`)."""
+
+    class Action(models.TextChoices):
+        START = "start", _("开始计时")
+        PAUSE = "pause", _("暂停")
+        RESUME = "resume", _("继续")
+        EXTEND = "extend", _("延长")
+        CALL_TIME = "call_time", _("时间到")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="clock_entries")
+    action = models.CharField(max_length=12, choices=Action.choices)
+    minutes = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(default=timezone.now)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # What calling time recorded: {"boards": n, "tables": n, "in_play_left": bool}.
+    detail = models.JSONField(default=dict, blank=True)
+
+    objects = HistoryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = pgettext_lazy("singular", "计时记录")
+        verbose_name_plural = pgettext_lazy("plural", "计时记录")
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.round} {self.action} {self.at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise AppendOnlyError("the clock's log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("the clock's log is append-only")
+
+
 class IrregularityQuerySet(models.QuerySet):
     def public(self):
         """Rulings on deals of the rounds the public sees."""
@@ -803,6 +845,7 @@ class RefereeCall(models.Model):
         ADJUSTED = "adjusted", _("调整分")
         REDEAL = "redeal", _("重新发牌")
         DRAWN_BACK = "drawn_back", _("少牌方抽回")
+        NOT_PLAYED = "not_played", _("这一副未打")
 
     class ClaimStatus(models.TextChoices):
         ACCEPTED = "accepted", _("各方同意")

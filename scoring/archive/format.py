@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
+from scoring.engine.clock import settings_problems as clock_problems
+from scoring.engine.not_played import mark_problems, rule_problems
 from scoring.engine.standings import Format, MatchResult, StandingsError, TableResult, match_games
 from scoring.engine.vocabulary import (
     ARCHIVE_TIEBREAKS,
@@ -331,6 +333,10 @@ def _event(raw):
     _text(raw.get("chief_arbiter"), 100, "event.chief_arbiter")
     entry = raw.get("entry", "referees")
     _require(_known(entry, set(ENTRY_MODES)), _("event.entry 必须是 referees 或 players"))
+    # Site keys the format does not name, kept in the event's extra as they are (the rule for a
+    # board not played, the round clock): checked, since the site reads them.
+    for problem in rule_problems(raw) + clock_problems(raw):
+        raise ArchiveError(problem)
     _require(
         raw.get("planned_rounds") is None or _number(raw["planned_rounds"], MAX_ROUNDS),
         _("event.planned_rounds 必须是 1 到 {limit} 的整数"),
@@ -776,6 +782,8 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
             ) from None
         status = raw.get("status", "confirmed")
         _require(status in ("draft", "confirmed", "disputed"), _("{where}：status 无效"), where=where)
+        for problem in mark_problems(raw):
+            raise ArchiveError(_("{where}：{problem}"), where=where, problem=Text(problem))
         _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
         scored["seat_stats"] = stored_seat_statistics(rules, scored, adjusted)
         del scored["breakdown"]  # 360,000 deals: keep only what is stored

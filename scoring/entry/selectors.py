@@ -89,6 +89,10 @@ def snapshot(deal):
     if deal.adjusted is not None:
         data["adjusted"] = deal.adjusted
         data["adjusted_reason"] = deal.adjusted_reason
+    # A board recorded not played says so (scoring.engine.not_played): in the API and the history.
+    mark = deal.extra.get("not_played") if isinstance(deal.extra, dict) else None
+    if mark:
+        data["not_played"] = mark
     return data
 
 

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.cache import announce_results_changed
+from scoring.engine.not_played import ADJUSTED, MARK_KEY, is_awaiting
 from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import create_with_history, deal_at, insert, round_status_for_write
 from scoring.entry.selectors import snapshot
@@ -214,16 +215,7 @@ def deal_save(
             with transaction.atomic():
                 _check_round_unchanged(table)
                 create_with_history(deal, history, public=table.round.is_published, shard=table.pk)
-                for call in pending_calls:
-                    Irregularity.objects.create(
-                        deal=deal,
-                        seat=call.penalty_seat,
-                        kind=irregularity_kind(call),
-                        ruling=call.ruling,
-                        penalty=call.penalty,
-                        referee=call.ruled_by,
-                        call=call,
-                    )
+                _attach_rulings(deal, pending_calls)
         except IntegrityError:
             # Someone created it first: from here on it is an existing deal, which
             # needs If-Match, exactly as if this writer had arrived a moment later.
@@ -242,6 +234,9 @@ def deal_save(
     if settles_dispute:
         _check_settles_dispute(existing, reason)
     before = snapshot(existing)
+    marked = not_played_mark(existing) is not None
+    if marked:
+        existing.extra = _extra_after_save(existing, deal_json, adjusted)
     existing.adjusted = adjusted
     existing.adjusted_reason = adjusted_reason
     apply_result(existing, scored)
@@ -264,9 +259,114 @@ def deal_save(
     with transaction.atomic():
         _check_round_unchanged(table)
         # Conditional on the version read above, so a change made meanwhile wins and this one is 412.
-        _conditional_update(existing, expected_version)
+        _conditional_update(existing, expected_version, with_extra=marked)
         _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip, player=player)
         if settles_dispute:
+            _answer_dispute(existing, user)
+    return existing, False
+
+
+def _attach_rulings(deal, calls):
+    """The irregularities of penalties ruled on calls before the deal existed, now on it."""
+    for call in calls:
+        Irregularity.objects.create(
+            deal=deal,
+            seat=call.penalty_seat,
+            kind=irregularity_kind(call),
+            ruling=call.ruling,
+            penalty=call.penalty,
+            referee=call.ruled_by,
+            call=call,
+        )
+
+
+def not_played_mark(deal):
+    """The deal's not-played mark (`scoring.engine.not_played`), or None for a board played."""
+    extra = deal.extra if isinstance(deal.extra, dict) else {}
+    mark = extra.get(MARK_KEY)
+    return mark if isinstance(mark, dict) else None
+
+
+def _has_captures(deal_json):
+    captured = deal_json.get("captured")
+    return isinstance(captured, dict) and any(captured.values())
+
+
+def _extra_after_save(existing, deal_json, adjusted):
+    """A board recorded not played, changed through the normal path: a result with cards (or
+    without an adjusted score) means it was played after all, and the record is replaced; an
+    adjusted score that is not the one recorded is the chief arbiter's (rule `adjusted`)."""
+    extra = dict(existing.extra)
+    mark = extra[MARK_KEY]
+    if adjusted is None or _has_captures(deal_json):
+        del extra[MARK_KEY]
+    elif is_awaiting(mark) or adjusted != existing.adjusted:
+        kept = {key: value for key, value in mark.items() if key not in ("awaiting", "tables")}
+        extra[MARK_KEY] = {**kept, "rule": ADJUSTED}
+    return extra
+
+
+def _check_not_awaiting(deal):
+    if is_awaiting(not_played_mark(deal)):
+        raise EntryError("awaiting_adjusted", _("这一副未打，等裁判长给调整分：给出之前不能确认"))
+
+
+def deal_not_played(*, table, board, user, adjusted, mark, reason, expected_version=None, ip=None, existing=UNREAD):
+    """Record a board as not played; `scoring.rulings.not_played` has decided its score
+    (`adjusted`) and its mark (`scoring.engine.not_played.new_mark`). Returns `(deal, created)`.
+
+    The deal has no cards and `adjusted` as its score (penalties ruled on the board added, as on
+    any deal), the mark in its `extra`, and a ruling with `reason` in its history. The ruling is
+    the check: it stands confirmed at once — except a board awaiting the chief arbiter's adjusted
+    score, a draft that cannot be confirmed until he gives it (`deal_save`). A deal already there
+    is replaced, at `expected_version`."""
+    reason = checked_text(reason, REASON)
+    if not reason:
+        raise EntryError("reason_required", _("记录未打要写明理由"))
+    _check_may_write(user, table, reason)
+    awaiting = is_awaiting(mark)
+    status = Deal.Status.DRAFT if awaiting else Deal.Status.CONFIRMED
+    if existing is UNREAD:
+        existing = deal_at(table, board)
+    if existing is None:
+        if expected_version is not None:
+            raise EntryError("stale_version", _("这一副还没有录入"))
+        pending, pending_calls = pending_penalties(table, board)
+        scored = _score(table, {"captured": {}, "penalties": pending}, adjusted)
+        deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=status)
+        deal.confirmed_by = None if awaiting else user
+        deal.adjusted, deal.adjusted_reason = adjusted, reason
+        deal.extra = {MARK_KEY: mark}
+        apply_result(deal, scored)
+        _start_round(table.round)
+        try:
+            with transaction.atomic():
+                _check_round_unchanged(table)
+                deal.save()
+                ruling = DealHistory.Action.RULING
+                _record(deal, table=table, action=ruling, user=user, before=None, reason=reason, ip=ip)
+                _attach_rulings(deal, pending_calls)
+        except IntegrityError:
+            raise EntryError("version_required", _("这一副刚被别人录入，请重新载入后再改")) from None
+        return deal, True
+    if expected_version is None:
+        raise EntryError("version_required", _("修改已有的牌需要 If-Match 版本号"))
+    if existing.version != expected_version:
+        raise stale(existing)
+    scored = _score(table, {"captured": {}, "penalties": existing.penalties}, adjusted)
+    before = snapshot(existing)
+    disputed = existing.status == Deal.Status.DISPUTED
+    existing.adjusted, existing.adjusted_reason = adjusted, reason
+    apply_result(existing, scored)
+    existing.extra = {**(existing.extra or {}), MARK_KEY: mark}
+    existing.status = status
+    existing.entered_by, existing.entered_side = user, ""
+    existing.confirmed_by = None if awaiting else user
+    with transaction.atomic():
+        _check_round_unchanged(table)
+        _conditional_update(existing, expected_version, with_extra=True)
+        _record(existing, table=table, action=DealHistory.Action.RULING, user=user, before=before, reason=reason, ip=ip)
+        if disputed:
             _answer_dispute(existing, user)
     return existing, False
 
@@ -307,9 +407,11 @@ def _answer_dispute(deal, user):
     ).update(answered_at=timezone.now(), answered_by=user)
 
 
-def _conditional_update(deal, expected_version):
-    """Write `deal` only if nobody has moved it past `expected_version`."""
+def _conditional_update(deal, expected_version, with_extra=False):
+    """Write `deal` only if nobody has moved it past `expected_version` (its `extra` too, when
+    a write changes it: a board's not-played mark)."""
     columns = (*Deal.RESULT_COLUMNS, "status", "entered_by", "entered_side", "confirmed_by")
+    columns += ("extra",) if with_extra else ()
     fields = {name: getattr(deal, name) for name in columns}
     updated = Deal.objects.filter(pk=deal.pk, version=expected_version).update(version=expected_version + 1, **fields)
     if updated != 1:
@@ -328,6 +430,7 @@ def deal_confirm(*, deal, user, expected_version, ip=None, reason=""):
         _check_settles_dispute(deal, reason)
     if expected_version is None:
         raise EntryError("version_required", _("确认需要 If-Match 版本号"))
+    _check_not_awaiting(deal)
     if not may_confirm(user, deal):  # may_enter was checked above: the last editor is asking
         raise EntryError(
             "self_confirmation",
@@ -477,6 +580,7 @@ def deal_verify(*, deal, player, expected_version, ip=None):
         raise EntryError("not_draft", _("这一副现在是“{status}”，不能再确认"), status=deal.get_status_display())
     if deal.entered_side == player.side:
         raise EntryError("same_side", _("录入这一副的一方不能确认它：请对方用自己的录入码确认"))
+    _check_not_awaiting(deal)
     table = deal.table
     with transaction.atomic():
         _check_round_unchanged(table)

@@ -239,6 +239,7 @@ def write_travellers(out, event, rnd, boards):
                 [f"{c}{word}" for c, word in row["exposed"].items()]
                 + [f"罚{s}{p}" for s, p in row["penalties"].items()]
                 + (["调整分"] if row["adjusted"] else [])
+                + ([str(row["not_played"])] if row.get("not_played") else [])  # 未打：and the rule
             )
             body.append(
                 [table.number, _text(pair, styles["cell"])]
@@ -358,6 +359,12 @@ def write_scoresheets(out, event, rnd, sheets):
             pdf.setFont(FONT, 5)
             pdf.drawRightString(width - left, top - 31.5 * mm, sheet["url"])  # for those who cannot scan
             _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, fixed_boards)
+            # Boards recorded not played when the sheet is printed: the rule across the card columns.
+            for board, words in sorted(sheet.get("not_played", {}).items()):
+                if first <= board <= last:
+                    y = grid_top - header_height - (board - first) * decks * line_height
+                    pdf.setFont(FONT, 8)
+                    pdf.drawString(xs[1] + 2 * mm, y - decks * line_height / 2 - 1 * mm, words)
             bottom = grid_top - header_height - line_height * decks * (last - first + 1)
             if page_index == len(starts) - 1:
                 sign_y = max(bottom - 10 * mm, 14 * mm)

@@ -3,6 +3,7 @@
 from collections import defaultdict
 from itertools import groupby
 
+from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.engine.standings import natural_key
 from scoring.events.lineups import session_notes
 from scoring.models import Deal, Event, LineUp, Match, Membership, Player, Table
@@ -92,8 +93,8 @@ QR_CAPTIONS = {"referee": "扫码录入本桌", "table": "扫码本桌录入"}
 
 
 def scoresheet_data(event, rnd, *, entry_url, table_url=None):
-    """One dict per table of the round: number, pairs, seat names and, for the QR code, an
-    address and its caption.
+    """One dict per table of the round: number, pairs, seat names, the boards recorded not played
+    so far (`{board: "未打：…"}`) and, for the QR code, an address and its caption.
 
     `entry_url(table)`: the referees' entry page of the table. `table_url(table)`: the table's
     own link (`/t/<token>/`, table-api.md), a secret of the officials and of that table: given
@@ -102,6 +103,12 @@ def scoresheet_data(event, rnd, *, entry_url, table_url=None):
     so a sheet the public may download never carries a token."""
     by_players = event.entry == Event.Entry.PLAYERS and table_url is not None
     sheets = []
+    # Boards recorded not played by the time the sheets are printed ("未打：" and the rule).
+    not_played = defaultdict(dict)
+    for table_id, board, extra in Deal.objects.filter(table__round=rnd, extra__has_key=MARK_KEY).values_list(
+        "table_id", "board", "extra"
+    ):
+        not_played[table_id][board] = str(mark_words(extra[MARK_KEY]))
     lineups = defaultdict(list)
     for lineup in (
         LineUp.objects.filter(table__round=rnd).select_related("north", "east", "south", "west").order_by("session")
@@ -132,6 +139,7 @@ def scoresheet_data(event, rnd, *, entry_url, table_url=None):
                     }
                     for note in session_notes(table, event, rnd.sessions, lineups.get(table.id, []))
                 ],
+                "not_played": not_played.get(table.id, {}),
             }
         )
     return sheets

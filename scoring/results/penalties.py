@@ -1,14 +1,25 @@
 """The public list of penalties (罚分) and rulings of the published rounds."""
 
+from scoring.engine.not_played import MARK_KEY, mark_words
+from scoring.entry.services import not_played_mark
 from scoring.models import Deal, Irregularity, RefereeCall
 from scoring.rulings.calls import claim_text
 
 
 def penalty_list(event):
     """Every penalty (罚分) and ruling of the published rounds, for the public list: round, table,
-    board, seat and who sat there, the irregularity and the ruling in the referee's words."""
+    board, seat and who sat there, the irregularity and the ruling in the referee's words; a
+    board not played with the rule it was scored by (`not_played`, with the call that ended it
+    in no play, if any)."""
     rows = []
     ruled = set()
+    not_played = {
+        (deal.table_id, deal.board): deal
+        for deal in Deal.objects.public()
+        .filter(table__round__event=event, extra__has_key=MARK_KEY)
+        .select_related("table__round", "table__ns_entrant", "table__ew_entrant")
+        .select_related("table__north", "table__east", "table__south", "table__west")
+    }
     for item in (
         Irregularity.objects.public()
         .filter(deal__table__round__event=event)
@@ -30,7 +41,15 @@ def penalty_list(event):
     ):
         seat = call.seats[:1]
         row = _penalty_row(call.table, call.board or 0, seat, 0, call.get_kind_display(), call.ruling)
-        rows.append({**row, **_call_part(call)})
+        row = {**row, **_call_part(call)}
+        if call.outcome == RefereeCall.Outcome.NOT_PLAYED and (call.table_id, call.board) in not_played:
+            row["not_played"] = mark_words(not_played_mark(not_played.pop((call.table_id, call.board))))
+        rows.append(row)
+    # Boards not played without a call (recorded from the board's page, or when time was called).
+    for deal in not_played.values():
+        mark = not_played_mark(deal)
+        row = _penalty_row(deal.table, deal.board, "", 0, "", mark.get("reason", ""))
+        rows.append({**row, "not_played": mark_words(mark)})
     for deal in (
         Deal.objects.public()
         .filter(table__round__event=event)

@@ -2,6 +2,7 @@
 
 from django.db.models import Q
 
+from scoring.engine.not_played import MARK_KEY
 from scoring.engine.standings import table_points
 from scoring.engine.vocabulary import Kind
 from scoring.games.huapai import card_label, split_games
@@ -14,7 +15,7 @@ from scoring.results.statistics import members_statistics
 # largest JSON to decode, and building model objects cost as much as the query.
 DEAL_ROW_FIELDS = (
     "id", "table_id", "board", "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score",
-    "penalties", "adjusted", "adjusted_reason", "exposed",
+    "penalties", "adjusted", "adjusted_reason", "exposed", "extra",
 )  # fmt: skip
 
 
@@ -30,6 +31,8 @@ def deal_row(deal, game_number):
         "adjusted_reason": deal["adjusted_reason"],
         "game": game_number,
         "exposed": {card_label(card): exposure_word(kind) for card, kind in deal["exposed"].items()},
+        # A board not played (scoring.engine.not_played): its mark, which names the rule applied.
+        "not_played": (deal.get("extra") or {}).get(MARK_KEY),
     }
 
 

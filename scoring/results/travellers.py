@@ -1,5 +1,6 @@
 """A board's traveller: that board at every table of a round, side by side."""
 
+from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.games.huapai import SEATS, card_label
 from scoring.games.huapai.deal_text import cards_text, exposure_word, per_copy
 from scoring.games.huapai.stored import event_rules, score_stored
@@ -31,8 +32,11 @@ def board_traveller(event, rnd, board):
             {"captured": deal.captured, "holders": deal.holders, "exposed": deal.exposed, "penalties": deal.penalties},
             deal.adjusted,
         )
+        mark = (deal.extra or {}).get(MARK_KEY) if isinstance(deal.extra, dict) else None
         rows.append(
             {
+                # A board not played shows the rule it was scored by, not cards or an adjustment.
+                "not_played": mark_words(mark) if mark else None,
                 "breakdown": {
                     seat: "；".join(item["text"] for item in scored.get("breakdown", {}).get(seat, []))
                     for seat in SEATS
@@ -42,7 +46,7 @@ def board_traveller(event, rnd, board):
                 "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in deal.holders.items()},
                 "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
                 "penalties": deal.penalties,
-                "adjusted": deal.adjusted is not None,
+                "adjusted": deal.adjusted is not None and not mark,
                 "adjusted_reason": deal.adjusted_reason,
                 "scores": deal.scores,
                 "raw": deal.raw,

@@ -12,6 +12,7 @@ from scoring.entry.selectors import table_board_states
 from scoring.games.huapai import card_label, split_games
 from scoring.games.refusals import Refusal, Text, _, listed
 from scoring.models import Appeal, Deal, DealHistory, PairingLog, Round
+from scoring.rulings.not_played import awaiting_boards, stale_averages
 
 
 def publication_checklist(rnd):
@@ -65,6 +66,10 @@ def publication_checklist(rnd):
                 warnings.append(Text(reason_missing, table=table.number, board=deal.board))
     if event.kind == Kind.TEAMS:
         warnings.extend(holder_disagreements(rnd, deals_by_table))
+    # Boards not played (scoring.rulings.not_played): awaiting the chief arbiter's score, or
+    # scored by an average that other tables' results have changed since.
+    blocking.extend(awaiting_boards(rnd))
+    warnings.extend(stale_averages(rnd))
     return {"blocking": blocking, "warnings": warnings}
 
 

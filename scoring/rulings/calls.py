@@ -1,6 +1,7 @@
 """Calls at a table and their rulings (issue 23): what happened during play, and what the
 referee decided — a penalty (now, or when the board's deal is entered), an adjusted score, a
-redeal, the short hand drawing back, or nothing. Claims (声称) are calls of kind `claim` with
+redeal, the short hand drawing back, the board not played (under the event's rule,
+`scoring.rulings.not_played`), or nothing. Claims (声称) are calls of kind `claim` with
 the claimant, the trick and how the remaining point cards fall.
 
 A call is ruled once; a ruling is changed only by an appeal. Every write runs in one
@@ -30,6 +31,7 @@ from scoring.games.huapai import POINT_CARDS, SEATS, card_label, parse_card
 from scoring.games.huapai.stored import event_rules
 from scoring.games.refusals import Text, _
 from scoring.models import RefereeCall, Round
+from scoring.rulings.not_played import board_not_played
 
 # The kinds a referee records; a dispute is opened by the table page only (table_entry).
 CALL_KINDS = [kind for kind in RefereeCall.Kind.values if kind != RefereeCall.Kind.DISPUTE]
@@ -130,11 +132,18 @@ def call_rule(
     ruling = checked_text(ruling, Text(_("裁决")))
     if not ruling:
         raise EntryError("reason_required", _("裁决要写明理由"))
-    needs_board = outcome in (RefereeCall.Outcome.PENALTY, RefereeCall.Outcome.ADJUSTED, RefereeCall.Outcome.REDEAL)
+    needs_board = outcome in (
+        RefereeCall.Outcome.PENALTY,
+        RefereeCall.Outcome.ADJUSTED,
+        RefereeCall.Outcome.REDEAL,
+        RefereeCall.Outcome.NOT_PLAYED,
+    )
     if needs_board and call.board is None:
         raise EntryError("bad_board", _("这个裁决要指定是第几副"))
     if outcome == RefereeCall.Outcome.DRAWN_BACK and call.kind != RefereeCall.Kind.WRONG_COUNT:
         raise EntryError("bad_outcome", _("少牌方抽回只用于牌数错误"))
+    if outcome == RefereeCall.Outcome.NOT_PLAYED and call.kind == RefereeCall.Kind.CLAIM:
+        raise EntryError("bad_outcome", _("声称之后这一副已经打了：不能记为未打"))
     seat, points = _checked_penalty(penalty_seat, penalty) if outcome == RefereeCall.Outcome.PENALTY else ("", 0)
     claim = {}
     if call.kind == RefereeCall.Kind.CLAIM:
@@ -161,6 +170,18 @@ def call_rule(
             _penalty_onto(deal, call, user, ip)
         elif deal is not None and outcome == RefereeCall.Outcome.REDEAL:
             _void_for_redeal(deal, call, user, ip)
+        elif outcome == RefereeCall.Outcome.NOT_PLAYED:
+            # The board ends in no play: recorded under the event's rule (a result entered
+            # already is replaced), with the ruling in the board's history.
+            board_not_played(
+                table=table,
+                board=call.board,
+                user=user,
+                reason=history_reason(call),
+                expected_version=deal.version if deal is not None else None,
+                existing=deal,
+                ip=ip,
+            )
     return call
 
 

@@ -16,7 +16,14 @@ from scoring.engine.vocabulary import MatchMode
 from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import deal_at
 from scoring.entry.selectors import check_board
-from scoring.entry.services import checked_board, checked_text, deal_dispute, deal_save, deal_verify
+from scoring.entry.services import (
+    checked_board,
+    checked_text,
+    deal_dispute,
+    deal_save,
+    deal_verify,
+    not_played_mark,
+)
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
 from scoring.models import Deal, Event, RefereeCall, Table
@@ -69,6 +76,8 @@ def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
         raise EntryError("disputed", _("这一副有争议，正在等裁判：不能再改"))
     if existing is not None and existing.status == Deal.Status.CONFIRMED:
         raise EntryError("confirmed", _("这一副双方已确认：要更改请叫裁判"))
+    if existing is not None and not_played_mark(existing) is not None:
+        raise EntryError("not_played", _("裁判已把这一副记为未打：要更改请叫裁判"))
     deal_json = {key: body[key] for key in ("captured", "holders", "exposed", "penalties") if key in body}
     if "adjusted" in body:
         raise EntryError("forbidden", _("只有裁判长（组织者）可以给调整分"))

@@ -8,13 +8,15 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.engine.vocabulary import MatchMode
 from scoring.entry.hot_sql import first_row
 from scoring.entry.selectors import snapshot
 from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.messages import message_text
-from scoring.models import Deal, Event, Membership, Player, RefereeCall, Round, Table
+from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table
+from scoring.rulings.clock import round_clock
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
 from scoring.table_entry.services import players_may_write
 
@@ -36,12 +38,14 @@ def _stamp_sql():
     and a hall of phones polls a thousand tables every five seconds."""
     quote = connection.ops.quote_name
     table, deal, call = (quote(m._meta.db_table) for m in (Table, Deal, RefereeCall))
-    rnd, event = quote(Round._meta.db_table), quote(Event._meta.db_table)
+    rnd, event, clock = quote(Round._meta.db_table), quote(Event._meta.db_table), quote(ClockEntry._meta.db_table)
     return (
         f"SELECT t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT SUM(d.version) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT COUNT(*) FROM {call} c WHERE c.table_id = t.id AND c.answered_at IS NULL),"
         f" t.ns_signed_off_at, t.ew_signed_off_at, r.status, e.entry,"
+        # The round's clock: its newest entry, and the event's settings (the minutes it runs).
+        f" (SELECT MAX(k.id) FROM {clock} k WHERE k.round_id = t.round_id), e.extra,"
         f" CASE WHEN t.locked_until > %s THEN 1 ELSE 0 END"
         f" FROM {table} t JOIN {rnd} r ON r.id = t.round_id JOIN {event} e ON e.id = r.event_id"
         f" WHERE t.token = %s"
@@ -51,8 +55,10 @@ def _stamp_sql():
 def state_stamp(token):
     """`(stamp, locked, open calls)` of the table a link reaches, or None: the stamp changes whenever the
     state would (its deals, open calls and sign-offs, the round's status, the event's entry
-    mode, the language). One statement, so an unchanged table's poll — most polls — is
-    answered 304 without building the state."""
+    mode and settings, the round's clock, the language). The clock's face does not change
+    with the time (a running clock sends when it ends), so a 304 keeps it right. One
+    statement, so an unchanged table's poll — most polls — is answered 304 without building
+    the state."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     row = first_row(_stamp_sql(), [now, token])
     if row is None:
@@ -68,7 +74,7 @@ def table_state(table, open_calls=None):
         d["board"]: d
         for d in table.deals.order_by("sequence").values(
             "board", "status", "version", "entered_side", "score_n", "score_e", "score_s", "score_w",
-            "ns_score", "ew_score",
+            "ns_score", "ew_score", "extra",
         )
     }  # fmt: skip
     played = [(b, d["ns_score"], d["ew_score"]) for b, d in deals.items()]
@@ -78,6 +84,7 @@ def table_state(table, open_calls=None):
         if deal is None:
             boards.append({"board": number, "status": "empty", "version": None, "scores": None})
             continue
+        mark = deal["extra"].get(MARK_KEY) if isinstance(deal["extra"], dict) else None
         boards.append(
             {
                 "board": number,
@@ -86,6 +93,8 @@ def table_state(table, open_calls=None):
                 "scores": {seat: deal[f"score_{seat.lower()}"] for seat in "NESW"},
                 "sides": {"NS": deal["ns_score"], "EW": deal["ew_score"]},
                 "entered_by": deal["entered_side"] or "referee",
+                # Recorded not played by a referee (or when time was called), in words.
+                "not_played": message_text(mark_words(mark)) if isinstance(mark, dict) else None,
             }
         )
     confirmed = [d for d in deals.values() if d["status"] == Deal.Status.CONFIRMED]
@@ -120,6 +129,8 @@ def table_state(table, open_calls=None):
         if open_calls is not None
         else RefereeCall.objects.filter(table=table, answered_at=None).exists(),
         "locked_until": locked_until.isoformat() if locked_until else None,
+        # The round's clock (scoring.rulings.clock): None when untimed; a running clock's end.
+        "clock": round_clock(rnd).face(),
     }
 
 

@@ -5,6 +5,7 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
+from scoring.engine.not_played import mark_words
 from scoring.messages import joined, message_text, name_with_pinyin, term_text
 
 register = template.Library()
@@ -21,6 +22,15 @@ def history_reason(reason):
     """A change's reason as stored: a referee's own words, or a reason the system wrote in
     Chinese (`scoring.entry.services.BLIND_AGREEMENT`), which reads in the page's language."""
     return gettext(reason) if reason else reason
+
+
+@register.filter
+def clock_time(seconds):
+    """Seconds as a clock shows them: "45:07", or "1:05:07" from an hour on (never negative)."""
+    seconds = max(0, int(seconds or 0))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
 @register.filter
@@ -91,7 +101,9 @@ def deal_rows(deals, round_url):
         if deal["penalties"]:
             seats = format_html_join("", "{} {} ", ((seat, int(p)) for seat, p in deal["penalties"].items()))
             remarks = format_html("{} {}", penalty_word, seats)
-        if deal["adjusted"]:
+        if deal.get("not_played"):  # a board not played: the rule it was scored by, not an adjustment
+            remarks = format_html("{} {}", message_text(mark_words(deal["not_played"])), remarks)
+        elif deal["adjusted"]:
             remarks = format_html("{}{}{}", remarks, adjusted_word, deal["adjusted_reason"])
         rows.append(
             format_html(
@@ -127,5 +139,5 @@ def board_cells(cells, table_url):
     )
 
 
-def _cell_state(state, known=frozenset(("missing", "draft", "confirmed", "conflict", "disputed"))):
+def _cell_state(state, known=frozenset(("missing", "draft", "confirmed", "conflict", "disputed", "not_played"))):
     return state if state in known else conditional_escape(state)

@@ -176,6 +176,29 @@ class CallRuleForm(forms.Form):
         return {seat: self.cleaned_data[f"fall-{seat}"] for seat in SEATS}
 
 
+class NotPlayedForm(forms.Form):
+    """A referee records a board not played (scoring.rulings.not_played), with the reason; the
+    version when it replaces a deal already there."""
+
+    version = version_field(required=False)
+    reason = forms.CharField(max_length=TEXT_LIMIT, strip=True)
+
+
+class LatePenaltyForm(forms.Form):
+    """The event's late-play penalty on a seat of a board entered after time was called."""
+
+    seat = forms.ChoiceField(choices=[(seat, seat) for seat in SEATS])
+
+
+class ClockForm(forms.Form):
+    """An organiser acts on the round's clock (scoring.rulings.clock)."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ("start", "pause", "resume", "extend", "call_time")])
+    minutes = forms.IntegerField(min_value=1, max_value=120, required=False)
+    # Calling time: each table may finish the board it is playing (the first after its last result).
+    finish_in_play = forms.BooleanField(required=False)
+
+
 class AppealLodgeForm(forms.Form):
     """A referee lodges an appeal on behalf of one side of a table (scoring.rulings.appeals)."""
 

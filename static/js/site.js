@@ -44,6 +44,35 @@
     }, seconds * 1000);
   }
 
+  // The round clock (the referees' grid, the organiser's round page): counts down from the time
+  // left the page was sent with. A page swapped in by the live update above brings its own
+  // element, and so its own time left.
+  function clockText(seconds) {
+    var hours = Math.floor(seconds / 3600);
+    var minutes = Math.floor((seconds % 3600) / 60);
+    var rest = seconds % 60;
+    var mm = (hours && minutes < 10 ? "0" : "") + minutes;
+    return (hours ? hours + ":" : "") + mm + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+  function tickClocks() {
+    document.querySelectorAll("[data-countdown]").forEach(function (clock) {
+      if (clock.getAttribute("data-state") !== "running") { return; }
+      if (!clock.deadline) {
+        clock.deadline = Date.now() + (parseInt(clock.getAttribute("data-remaining"), 10) || 0) * 1000;
+      }
+      var left = Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+      var face = clock.querySelector(".clock-time");
+      if (left === 0) {
+        face.textContent = clock.getAttribute("data-time-up");
+        clock.classList.add("time_up");
+      } else {
+        face.textContent = clockText(left);
+      }
+    });
+  }
+  tickClocks();
+  setInterval(tickClocks, 1000);
+
   // The event form proposes a web address from the name's pinyin until the organiser edits it.
   var slug = document.querySelector("input[data-slug-from]");
   if (slug) {

@@ -159,6 +159,7 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     return fetch(app.dataset.state, { headers: headers, credentials: "omit", cache: "no-store" })
       .then(function (response) {
+        noteServerTime(response);
         if (response.status === 304) return null;
         if (response.status === 429) {
           return response.json().then(function (data) { showError(data.error.message); return null; });
@@ -195,10 +196,10 @@
       var li = document.createElement("li");
       var button = document.createElement("button");
       button.type = "button";
-      button.className = "board-button " + b.status + (pendingFor(b.board).length ? " pending" : "");
+      button.className = "board-button " + (b.not_played ? "not_played" : b.status) + (pendingFor(b.board).length ? " pending" : "");
       button.dataset.board = b.board;
       button.textContent = b.board;
-      button.title = STATUS_WORDS[b.status] || b.status;
+      button.title = b.not_played || STATUS_WORDS[b.status] || b.status;
       li.appendChild(button);
       list.appendChild(li);
     });
@@ -212,7 +213,41 @@
     show(document.getElementById("signoff-section"), allConfirmed);
     if (allConfirmed) drawSignoff();
     if (openBoard) drawPanel();
+    drawClock();
   }
+
+  // --- the round's clock ------------------------------------------------------------
+  // The server sends when a running clock ends (or the time left while it stands still), so the
+  // phone counts down by itself between polls; its own clock is set right by the Date header of
+  // the server's answers (a 304 too).
+  var skew = 0;
+  function noteServerTime(response) {
+    var server = Date.parse(response.headers.get("Date") || "");
+    if (!isNaN(server)) skew = server - Date.now();
+  }
+  function clockText(seconds) {
+    var hours = Math.floor(seconds / 3600);
+    var minutes = Math.floor((seconds % 3600) / 60);
+    var rest = seconds % 60;
+    return (hours ? hours + ":" + (minutes < 10 ? "0" : "") : "") + minutes + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+  var CLOCK_WORDS = { running: gettext("计时中"), paused: gettext("暂停"), not_started: gettext("未开始计时"), time_up: "" };
+  function drawClock() {
+    var node = document.getElementById("round-clock");
+    var clock = state.clock;
+    show(node, !!clock);
+    if (!clock) return;
+    var phase = clock.state;
+    var left = clock.remaining || 0;
+    if (phase === "running") {
+      left = Math.max(0, Math.ceil((Date.parse(clock.ends_at) - (Date.now() + skew)) / 1000));
+      if (left === 0) phase = "time_up";
+    }
+    node.className = "round-clock " + phase;
+    setText(node.querySelector(".clock-time"), phase === "time_up" ? t(gettext("时间到")) : clockText(left));
+    setText(node.querySelector(".clock-state"), t(CLOCK_WORDS[phase] || ""));
+  }
+  setInterval(drawClock, 1000);
 
   function drawSignoff() {
     var rows = document.getElementById("signoff-rows");
@@ -397,8 +432,9 @@
     var pending = pendingFor(openBoard);
     setText(document.getElementById("board-title"), t(gettext("第 %(board)s 副"), { board: openBoard }));
     setText(document.getElementById("board-status"), pending.length
-      ? t(gettext("保存在本手机，尚未发送")) : STATUS_WORDS[b.status] || b.status);
-    var canWrite = state.writable && !pending.length;
+      ? t(gettext("保存在本手机，尚未发送")) : b.not_played || STATUS_WORDS[b.status] || b.status);
+    // A board a referee recorded not played is the referees': the players read it only.
+    var canWrite = state.writable && !pending.length && !b.not_played;
     var entering = canWrite && (b.status === "empty" || (b.status === "draft" && editing));
     show(form, entering);
     show(document.getElementById("verify-panel"), b.status !== "empty" && !entering);

@@ -103,6 +103,12 @@ FORM_FIELDS = [
     "deposit_outcome",
     "appeals_committee",
     "appeal_deposit",
+    "minutes",
+    "finish_in_play",
+    "not_played",
+    "round_minutes",
+    "board_minutes",
+    "late_penalty",
 ]
 # Each URL parameter: the values that name something in the site, then hostile ones.
 PARAMETERS = {
@@ -254,8 +260,10 @@ def site(django_db_setup, django_db_blocker):
         people = build_people(event)
         table = Table.objects.get(round__event=event, round__number=3, number=1)
         deal_save(table=table, board=1, deal_json=example_deal("T1"), user=people["referee1"])
-        # Players enter in this event, through a link the sweep knows (table-api.md).
-        Event.objects.filter(pk=event.pk).update(entry=Event.Entry.PLAYERS)
+        # Players enter in this event, through a link the sweep knows (table-api.md); its rounds
+        # run to a clock, boards not played score the average, late play is penalised.
+        extra = {"round_minutes": 90, "board_minutes": 6, "late_penalty": -50, "not_played": "average"}
+        Event.objects.filter(pk=event.pk).update(entry=Event.Entry.PLAYERS, extra=extra)
         Table.objects.filter(pk=table.pk).update(token=PARAMETERS["token"][0][0])
         RefereeCall.objects.create(id=int(PARAMETERS["call_id"][0][0]), table=table, board=2, kind="claim")
         Appeal.objects.create(
@@ -369,6 +377,10 @@ BOARD_PAGES = [
     "/referee/t-pairs/rounds/3/tables/1/boards/1/confirm/",
     "/referee/t-pairs/rounds/3/tables/1/boards/1/irregularity/",
     "/organiser/t-pairs/rounds/3/swap/",
+    "/organiser/t-pairs/rounds/3/clock/",
+    "/referee/t-pairs/rounds/3/tables/1/boards/1/not-played/",
+    "/referee/t-pairs/rounds/3/tables/1/boards/2/not-played/",
+    "/referee/t-pairs/rounds/3/tables/1/boards/1/late/",
     "/organiser/t-pairs/pair/",
     "/organiser/t-pairs/rounds/3/repair/",
     "/organiser/t-pairs/entrants/",

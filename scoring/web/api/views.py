@@ -35,6 +35,7 @@ HTTP_STATUS = {
     "not_found": 404,
     "method_not_allowed": 405,
     "round_changed": 409,
+    "awaiting_adjusted": 409,
     "stale_version": 412,
     "too_large": 413,
     "version_required": 428,

@@ -7,11 +7,13 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring.engine.clock import BOARD_MINUTES_LIMIT, ROUND_MINUTES_LIMIT, clock_settings
+from scoring.engine.not_played import DEFAULT_RULE, RULES, rule_of
 from scoring.engine.vocabulary import ARCHIVE_TIEBREAKS, TIEBREAK_LABELS
 from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
 from scoring.models import CODE_VALIDATOR, Event, EventRole
 from scoring.rounds.creation import METHODS, PairingOptions
-from scoring.web.forms import MAX_UPLOAD_BYTES
+from scoring.web.forms import MAX_UPLOAD_BYTES, PenaltyField
 
 TIEBREAK_POSITIONS = 5
 MATCH_LENGTH_MAX = 1000
@@ -25,6 +27,11 @@ NORMALISATION_LABELS = {
     "none": _("不归一（原始分）"),
     "zero_sum": _("零和（四家减平均）"),
     "partnership": _("搭档差（对家分差）"),
+}
+NOT_PLAYED_LABELS = {
+    "zero": _("无成绩（双方 0 分）"),
+    "average": _("这一副在其他桌的平均分"),
+    "adjusted": _("裁判长给调整分"),
 }
 METHOD_LABELS = {
     "swiss": _("积分编排（瑞士制）"),
@@ -56,6 +63,29 @@ class EventForm(forms.ModelForm):
         required=False,
     )
     scale = forms.IntegerField(label=_("倍数"), min_value=SCALE_MIN, max_value=SCALE_MAX, required=False)
+    # Procedures (scoring.rulings): kept in the event's `extra`, which archives carry as they are.
+    not_played = forms.ChoiceField(
+        label=_("未打的副计分"),
+        choices=[(rule, NOT_PLAYED_LABELS[rule]) for rule in RULES],
+        initial=DEFAULT_RULE,
+        required=False,  # not sent: the default
+        help_text=_("叫停时未开始、或裁决未打的副；默认无成绩"),
+    )
+    round_minutes = forms.IntegerField(
+        label=_("每轮分钟数"),
+        min_value=0,
+        max_value=ROUND_MINUTES_LIMIT,
+        required=False,
+        help_text=_("留空或 0：不计时"),
+    )
+    board_minutes = forms.IntegerField(
+        label=_("每副分钟数"),
+        min_value=0,
+        max_value=BOARD_MINUTES_LIMIT,
+        required=False,
+        help_text=_("可不填；不填每轮分钟数时，每轮时间 = 每副分钟数 × 每场副数"),
+    )
+    late_penalty = PenaltyField(label=_("迟打罚分"), help_text=_("时间到之后才录入的副，裁判可给的罚分；留空：不罚"))
 
     class Meta:
         model = Event
@@ -117,6 +147,16 @@ class EventForm(forms.ModelForm):
         for key in ("normalisation", "scale"):
             if key in options:
                 self.initial[key] = options[key]
+        extra = self.instance.extra if isinstance(self.instance.extra, dict) else {}
+        self.initial["not_played"] = rule_of(extra)
+        clock = clock_settings(extra)
+        for key in ("round_minutes", "board_minutes"):
+            if getattr(clock, key):
+                self.initial[key] = getattr(clock, key)
+        if clock.late_penalty:
+            self.initial["late_penalty"] = -clock.late_penalty
+        for name in ("round_minutes", "board_minutes"):
+            self.fields[name].widget.attrs.update(min=0, max=self.fields[name].max_value)
         chain = self.instance.tiebreaks if isinstance(self.instance.tiebreaks, list) else []
         for position, key in enumerate(chain[:TIEBREAK_POSITIONS], start=1):
             self.initial[f"tiebreak_{position}"] = key
@@ -154,6 +194,7 @@ class EventForm(forms.ModelForm):
             options["scale"] = cleaned["scale"]
         self.instance.options = options
         self.instance.tiebreaks = chain or list(self.instance.tiebreaks or [])
+        self.instance.extra = self._procedures(cleaned)
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("结束日期不能早于开始日期"))
@@ -162,6 +203,24 @@ class EventForm(forms.ModelForm):
         ):
             self.add_error("swap_directions", _("交换坐向只用于每轮两节或以上的双人赛"))
         return cleaned
+
+    def _procedures(self, cleaned):
+        """The event's `extra` with the procedures' settings: a key only where it is not the
+        default, so an archive names what the organiser chose and nothing else."""
+        extra = dict(self.instance.extra) if isinstance(self.instance.extra, dict) else {}
+        values = {
+            "not_played": cleaned.get("not_played") or DEFAULT_RULE,
+            "round_minutes": cleaned.get("round_minutes") or 0,
+            "board_minutes": cleaned.get("board_minutes") or 0,
+            "late_penalty": -(cleaned.get("late_penalty") or 0),
+        }
+        defaults = {"not_played": DEFAULT_RULE, "round_minutes": 0, "board_minutes": 0, "late_penalty": 0}
+        for key, value in values.items():
+            if value == defaults[key]:
+                extra.pop(key, None)
+            else:
+                extra[key] = value
+        return extra
 
     def changed_result_fields(self):
         """The names of result-deciding settings this form changes (see `scoring.events.setup`)."""

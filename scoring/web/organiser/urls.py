@@ -42,6 +42,7 @@ urlpatterns = [
     path(f"{event}rounds/<num:number>/repair/", rounds.round_repair_view, name="organiser-round-repair"),
     path(f"{event}rounds/<num:number>/release/", rounds.round_release_view, name="organiser-round-release"),
     path(f"{event}rounds/<num:number>/swap/", rounds.round_swap_view, name="organiser-round-swap"),
+    path(f"{event}rounds/<num:number>/clock/", rounds.round_clock_view, name="organiser-round-clock"),
     path(
         f"{event}rounds/<num:number>/tables/<num:table_number>/token/",
         rounds.table_token_replace_view,

@@ -13,6 +13,7 @@ from scoring.games.huapai import SEATS
 from scoring.messages import message_text
 from scoring.models import RefereeCall, Round, Table
 from scoring.rulings.calls import call_open, call_rule, claim_text, penalty_apply, round_calls
+from scoring.rulings.not_played import not_played_text
 from scoring.web.client_address import client_ip
 from scoring.web.forms import CallOpenForm, CallRuleForm, form_errors
 from scoring.web.referee.views import event_official
@@ -106,6 +107,7 @@ def call_page(request, event, number, call_id):
             "form": form,
             "seats": SEATS,
             "claim_text": claim_text(call),
+            "not_played": not_played_text(deal) if deal is not None else None,
             "penalty_pending": call.outcome == RefereeCall.Outcome.PENALTY and not call.irregularities.exists(),
             "may_enter": may_enter(request.user, event, call.table.round),
         },

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.web.referee import appeals, calls
+from scoring.web.referee import appeals, calls, procedures
 from scoring.web.referee import views as referee
 
 board = "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/boards/<num:board>/"
@@ -37,4 +37,6 @@ urlpatterns = [
     path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),
     path(f"{board}irregularity/", referee.board_irregularity, name="referee-irregularity"),
     path(f"{board}flag/", referee.board_flag_clear, name="referee-flag-clear"),
+    path(f"{board}not-played/", procedures.board_not_played_view, name="referee-board-not-played"),
+    path(f"{board}late/", procedures.board_late_penalty_view, name="referee-board-late"),
 ]

@@ -12,8 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from scoring.engine.not_played import is_awaiting, rule_words
 from scoring.entry.errors import EntryError
 from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.entry.selectors import (
@@ -30,6 +32,7 @@ from scoring.entry.services import (
     deal_confirm,
     deal_save,
     irregularity_record,
+    not_played_mark,
     pending_penalties,
 )
 from scoring.events.lineups import board_chairs, seats_for
@@ -42,6 +45,16 @@ from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
 from scoring.rulings.calls import claim_values
+from scoring.rulings.clock import (
+    LATE_FACTS,
+    clock_stamp,
+    event_clock,
+    late_boards,
+    pace,
+    round_clock,
+    state_words,
+)
+from scoring.rulings.not_played import event_rule, not_played_boards, not_played_text
 from scoring.table_entry.codes import wrong_codes_clear
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 from scoring.table_entry.flags import flag_clear, round_flags
@@ -118,7 +131,7 @@ def round_dashboard(request, event, number):
     the table's state in one word, the time since its last action, calls and disputes."""
     rnd = get_object_or_404(Round, event=event, number=number)
     # The page asks now and then (a HEAD) whether anything changed: answered from one stamp.
-    stamp = '"grid-' + grid_stamp(rnd) + '"'
+    stamp = '"grid-' + grid_stamp(rnd) + "-" + clock_stamp(rnd) + '"'
     if request.method == "HEAD":
         response = HttpResponse()
         response["ETag"] = stamp
@@ -139,6 +152,17 @@ def round_dashboard(request, event, number):
         row["grid"] = cells.get(row["table"].id)
         row["flags"] = flags_by_table.get(row["table"].id, [])
     counts["flagged"] = len({table_id for table_id, _board in flags})
+    # The round's clock, the boards entered after time was called, the boards not played.
+    clock = round_clock(rnd)
+    late = late_boards(rnd, clock.called_at)
+    marked = not_played_boards(rnd)
+    for row in rows:
+        table_id = row["table"].id
+        row["late"] = sorted(board for t, board in late if t == table_id)
+        for cell in row["cells"]:
+            if cell["state"] == "confirmed" and (table_id, cell["board"]) in marked:
+                cell["state"] = "not_played"
+    counts["late_after_time"] = len(late)
 
     def in_area(number):
         return (first or 0) <= number <= (last or 999_999_999)
@@ -161,6 +185,9 @@ def round_dashboard(request, event, number):
             "checklist": publication_checklist(rnd) if organiser else None,
             "page_etag": stamp,
             "live_poll_seconds": 5,
+            "clock": clock,
+            "clock_words": state_words(clock),
+            "pace": pace(rnd, clock),
         },
     )
 
@@ -189,7 +216,20 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
     organiser = is_organiser(request.user, event)
     rules = event_rules(event)
     decks = rules.decks
+    mark = not_played_mark(deal) if deal is not None else None
+    late = (table.id, board) in late_boards(table.round)
     return {
+        # A board recorded not played (scoring.rulings.not_played), and one entered after time.
+        "not_played": not_played_text(deal) if mark else None,
+        "not_played_mark": mark,
+        "awaiting": bool(mark and mark.get("awaiting")),
+        "not_played_rule_words": gettext_lazy(rule_words(event_rule(event))),
+        "late": late,
+        "late_penalty": event_clock(event).late_penalty if late else 0,
+        "late_ruled": late
+        and RefereeCall.objects.filter(table=table, board=board, kind=RefereeCall.Kind.SLOW_PLAY, note=LATE_FACTS)
+        .exclude(ruled_at=None)
+        .exists(),
         "event": event,
         "round": table.round,
         "table": table,
@@ -219,6 +259,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "may_enter": may_enter(request.user, event, table.round),
         "may_confirm": deal is not None
         and deal.status in (Deal.Status.DRAFT, Deal.Status.DISPUTED)
+        and not is_awaiting(mark)  # a board not played waits for the chief arbiter's score first
         and may_confirm(request.user, deal),
         "flags": [
             {"kind": kind, "label": FLAG_KINDS[kind]} for kind in round_flags(table.round).get((table.id, board), [])
@@ -264,6 +305,9 @@ def board_entry(request, event, number, table_number, board):
     deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
     if request.method == "GET":
         values = {} if enters_blind(request.user, event) else form_from_deal(deal)
+        if deal is not None and is_awaiting(not_played_mark(deal)):
+            # The chief arbiter types the adjusted score: the stored zeros only held its place.
+            values = {key: value for key, value in values.items() if not key.startswith("adjusted")}
         if deal is None and not enters_blind(request.user, event):
             values, _claim = claim_values(table, board)  # a ruled claim's fall, for the referee to confirm
         return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))

@@ -61,6 +61,8 @@ HTTP_STATUS = {
     "round_changed": 409,
     "ruled_penalty": 409,
     "appeal_closed": 409,
+    "not_played": 409,
+    "awaiting_adjusted": 409,
     "stale_version": 412,
     "too_large": 413,
     "idempotency_mismatch": 422,

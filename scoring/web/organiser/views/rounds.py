@@ -7,7 +7,9 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from scoring.engine.clock import allowed_actions
 from scoring.engine.pairing import PairingError
+from scoring.entry.errors import EntryError
 from scoring.events.lineups import (
     LineUpError,
     first_board,
@@ -17,6 +19,7 @@ from scoring.events.lineups import (
     seats_for,
     team_members,
 )
+from scoring.messages import message_text
 from scoring.models import Event, Match, Round, Table
 from scoring.rounds import draws
 from scoring.rounds.creation import (
@@ -30,7 +33,8 @@ from scoring.rounds.creation import (
 from scoring.rounds.final_stage import final_stage_start, knockout_advance
 from scoring.rounds.publication import publication_checklist
 from scoring.rounds.table_links import table_links, table_token_replace
-from scoring.web.forms import SwapForm, form_errors
+from scoring.rulings.clock import clock_act, clock_log, pace, round_clock, round_minutes, state_words
+from scoring.web.forms import ClockForm, SwapForm, form_errors
 from scoring.web.organiser.access import organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
     LineUpForm,
@@ -100,8 +104,48 @@ def round_console(request, event, number):
             "links": table_links(rnd),
             "later_rounds": event.rounds.filter(number__gt=number).exists(),
             "lineup_matches": lineup_matches(rnd),
+            **_clock_context(rnd),
         },
     )
+
+
+def _clock_context(rnd):
+    clock = round_clock(rnd)
+    return {
+        "clock": clock,
+        "clock_words": state_words(clock),
+        "pace": pace(rnd, clock),
+        "clock_allowed": allowed_actions(clock),
+        "clock_log": clock_log(rnd),
+        "round_minutes": round_minutes(rnd.event),
+    }
+
+
+@organiser_post
+def round_clock_view(request, event, number):
+    """The organiser starts, pauses, resumes or extends the round's clock, or calls time."""
+    rnd = get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
+    form = ClockForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("organiser-round", event.slug, number)
+    data = form.cleaned_data
+    try:
+        clock, recorded = clock_act(
+            rnd=rnd,
+            user=request.user,
+            action=data["action"],
+            minutes=data["minutes"] or 0,
+            finish_in_play=data["finish_in_play"],
+        )
+    except EntryError as failure:
+        refused(request, failure)
+    else:
+        if data["action"] == "call_time":
+            messages.success(request, _("时间到：%(n)s 副记为未打") % {"n": recorded})
+        else:
+            messages.success(request, _("计时：%(state)s") % {"state": message_text(state_words(clock))})
+    return redirect("organiser-round", event.slug, number)
 
 
 @organiser_post

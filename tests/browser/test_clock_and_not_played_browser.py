@@ -1,0 +1,149 @@
+"""Boards not played and the round clock end to end at tablet size (issue 23): a wrong card count
+ruled "not played" and the board shown not played with its score under the event's rule; a
+timed round whose organiser starts, extends and calls time, the time left on the tables' phones
+and the referees' grid, the boards not started ending not played and a board entered late."""
+
+import re
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from scoring.entry.services import deal_confirm, deal_save
+from scoring.models import Deal, Event, Round, Table
+from tests.archives import EXAMPLES
+from tests.conftest import new_page
+from tests.referee_setup import PASSWORD, example_deal
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+TABLET = {"viewport": {"width": 1024, "height": 768}, "has_touch": True}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+ROUND = "/referee/t-pairs/rounds/3/"
+T1 = EXAMPLES["T1"]["expected"]["scores"]
+TOKEN = "clock-browser-token-of-round-3-table-1"
+
+
+def sign_in(page, base, username):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state("load")
+
+
+def test_a_wrong_card_count_ruled_not_played_scores_the_board_under_the_events_rule(live_server, browser, people):
+    event = Event.objects.get(slug="t-pairs")
+    Event.objects.filter(pk=event.pk).update(extra={"not_played": "average"})
+    # Board 5 was played and confirmed at table 2: the average of the other tables is its score.
+    other = Table.objects.get(round__event=event, round__number=3, number=2)
+    played, _ = deal_save(table=other, board=5, deal_json=example_deal("T1"), user=people["referee1"])
+    deal_confirm(deal=played, user=people["referee2"], expected_version=played.version)
+
+    page = new_page(browser, **TABLET)
+    sign_in(page, live_server.url, "referee1")
+    page.goto(live_server.url + ROUND)
+    page.click("#calls-link")
+    page.fill("#call-open input[name=table]", "1")
+    page.fill("#call-open input[name=board]", "5")
+    page.select_option("#call-open select[name=kind]", label="牌数错误")
+    page.fill("#call-open input[name=seats]", "S")
+    page.fill("#call-open input[name=facts]", "S 只有 12 张，E 14 张")
+    page.click("#call-open button[type=submit]")
+    page.wait_for_url("**/calls/*/")
+    page.check("#call-rule input[name=outcome][value=not_played]")
+    page.fill("#call-rule input[name=ruling]", "其他人不同意抽牌，时间不够重新发牌")
+    page.click("#call-rule button[type=submit]")
+    expect(page.locator("#call-ruling")).to_contain_text("这一副未打")
+    expect(page.locator("#call-not-played")).to_have_text("未打：按其他 1 桌的平均分")
+
+    # The board's page: not played, with the rule, the average as its score, confirmed at once.
+    page.click("#call-facts a")
+    expect(page.locator("#not-played")).to_contain_text("未打：按其他 1 桌的平均分")
+    expect(page.locator("#not-played")).to_contain_text("其他人不同意抽牌")
+    expect(page.locator("#deal-status")).to_contain_text("已确认")
+    for seat in "NESW":
+        expect(page.locator(f'#preview-scores [data-seat="{seat}"]')).to_have_text(str(T1[seat]))
+    deal = Deal.objects.get(table__round=other.round, table__number=1, board=5)
+    assert deal.scores == T1 and deal.extra["not_played"]["tables"] == 1
+    # The grid shows the board not played.
+    page.goto(live_server.url + ROUND)
+    expect(page.locator('.cell.not_played[href$="tables/1/boards/5/"]')).to_be_visible()
+
+    # Published: the public traveller and the rulings page say so, with the rule.
+    Round.objects.filter(pk=other.round_id).update(status="provisional", published_at=timezone.now())
+    public = new_page(browser, **TABLET)
+    public.goto(live_server.url + "/events/t-pairs/rounds/3/boards/5/")
+    expect(public.locator("#traveller")).to_contain_text("未打：按其他 1 桌的平均分")
+    public.goto(live_server.url + "/events/t-pairs/penalties/")
+    row = public.locator("#penalties tbody tr").filter(has_text="其他人不同意抽牌")
+    expect(row).to_contain_text("未打：按其他 1 桌的平均分")
+    expect(row).to_contain_text("S 只有 12 张")
+
+
+def test_a_timed_round_whose_organiser_calls_time_ends_the_boards_not_started_not_played(live_server, browser, people):
+    event = Event.objects.get(slug="t-pairs")
+    table = Table.objects.get(round__event=event, round__number=3, number=1)
+    Table.objects.filter(pk=table.pk).update(token=TOKEN)
+    for board in (1, 2):
+        deal_save(table=table, board=board, deal_json=example_deal("T1"), user=people["referee1"])
+
+    # The organiser sets the round's time and the late-play penalty on the event's form.
+    tablet = new_page(browser, **TABLET)
+    sign_in(tablet, live_server.url, "organiser")
+    tablet.goto(live_server.url + "/organiser/t-pairs/edit/")
+    tablet.fill("#id_round_minutes", "90")
+    tablet.fill("#id_late_penalty", "30")
+    tablet.click("#event-form button[type=submit]")
+    tablet.wait_for_url("**/organiser/t-pairs/")
+    assert Event.objects.get(pk=event.pk).extra == {"round_minutes": 90, "late_penalty": -30}
+
+    # Started from the round's console, the clock counts down; extended by five minutes.
+    tablet.goto(live_server.url + "/organiser/t-pairs/rounds/3/")
+    tablet.click("#clock-start")
+    expect(tablet.locator("#round-clock")).to_have_attribute("data-state", "running")
+    face = tablet.locator("#round-clock .clock-time")
+    expect(face).to_have_text(re.compile(r"^(1:30:00|1:29:\d\d)$"))
+    first = face.text_content()
+    expect(face).not_to_have_text(first)  # it ticks
+    tablet.fill("#clock-actions input[name=minutes]", "5")
+    tablet.click("#clock-extend")
+    expect(face).to_have_text(re.compile(r"^1:3[45]:\d\d$"))
+    expect(tablet.locator("#clock-log")).to_contain_text("延长 5 分钟")
+
+    # The table's phone shows the time left; so does the referees' grid.
+    phone = new_page(browser, **PHONE)
+    phone.goto(f"{live_server.url}/t/{TOKEN}/")
+    expect(phone.locator("#round-clock")).to_be_visible()
+    expect(phone.locator("#round-clock .clock-time")).to_have_text(re.compile(r"^1:3[45]:\d\d$"))
+    expect(phone.locator("#round-clock .clock-state")).to_have_text("计时中")
+    grid = new_page(browser, **TABLET)
+    sign_in(grid, live_server.url, "referee2")
+    grid.goto(live_server.url + ROUND)
+    expect(grid.locator("#round-clock .clock-time")).to_have_text(re.compile(r"^1:3[45]:\d\d$"))
+
+    # Time: each table finishes the board in play; the boards after it end not played.
+    tablet.click("#clock-call-time")
+    expect(tablet.locator(".messages")).to_contain_text("时间到：28 副记为未打")  # table 1: 4–16, table 2: 2–16
+    expect(tablet.locator("#round-clock")).to_contain_text("时间到")
+    marked = Deal.objects.filter(table__round__event=event, table__round__number=3, extra__has_key="not_played")
+    assert set(marked.filter(table=table).values_list("board", flat=True)) == set(range(4, 17))
+    expect(phone.locator("#round-clock .clock-time")).to_have_text("时间到")  # at its next poll
+    expect(phone.locator('.board-button.not_played[data-board="4"]')).to_be_visible()
+    expect(phone.locator('.board-button.not_played[data-board="3"]')).to_have_count(0)
+
+    # Board 3, in play when time was called, is entered afterwards: late on the grid.
+    deal_save(table=table, board=3, deal_json=example_deal("T1"), user=people["referee1"])
+    grid.goto(live_server.url + ROUND)
+    expect(grid.locator("#round-clock")).to_contain_text("时间到")
+    expect(grid.locator(".grid-late")).to_have_text("⏱3")
+    expect(grid.locator('.cell.not_played[href$="tables/1/boards/16/"]')).to_be_visible()
+    grid.click(".grid-late")
+    expect(grid.locator("#late-board")).to_contain_text("时间到之后才录入")
+    grid.select_option("#late-penalty select[name=seat]", "E")
+    grid.click("#late-penalty button[type=submit]")
+    expect(grid.locator("#late-board")).to_contain_text("迟打罚分已经给过")
+    late = Deal.objects.get(table=table, board=3)
+    assert late.penalties == {"E": -30} and late.scores["E"] == T1["E"] - 30
+    grid.goto(live_server.url + ROUND + "tables/1/boards/9/")
+    expect(grid.locator("#not-played")).to_contain_text("未打：无成绩（双方 0 分）")
+    expect(grid.locator("#not-played")).to_contain_text("时间到时这一副还没有开始")
