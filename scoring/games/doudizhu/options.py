@@ -8,8 +8,9 @@ on the event. `Rules` holds both, frozen and hashable: the Django side stores `R
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
+from scoring.games.common import STANDINGS
 from scoring.games.options import DEAL, EVENT, Option
-from scoring.games.refusals import DealError, _, listed
+from scoring.games.refusals import DealError, _, listed, preview
 
 from .cards import GAME_ID
 
@@ -27,14 +28,7 @@ OPTIONS = {
         Option("tianzun_points", DEAL, 6, _("天尊：每位非持有者付给天尊者的分"), minimum=0, maximum=1000),
         # §1.1: deals a table plays (8 by default, D-B9); the bound is the project's.
         Option("deals_per_match", EVENT, 8, _("每场每桌打的副数"), minimum=1, maximum=1000),
-        # §0 standings option.
-        Option(
-            "standings",
-            EVENT,
-            "total",
-            _("排名：total 总积分，table_points 每桌两两比较 2/1/0"),
-            choices=("total", "table_points"),
-        ),
+        STANDINGS,  # §0 standings option
     )
 }
 DEAL_OPTIONS = tuple(name for name, option in OPTIONS.items() if option.level == DEAL)
@@ -134,13 +128,3 @@ def rules_for(ruleset=DEFAULT_RULESET, options=None, **settings):
         )
     rules = apply_options(rules, options, tuple(OPTIONS))
     return apply_options(rules, settings, tuple(OPTIONS)) if settings else rules
-
-
-def preview(value, width=40):
-    """A value as a message shows it: its repr, cut to `width` characters. Never raises
-    (an integer too long to print, a structure nested too deep)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= width else text[: width - 1] + "…"

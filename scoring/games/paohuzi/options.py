@@ -8,8 +8,9 @@ Both are frozen dataclasses of plain values, so the site can store them as JSON 
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
+from scoring.games.common import STANDINGS
 from scoring.games.options import DEAL, EVENT, Option
-from scoring.games.refusals import DealError, _, listed
+from scoring.games.refusals import DealError, _, listed, preview, shown
 
 from .cards import GAME_ID
 
@@ -30,13 +31,7 @@ DEAL_OPTIONS = (
 # §3.1 and §0: the event's options. The law gives no upper bound for deals_per_match; 1000 is ours.
 EVENT_OPTIONS = (
     Option("deals_per_match", EVENT, 9, _("每场每桌打的把数（2015 永州比赛：9 把）"), minimum=1, maximum=1000),
-    Option(
-        "standings",
-        EVENT,
-        "total",
-        _("排名：total 总积分，table_points 每桌两两比较 2/1/0"),
-        choices=("total", "table_points"),
-    ),
+    STANDINGS,
 )
 DEAL_OPTION_BY_NAME = {option.name: option for option in DEAL_OPTIONS}
 EVENT_OPTION_BY_NAME = {option.name: option for option in EVENT_OPTIONS}
@@ -93,7 +88,7 @@ def _checked(raw, by_name, key):
             raise DealError(
                 "bad_option",
                 _("未知选项 {name!r:.40}（可用：{known}）"),
-                name=name if type(name) is str else shown(name),
+                name=shown(name),
                 known=listed(list(by_name)),
             )
         if value is None:
@@ -103,7 +98,7 @@ def _checked(raw, by_name, key):
                 "bad_option",
                 _("选项 {name} 的值 {value} 无效（{hint}）"),
                 name=name,
-                value=shown(value),
+                value=preview(value),
                 hint=option.hint,
             )
         pairs.append((name, value))
@@ -135,13 +130,3 @@ def rules_for(options=None, **settings):
     """The rules of an event: deal options (a dict, as in a deal's `"options"`) and event options
     as keyword settings (`deals_per_match=9`, `standings="total"`); raises `bad_option`."""
     return Rules(deal=read_deal_options(options), event=read_event_options(settings or None))
-
-
-def shown(value):
-    """A value as a message quotes it: its repr cut to 40 characters, never an exception
-    (a 5,000-digit integer has no repr, a list nested 10,000 deep neither)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 40 else text[:39] + "…"
