@@ -16,7 +16,7 @@ whether a value is allowed (`allows`) and how to name the allowed values (`hint`
 JSON types are strict: `true` is not 1, `1` is not `true`, `2.0` is not 2.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DEAL = "deal"
 EVENT = "event"
@@ -35,8 +35,12 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None  # None: no upper bound
     nullable: bool = False  # whether null is one of the values (else null counts as absent)
+    # (type, value) of each choice: `allows` runs for every option of every deal that has options.
+    _typed_choices: frozenset = field(init=False, repr=False, compare=False, default=frozenset())
 
     def __post_init__(self):
+        if self.choices is not None:
+            object.__setattr__(self, "_typed_choices", frozenset((type(choice), choice) for choice in self.choices))
         if self.level not in LEVELS:
             raise ValueError(f"{self.name}: level {self.level!r} is not one of {LEVELS}")
         if (self.choices is None) == (self.minimum is None):
@@ -48,8 +52,8 @@ class Option:
         """Whether `value` (any JSON value) is one of the option's values, types compared strictly."""
         if value is None:
             return self.nullable
-        if self.choices is not None:
-            return any(type(value) is type(choice) and value == choice for choice in self.choices)
+        if self.choices is not None:  # a value equal to a choice is hashable, as the choices are
+            return value in self.choices and (type(value), value) in self._typed_choices
         maximum = self.maximum
         return type(value) is int and self.minimum <= value and (maximum is None or value <= maximum)
 

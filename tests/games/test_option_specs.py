@@ -14,6 +14,7 @@ FLAG = Option("flag", DEAL, False, "开关", choices=(False, True))
 KIND = Option("kind", EVENT, "total", "方式", choices=("total", "table_points"))
 COUNT = Option("count", DEAL, 30, "分数", minimum=0, maximum=1000)
 OPEN_ENDED = Option("deals", EVENT, None, "局数", minimum=1, nullable=True)
+MIXED = Option("mixed", DEAL, 2, "混合", choices=(True, 2))  # 1 == True and 2.0 == 2 in Python
 
 
 @pytest.mark.parametrize(
@@ -23,8 +24,9 @@ OPEN_ENDED = Option("deals", EVENT, None, "局数", minimum=1, nullable=True)
         (KIND, ["total", "table_points"], ["Total", "total ", 0, None, ["total"], True]),
         (COUNT, [0, 1, 1000], [-1, 1001, True, False, 2.0, 30.0, "30", None, [30], 10**100]),
         (OPEN_ENDED, [None, 1, 10**9], [0, -1, True, 1.0, "1"]),
+        (MIXED, [True, 2], [1, 2.0, 1.0, False, "2", [2]]),
     ],
-    ids=["bool", "str", "range", "nullable, no maximum"],
+    ids=["bool", "str", "range", "nullable, no maximum", "mixed"],
 )
 def test_json_types_are_strict(option, allowed, refused):
     assert [value for value in allowed if option.allows(value)] == allowed
