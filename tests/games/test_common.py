@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scoring.games import GAMES
 from scoring.games.common import ADJUSTED_LIMIT, STANDINGS, DealsMatch, adjusted_scores, group_deals, table_points
 from scoring.games.refusals import DealError, preview, shown
+from tests.games.hostile import UNPRINTABLE, nested_list
 
 FOUR = ("N", "E", "S", "W")
 THREE = ("E", "S", "W")
@@ -72,15 +73,8 @@ def test_an_adjusted_score_gives_every_seat_of_the_table_an_integer_within_the_l
         assert refused.value.code == "bad_adjusted" and named in refused.value.message
 
 
-def _deep(depth):
-    value = []
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
 def test_a_message_names_any_value_without_raising():
     assert [preview(value) for value in ("N", 2.0, True, None, [1, 2])] == ["'N'", "2.0", "True", "None", "[1, 2]"]
     assert preview("x" * 100) == "'" + "x" * 38 + "…" and len(preview("x" * 100)) == 40
-    assert preview(10**5000) == "<int>" and preview(_deep(100_000)) == "<list>"
+    assert preview(UNPRINTABLE) == "<int>" and preview(nested_list(100_000)) == "<list>"
     assert [f"{shown(value)!r:.40}" for value in ("N", [1], {}, 2**70)] == ["'N'", "[…]", "{}", "2**70…"]
