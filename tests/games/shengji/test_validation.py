@@ -45,7 +45,10 @@ def _drop(key):
 
 
 def _mismatch(deal):
-    deal["declarer"] = "EW" if deal["state"]["declarer"] == "NS" else "NS"
+    """A declarer other than the state's; after a defect of the state itself (which comes first
+    in the law's order), any side."""
+    state = deal.get("state")
+    deal["declarer"] = "EW" if isinstance(state, dict) and state.get("declarer") == "NS" else "NS"
 
 
 COMMON = [
