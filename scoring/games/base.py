@@ -13,6 +13,8 @@ event with options as data; the game is the family they belong to. An event play
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from scoring.games.options import Option
+
 
 @dataclass(frozen=True)
 class GridRow:
@@ -32,7 +34,11 @@ class Game(Protocol):
     sides: dict[str, tuple[str, ...]]  # the sides that score together ({"NS": ("N", "S"), …})
     rulesets: tuple[str, ...]  # the rule sets an event may choose
     default_ruleset: str
-    options: tuple[str, ...]  # the per-event options (their values checked by `rules`)
+    options: tuple[str, ...]  # the per-event options' names (their values checked by `rules`)
+    # Every option as data (`scoring.games.options.Option`: name, level, default, label, allowed
+    # values), deal level and event level alike: an event's form is built from these. `rules`
+    # takes the deal-level ones in `options` and the event-level ones as keywords.
+    option_specs: tuple[Option, ...]
     match_thresholds: tuple[int, ...]  # what ends a match's unit (华牌: a 局 at ±1000 or ±800)
 
     def rules(self, ruleset: str, options: dict | None = None, **settings: Any) -> Any:

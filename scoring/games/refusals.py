@@ -80,6 +80,17 @@ def shown(value):
     return value
 
 
+def preview(value, width=40):
+    """A JSON value as a message's `{value}` names it: its `repr`, cut to `width` characters
+    (… at the cut), or `<int>`, `<list>` where there is no `repr` (a huge integer, a list nested
+    too deep). Never raises. `shown` is the same for a template that cuts it (`{value!r:.40}`)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def listed(items):
     """Several message parameters as one: 北(N)、东(E) in Chinese, North(N), East(E) in English."""
     *head, text = items

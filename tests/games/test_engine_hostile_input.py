@@ -1,24 +1,14 @@
 """Any JSON value anywhere in a deal is an invalid deal with a code, never an exception (deal-json.md)."""
 
-import json
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.games.huapai import POINT_CARDS, SEATS, DealError, read_deal, score_deal
+from scoring.games.huapai import POINT_CARDS, SEATS, read_deal, score_deal
+from tests.games.hostile import assert_refusal, json_values, put
 from tests.strategies import valid_deals
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False)
-    | st.text(max_size=6)
-    | st.sampled_from(["N", "n", " S ", "SQ", "sq", "♤Q", "HT", "shown", "first", "huapai", "online-2deck", ""]),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
-    max_leaves=8,
-)
+hostile_values = json_values(["N", "n", " S ", "SQ", "sq", "♤Q", "HT", "shown", "first", "huapai", "online-2deck", ""])
 PATHS = [
     ("ruleset",),
     ("options",),
@@ -38,29 +28,21 @@ PATHS = [
 ]
 
 
-def put(deal, path, value):
-    target = deal
-    for key in path[:-1]:
-        if not isinstance(target.get(key), dict):
-            target[key] = {}
-        target = target[key]
-    target[path[-1]] = value
-
-
 @settings(max_examples=400)
-@given(valid_deals(ruleset=st.sampled_from(["huapai", "online", "online-2deck"])), st.sampled_from(PATHS), json_values)
+@given(
+    valid_deals(ruleset=st.sampled_from(["huapai", "online", "online-2deck"])), st.sampled_from(PATHS), hostile_values
+)
 def test_a_wrong_value_anywhere_is_a_coded_problem_never_an_exception(deal, path, value):
     put(deal, path, value)
     result, problems = read_deal(deal)
     assert (result is None) == bool(problems)
     for problem in problems:
-        assert isinstance(problem, DealError) and problem.code and problem.message
-        json.dumps(problem.as_json())  # every message serialises
+        assert_refusal(problem)  # a code, a short message, its JSON written
     if result is not None:
         assert set(score_deal(deal)["scores"]) == set(SEATS)
 
 
-@given(json_values)
+@given(hostile_values)
 def test_a_deal_that_is_not_an_object_is_bad_deal(value):
     if isinstance(value, dict):
         return

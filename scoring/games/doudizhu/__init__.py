@@ -11,7 +11,7 @@ from .deal import ValidDeal, read_deal, validate_deal
 from .engine import BREAKDOWN_TERMS, score_deal, score_valid_deal
 from .game import DOUDIZHU
 from .match import first_bidder, match_units, score_match, standing_points, table_points, winners
-from .options import DEAL_OPTIONS, EVENT_OPTIONS, OPTIONS, Option, Rules, rules_for
+from .options import DEAL_OPTIONS, EVENT_OPTIONS, OPTIONS, Rules, rules_for
 from .stored import score_stored
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "OPTIONS",
     "SEATS",
     "DealError",
-    "Option",
     "Rules",
     "ValidDeal",
     "first_bidder",

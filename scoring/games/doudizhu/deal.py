@@ -8,7 +8,7 @@ the law does not define are ignored.
 
 from dataclasses import dataclass, field
 
-from scoring.games.refusals import DealError, _
+from scoring.games.refusals import DealError, _, preview
 
 from .cards import (
     BASE_OF_BID,
@@ -22,7 +22,7 @@ from .cards import (
     SEATS,
     seat_label,
 )
-from .options import DEFAULT_RULES, Rules, apply_options, check_options, preview
+from .options import DEFAULT_RULES, Rules, apply_options, check_options
 
 
 @dataclass(slots=True)

@@ -1,6 +1,6 @@
 """蚌埠斗地主 as a `Game` (scoring.games.base): law §1 behind the protocol.
 
-Beyond the protocol: `deal_options` / `event_options` (the options as data), `entry_fields`
+Beyond the protocol: `entry_fields`
 (what the entry page asks, as plain field descriptions; `entry_grid` returns the same list),
 `score_match`, `first_bidder`, `table_points` and `standing_points`.
 """
@@ -11,7 +11,7 @@ from . import match
 from .cards import FEIDAN_MOST_FARMER, FEIDAN_MOST_LANDLORD, GAME_ID, GAME_NAME, SEATS, SIDES
 from .deal import read_deal
 from .engine import score_deal
-from .options import DEAL_OPTIONS, DEFAULT_RULESET, EVENT_OPTIONS, OPTIONS, RULESETS, rules_for
+from .options import DEFAULT_RULESET, OPTIONS, RULESETS, rules_for
 from .stored import score_stored
 
 # The deal's keys in the order a referee records them (§1.2), as plain data for a form:
@@ -41,8 +41,7 @@ class Doudizhu:
     rulesets = tuple(RULESETS)
     default_ruleset = DEFAULT_RULESET
     options = tuple(OPTIONS)
-    deal_options = tuple(OPTIONS[name] for name in DEAL_OPTIONS)
-    event_options = tuple(OPTIONS[name] for name in EVENT_OPTIONS)
+    option_specs = tuple(OPTIONS.values())  # deal options, then event options
     # A match ends after `deals_per_match` deals (an event option), not at a score.
     match_thresholds = ()
 

@@ -6,8 +6,7 @@ with the highest total. Standings take either the totals (`standings` = "total")
 points of §0 (2 per opponent with a lower total, 1 per equal one; totals break ties).
 """
 
-from dataclasses import dataclass, field
-
+from scoring.games.common import DealsMatch, group_deals, table_points
 from scoring.games.refusals import DealError, Text, _
 
 from .cards import SEATS
@@ -19,18 +18,6 @@ def first_bidder(deal_index, first=SEATS[0]):
     """D-B9: the seat that bids first in the table's deal number `deal_index` (0-based, recorded
     deals only): one seat on per deal in playing order, starting from `first`."""
     return SEATS[(SEATS.index(first) + deal_index) % len(SEATS)]
-
-
-def table_points(totals):
-    """§0: per seat, 2 for every opponent with a lower match total and 1 for every equal one."""
-    return {
-        seat: sum(
-            2 if totals[seat] > totals[other] else 1 if totals[seat] == totals[other] else 0
-            for other in SEATS
-            if other != seat
-        )
-        for seat in SEATS
-    }
 
 
 def winners(totals):
@@ -49,18 +36,9 @@ def standing_points(totals, standings="total"):
     return {seat: {"points": totals[seat], "tiebreak": None} for seat in SEATS}
 
 
-@dataclass
-class MatchUnit:
-    """A table match: the deals it holds (indices into the table's deals), running totals."""
-
-    number: int  # 1-based
-    deals: list = field(default_factory=list)
-    totals: dict = field(default_factory=lambda: dict.fromkeys(SEATS, 0))
-    finished: bool = False
-
-    @property
-    def table_points(self):
-        return table_points(self.totals)
+class MatchUnit(DealsMatch):
+    """A table match (`scoring.games.common.DealsMatch`: number, deals, totals, finished,
+    table_points) and its winners."""
 
     @property
     def winners(self):
@@ -70,20 +48,7 @@ class MatchUnit:
 def match_units(seat_scores, deals_per_match=DEFAULT_RULES.deals_per_match):
     """A table's deals (`[{seat: score}]` in playing order) grouped into matches of
     `deals_per_match` deals; the last is unfinished when the deals run out before it ends."""
-    units = []
-    current = None
-    for index, scores in enumerate(seat_scores):
-        if current is None:
-            current = MatchUnit(number=len(units) + 1)
-            units.append(current)
-        current.deals.append(index)
-        totals = current.totals
-        for seat in SEATS:
-            totals[seat] += scores[seat]
-        if len(current.deals) == deals_per_match:
-            current.finished = True
-            current = None
-    return units
+    return group_deals(seat_scores, deals_per_match, SEATS, MatchUnit)
 
 
 def _at(position, error):

@@ -1,4 +1,4 @@
-"""Options as data (law §1.3, §1.1, §0): each a name, its allowed values and a default.
+"""Options as data (law §1.3, §1.1, §0): each a `scoring.games.options.Option`.
 
 Deal options travel in a deal's `"options"`; event options (match length, standings) are set
 on the event. `Rules` holds both, frozen and hashable: the Django side stores `Rules.options()`
@@ -8,58 +8,27 @@ on the event. `Rules` holds both, frozen and hashable: the Django side stores `R
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
-from scoring.games.refusals import DealError, _, listed
+from scoring.games.common import STANDINGS
+from scoring.games.options import DEAL, EVENT, Option
+from scoring.games.refusals import DealError, _, listed, preview
 
 from .cards import GAME_ID
-
-DEAL = "deal"
-EVENT = "event"
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One option: allowed values are `choices`, or the integers `minimum`…`maximum`."""
-
-    name: str
-    level: str  # DEAL or EVENT
-    default: object
-    choices: tuple | None = None
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def allows(self, value):
-        """JSON types are strict: `true` is not 1 and `1` is not `true`, `2.0` is not 2."""
-        if self.choices is not None:
-            return any(type(value) is type(choice) and value == choice for choice in self.choices)
-        return type(value) is int and self.minimum <= value <= self.maximum
-
-    @property
-    def hint(self):
-        """The allowed values as a reader writes them: add / once, true / false, 0…1000."""
-        if self.choices is None:
-            return f"{self.minimum}…{self.maximum}"
-        return " / ".join(str(choice).lower() if type(choice) is bool else str(choice) for choice in self.choices)
-
-    def as_json(self):
-        """The option as plain data, for pages and forms."""
-        allowed = list(self.choices) if self.choices is not None else {"min": self.minimum, "max": self.maximum}
-        return {"name": self.name, "level": self.level, "default": self.default, "values": allowed}
-
 
 OPTIONS = {
     option.name: option
     for option in (
         # §1.3, D-B2: several 飛彈 of one player add up ("add") or count once ("once").
-        Option("feidan_stack", DEAL, "add", choices=("add", "once")),
+        Option(
+            "feidan_stack", DEAL, "add", _("一人多个飞弹：add 累加，once 只算一个（D-B2）"), choices=("add", "once")
+        ),
         # §1.3, D-B3: whether 飛彈 may turn a loser's payment into a gain.
-        Option("feidan_reversal", DEAL, False, choices=(False, True)),
+        Option("feidan_reversal", DEAL, False, _("飞弹可使输家反赢（D-B3）"), choices=(False, True)),
         # §1.3, D-B6: what each non-holder pays each 天炸 holder, and the 天尊 holder.
-        Option("tianzha_points", DEAL, 30, minimum=0, maximum=1000),
-        Option("tianzun_points", DEAL, 6, minimum=0, maximum=1000),
+        Option("tianzha_points", DEAL, 30, _("天炸：每位非持有者付给每位天炸者的分"), minimum=0, maximum=1000),
+        Option("tianzun_points", DEAL, 6, _("天尊：每位非持有者付给天尊者的分"), minimum=0, maximum=1000),
         # §1.1: deals a table plays (8 by default, D-B9); the bound is the project's.
-        Option("deals_per_match", EVENT, 8, minimum=1, maximum=1000),
-        # §0 standings option.
-        Option("standings", EVENT, "total", choices=("total", "table_points")),
+        Option("deals_per_match", EVENT, 8, _("每场每桌打的副数"), minimum=1, maximum=1000),
+        STANDINGS,  # §0 standings option
     )
 }
 DEAL_OPTIONS = tuple(name for name, option in OPTIONS.items() if option.level == DEAL)
@@ -159,13 +128,3 @@ def rules_for(ruleset=DEFAULT_RULESET, options=None, **settings):
         )
     rules = apply_options(rules, options, tuple(OPTIONS))
     return apply_options(rules, settings, tuple(OPTIONS)) if settings else rules
-
-
-def preview(value, width=40):
-    """A value as a message shows it: its repr, cut to `width` characters. Never raises
-    (an integer too long to print, a structure nested too deep)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,27 +1,13 @@
 """A stored deal of an event: its canonical fields and scores, an arbiter's adjusted score
 (调整分) replacing the computed ones."""
 
-from scoring.games.refusals import DealError, _
+from scoring.games.common import adjusted_scores
 
 from .cards import GAME_ID, PLAY_KEYS, SEATS
 from .deal import validate_deal
 from .engine import score_valid_deal
 
-# An adjusted score per seat lies within these bounds (as 华牌's, docs/security.md).
-ADJUSTED_LIMIT = 1_000_000
 DEAL_KEYS = ("tianzha", "tianzun", *PLAY_KEYS)
-
-
-def _adjusted_scores(adjusted):
-    if not isinstance(adjusted, dict) or set(adjusted) != set(SEATS):
-        raise DealError("bad_adjusted", _("调整分必须给出四个座位的整数"))
-    for seat in SEATS:
-        value = adjusted[seat]
-        if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
-            raise DealError(
-                "bad_adjusted", _("{seat} 的调整分必须是 ±{limit} 以内的整数"), seat=seat, limit=ADJUSTED_LIMIT
-            )
-    return {seat: adjusted[seat] for seat in SEATS}
 
 
 def score_stored(rules, deal_json, adjusted=None):
@@ -33,7 +19,7 @@ def score_stored(rules, deal_json, adjusted=None):
     if adjusted is None:
         deal = validate_deal(deal_json, rules)
         return {**deal.as_json(), **score_valid_deal(deal, rules)}
-    scores = _adjusted_scores(adjusted)
+    scores = adjusted_scores(adjusted, SEATS)
     if isinstance(deal_json, dict) and all(deal_json.get(key) is None for key in DEAL_KEYS):
         canonical = {"game": GAME_ID}
     else:

@@ -6,7 +6,7 @@ from .cards import POINT_CARDS, SEATS, SIDES, card_label
 from .deal import read_deal
 from .engine import score_deal
 from .game_totals import split_games
-from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTIONS, RULESETS, rules_for
+from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTION_SPECS, OPTIONS, RULESETS, rules_for
 from .stored import score_stored
 
 COPY_MARKS = {1: "①", 2: "②"}
@@ -20,6 +20,7 @@ class Huapai:
     rulesets = tuple(RULESETS)
     default_ruleset = DEFAULT_RULESET
     options = tuple(OPTIONS)
+    option_specs = OPTION_SPECS
     match_thresholds = GAME_THRESHOLDS
 
     def rules(self, ruleset, options=None, **settings):

@@ -6,6 +6,7 @@ The engine reads these fields and nothing else: a new house rule is a new
 
 from dataclasses import dataclass, replace
 
+from scoring.games.options import DEAL, Option
 from scoring.games.refusals import DealError, _, listed
 
 NORMALISATIONS = ("none", "zero_sum", "partnership")
@@ -57,21 +58,23 @@ class RuleSet:
         return {option: getattr(self, field) for option, (field, _check) in OPTIONS.items()}
 
 
+# The four per-event options as data (scoring.games.options), in a deal's "options" as on the
+# event; the defaults are the default rule set's (another rule set's own: `RuleSet.options()`).
+OPTION_SPECS = (
+    Option("first_exposure", DEAL, True, _("承认首明"), choices=(True, False)),
+    Option("self_capture", DEAL, True, _("自得翻倍"), choices=(True, False)),
+    Option("normalisation", DEAL, "none", _("分数归一"), choices=NORMALISATIONS),
+    Option("scale", DEAL, 1, _("倍数"), minimum=SCALE_MIN, maximum=SCALE_MAX),
+)
+OPTION_FIELDS = {
+    "first_exposure": "first_exposure_recognised",
+    "self_capture": "self_capture_doubles",
+    "normalisation": "normalisation",
+    "scale": "normalisation_scale",
+}
 # Option name (deal JSON, archives, events) → (RuleSet field, check of the value).
-OPTIONS = {
-    "first_exposure": ("first_exposure_recognised", lambda value: type(value) is bool),
-    "self_capture": ("self_capture_doubles", lambda value: type(value) is bool),
-    "normalisation": ("normalisation", lambda value: type(value) is str and value in NORMALISATIONS),
-    "scale": ("normalisation_scale", lambda value: type(value) is int and SCALE_MIN <= value <= SCALE_MAX),
-}
-
-OPTION_HINTS = {
-    "first_exposure": "true / false",
-    "self_capture": "true / false",
-    "normalisation": " / ".join(NORMALISATIONS),
-    "scale": f"{SCALE_MIN}…{SCALE_MAX}",
-}
-
+OPTIONS = {spec.name: (OPTION_FIELDS[spec.name], spec.allows) for spec in OPTION_SPECS}
+OPTION_HINTS = {spec.name: spec.hint for spec in OPTION_SPECS}
 
 RULESETS = {
     "huapai": RuleSet(name="huapai"),
@@ -112,6 +115,7 @@ RULESETS = {
 
 DEFAULT_RULESET = "huapai"
 GAME_THRESHOLDS = (1000, 800)
+assert RULESETS[DEFAULT_RULESET].options() == {spec.name: spec.default for spec in OPTION_SPECS}
 
 
 def read_options(raw):

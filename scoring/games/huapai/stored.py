@@ -1,28 +1,18 @@
 """Translating stored deals to and from the rules engine. The only place the
 site asks the engine for a deal's score."""
 
+from scoring.games import common
 from scoring.games.huapai import SEATS, DealError, RuleSet, read_deal, rules_for, score_valid_deal
 from scoring.games.refusals import _
 
-# An arbiter's adjusted score (调整分) per seat lies within these bounds (docs/security.md).
-ADJUSTED_LIMIT = 1_000_000
+# An arbiter's adjusted score (调整分) per seat lies within these bounds (§0's, for every game;
+# named here for the entry form's fields, scoring/web/forms.py).
+ADJUSTED_LIMIT = common.ADJUSTED_LIMIT
 
 
 def event_rules(event) -> RuleSet:
     """The event's rule set with its per-event options and 局 threshold."""
     return rules_for(event.ruleset, event.options or None).with_options(game_threshold=event.game_threshold)
-
-
-def _adjusted_scores(adjusted):
-    if not isinstance(adjusted, dict) or set(adjusted) != set(SEATS):
-        raise DealError("bad_adjusted", _("调整分必须给出四个座位的整数"))
-    for seat in SEATS:
-        value = adjusted[seat]
-        if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
-            raise DealError(
-                "bad_adjusted", _("{seat} 的调整分必须是 ±{limit} 以内的整数"), seat=seat, limit=ADJUSTED_LIMIT
-            )
-    return {seat: adjusted[seat] for seat in SEATS}
 
 
 def _has_captures(deal_json):
@@ -50,7 +40,7 @@ def score_stored(rules, deal_json, adjusted=None):
     if adjusted is None:
         deal = _read(rules, deal_json)
         return {**deal.as_json(), **score_valid_deal(deal, rules)}
-    scores = _adjusted_scores(adjusted)
+    scores = common.adjusted_scores(adjusted, SEATS)
     # An arbiter may adjust a deal that was never finished: captures are
     # optional then, but when given they must still make a valid deal.
     if _has_captures(deal_json):

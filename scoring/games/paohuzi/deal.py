@@ -7,7 +7,7 @@ exception. `validate_deal` raises it; `read_deal` returns it in a list, as 华�
 
 from dataclasses import dataclass
 
-from scoring.games.refusals import DealError, _
+from scoring.games.refusals import DealError, _, preview
 
 from .cards import (
     COPIES,
@@ -24,7 +24,7 @@ from .cards import (
     WIN_KEYS,
     seat_label,
 )
-from .options import DEFAULT_DEAL_OPTIONS, DealOptions, read_deal_options, shown
+from .options import DEFAULT_DEAL_OPTIONS, DealOptions, read_deal_options
 
 SOURCE_SET = frozenset(SOURCES)
 WANG_SET = frozenset(WANGS)
@@ -64,7 +64,7 @@ def _missing(key):
 
 
 def _unknown_seat(where, value):
-    return DealError("unknown_seat", _("{where}：座位 {value} 无效（E / S / W）"), where=where, value=shown(value))
+    return DealError("unknown_seat", _("{where}：座位 {value} 无效（E / S / W）"), where=where, value=preview(value))
 
 
 def validate_deal(raw, rules=None):
@@ -80,7 +80,7 @@ def validate_deal(raw, rules=None):
     # G2
     game = get("game")
     if game is not None and game != GAME_ID:
-        raise DealError("unknown_game", _("未知的游戏 {game}"), game=shown(game))
+        raise DealError("unknown_game", _("未知的游戏 {game}"), game=preview(game))
     # G3
     base = DEFAULT_DEAL_OPTIONS if rules is None else rules.deal
     options = get("options")
@@ -109,7 +109,7 @@ def validate_deal(raw, rules=None):
                 "bad_wangba",
                 _("{seat} 的王霸数 {value} 无效（0 到 {most} 的整数）"),
                 seat=seat_label(seat),
-                value=shown(count),
+                value=preview(count),
                 most=WANGBA_CARDS,
             )
         wangba[seat] = count
@@ -143,7 +143,7 @@ def validate_deal(raw, rules=None):
     if huxi is None:
         raise _missing("huxi")
     if not (type(huxi) is int and 0 <= huxi <= MAX_HUXI):
-        raise DealError("bad_huxi", _("胡息 {value} 无效（0 到 {most} 的整数）"), value=shown(huxi), most=MAX_HUXI)
+        raise DealError("bad_huxi", _("胡息 {value} 无效（0 到 {most} 的整数）"), value=preview(huxi), most=MAX_HUXI)
     if huxi < options.min_huxi:
         raise DealError(
             "huxi_below_minimum", _("胡息 {huxi} 不足 {minimum}，不能胡"), huxi=huxi, minimum=options.min_huxi
@@ -154,14 +154,14 @@ def validate_deal(raw, rules=None):
     if red is None:
         raise _missing("red")
     if not (type(red) is int and 0 <= red <= MAX_RED):
-        raise DealError("bad_red", _("红字数 {value} 无效（0 到 {most} 的整数）"), value=shown(red), most=MAX_RED)
+        raise DealError("bad_red", _("红字数 {value} 无效（0 到 {most} 的整数）"), value=preview(red), most=MAX_RED)
 
     # V7
     source = get("source")
     if source is None:
         raise _missing("source")
     if type(source) is not str or source not in SOURCE_SET:
-        raise DealError("bad_source", _("“source” 的值 {value} 无效（self / draw / discard）"), value=shown(source))
+        raise DealError("bad_source", _("“source” 的值 {value} 无效（self / draw / discard）"), value=preview(source))
 
     # V8
     discarder = get("from")
@@ -187,7 +187,9 @@ def validate_deal(raw, rules=None):
         wang = "none"
     elif type(wang) is not str or wang not in WANG_SET:
         raise DealError(
-            "bad_wang", _("“wang” 的值 {value} 无效（none / wangdiao / wangdiaowang / wangchuang）"), value=shown(wang)
+            "bad_wang",
+            _("“wang” 的值 {value} 无效（none / wangdiao / wangdiaowang / wangchuang）"),
+            value=preview(wang),
         )
     elif wang != "none":
         if source != "self":
@@ -210,7 +212,7 @@ def validate_deal(raw, rules=None):
         raise DealError(
             "bad_xing",
             _("省数 {value} 无效（0 到 {most} 的整数：4 张省牌加胡牌者的王霸）"),
-            value=shown(xing),
+            value=preview(xing),
             most=COPIES + held,
         )
 

@@ -1,7 +1,7 @@
 """跑胡子 as a `Game` (scoring.games.base): law §3 of shared/rules/games/README.md behind the protocol.
 
-Beyond the protocol, the class offers `option_specs` / `event_option_specs` (options as data),
-`entry_fields` (the same as `entry_grid`), `next_dealer`, `table_points` and `play_match`.
+Beyond the protocol, the class offers `entry_fields` (the same as `entry_grid`), `next_dealer`,
+`table_points` and `play_match`.
 """
 
 from dataclasses import dataclass
@@ -59,10 +59,8 @@ class Paohuzi:
     sides = SIDES
     rulesets = (GAME_ID,)
     default_ruleset = GAME_ID
-    options = tuple(option.name for option in DEAL_OPTIONS)
-    event_options = tuple(option.name for option in EVENT_OPTIONS)
-    option_specs = DEAL_OPTIONS
-    event_option_specs = EVENT_OPTIONS
+    option_specs = DEAL_OPTIONS + EVENT_OPTIONS
+    options = tuple(option.name for option in option_specs)
     # A match is a number of deals, not a points threshold: nothing for an event to choose here.
     match_thresholds = ()
     default_rules = DEFAULT_RULES

@@ -7,8 +7,7 @@ competition's 「每场比赛每桌打9把牌」). Standings take each player's 
 with a lower match total, 1 for every equal one) with the total as the first tie-break.
 """
 
-from dataclasses import dataclass, field
-
+from scoring.games.common import DealsMatch, group_deals, table_points
 from scoring.games.refusals import DealError, Text, _
 
 from .cards import NEXT_SEAT, SEATS
@@ -25,36 +24,15 @@ def next_dealer(dealer, winner):
     return NEXT_SEAT[dealer] if dealer is not None else None
 
 
-def table_points(totals):
-    """§0 `table_points`: per seat, 2 for every opponent with a lower total, 1 for every equal one."""
-    return {
-        seat: sum(
-            2 if totals[seat] > totals[other] else 1 if totals[seat] == totals[other] else 0
-            for other in totals
-            if other != seat
-        )
-        for seat in totals
-    }
-
-
 def leaders(totals):
     """The seats with the highest total, in seat order (more than one on a tie)."""
     best = max(totals.values())
     return tuple(seat for seat in totals if totals[seat] == best)
 
 
-@dataclass
-class TableMatch:
-    """A table's match: the deals it holds (indices into the table's deals), running totals."""
-
-    number: int  # 1-based match number at the table
-    deals: list = field(default_factory=list)
-    totals: dict = field(default_factory=lambda: dict.fromkeys(SEATS, 0))
-    finished: bool = False
-
-    @property
-    def table_points(self):
-        return table_points(self.totals)
+class TableMatch(DealsMatch):
+    """A table's match (`scoring.games.common.DealsMatch`: number, deals, totals, finished,
+    table_points), its leaders and what it puts into standings."""
 
     @property
     def leaders(self):
@@ -74,20 +52,7 @@ def split_matches(seat_scores, deals_per_match=DEFAULT_RULES.event.deals_per_mat
     `seat_scores` is the sequence of deal scores, each a dict seat → score or a tuple in
     seat order (E, S, W). The last match is unfinished when the deals run out before it ends.
     """
-    matches = []
-    current = None
-    for index, scores in enumerate(seat_scores):
-        if current is None:
-            current = TableMatch(number=len(matches) + 1)
-            matches.append(current)
-        current.deals.append(index)
-        values = scores.values() if isinstance(scores, dict) else scores
-        for seat, score in zip(SEATS, values, strict=True):
-            current.totals[seat] += score
-        if len(current.deals) == deals_per_match:
-            current.finished = True
-            current = None
-    return matches
+    return group_deals(seat_scores, deals_per_match, SEATS, TableMatch)
 
 
 def _at_deal(number, problem):

@@ -1,4 +1,4 @@
-"""Options as data (law §3.3 and §0): each has a name, its allowed values and a default.
+"""Options as data (law §3.3 and §0): each a `scoring.games.options.Option`.
 
 Deal options travel in a deal's `"options"` object and change how it is scored; event options
 (`deals_per_match`, `standings`) are set on the event and shape the match and the standings.
@@ -8,53 +8,30 @@ Both are frozen dataclasses of plain values, so the site can store them as JSON 
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
-from scoring.games.refusals import DealError, _, listed
+from scoring.games.common import STANDINGS
+from scoring.games.options import DEAL, EVENT, Option
+from scoring.games.refusals import DealError, _, listed, preview, shown
 
 from .cards import GAME_ID
 
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One option: an integer within bounds, or one of a few choices."""
-
-    name: str
-    default: object
-    label: str  # what it means, in the law's words
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple = ()
-
-    def allows(self, value):
-        if self.choices:
-            return type(value) is str and value in self.choices
-        return type(value) is int and self.minimum <= value <= self.maximum
-
-    @property
-    def hint(self):
-        """The allowed values, as a message shows them."""
-        return " / ".join(self.choices) if self.choices else f"{self.minimum}…{self.maximum}"
-
-    def as_json(self):
-        allowed = list(self.choices) if self.choices else {"min": self.minimum, "max": self.maximum}
-        return {"name": self.name, "allowed": allowed, "default": self.default, "label": self.label}
-
-
 # §3.3 Options (deal level), in the law's order.
 DEAL_OPTIONS = (
-    Option("min_huxi", 15, "胡牌最少胡息（D-P2）", minimum=1, maximum=60),
-    Option("tun_step", 3, "每多一囤所需胡息（D-P3）", minimum=1, maximum=10),
-    Option("di", 0, "底：每次胡牌另加的囤数", minimum=0, maximum=10),
+    Option("min_huxi", DEAL, 15, _("胡牌最少胡息（D-P2）"), minimum=1, maximum=60),
+    Option("tun_step", DEAL, 3, _("每多一囤所需胡息（D-P3）"), minimum=1, maximum=10),
+    Option("di", DEAL, 0, _("底：每次胡牌另加的囤数"), minimum=0, maximum=10),
     Option(
-        "discard_pays", "all", "放炮由谁付：all 两家都付，discarder 放炮者独付（D-P6）", choices=("all", "discarder")
+        "discard_pays",
+        DEAL,
+        "all",
+        _("放炮由谁付：all 两家都付，discarder 放炮者独付（D-P6）"),
+        choices=("all", "discarder"),
     ),
-    Option("huang_per_wangba", 5, "黄庄时每张王霸付给每个无王霸者的分（D-P7）", minimum=0, maximum=100),
+    Option("huang_per_wangba", DEAL, 5, _("黄庄时每张王霸付给每个无王霸者的分（D-P7）"), minimum=0, maximum=100),
 )
 # §3.1 and §0: the event's options. The law gives no upper bound for deals_per_match; 1000 is ours.
 EVENT_OPTIONS = (
-    Option("deals_per_match", 9, "每场每桌打的把数（2015 永州比赛：9 把）", minimum=1, maximum=1000),
-    Option(
-        "standings", "total", "排名：total 总积分，table_points 每桌两两比较 2/1/0", choices=("total", "table_points")
-    ),
+    Option("deals_per_match", EVENT, 9, _("每场每桌打的把数（2015 永州比赛：9 把）"), minimum=1, maximum=1000),
+    STANDINGS,
 )
 DEAL_OPTION_BY_NAME = {option.name: option for option in DEAL_OPTIONS}
 EVENT_OPTION_BY_NAME = {option.name: option for option in EVENT_OPTIONS}
@@ -111,22 +88,17 @@ def _checked(raw, by_name, key):
             raise DealError(
                 "bad_option",
                 _("未知选项 {name!r:.40}（可用：{known}）"),
-                name=name if type(name) is str else shown(name),
+                name=shown(name),
                 known=listed(list(by_name)),
             )
         if value is None:
             continue  # null counts as absent (§0)
-        choices = option.choices  # `option.allows(value)`, inlined: this runs for every option of every deal
-        if not (
-            (type(value) is str and value in choices)
-            if choices
-            else (type(value) is int and option.minimum <= value <= option.maximum)
-        ):
+        if not option.allows(value):
             raise DealError(
                 "bad_option",
                 _("选项 {name} 的值 {value} 无效（{hint}）"),
                 name=name,
-                value=shown(value),
+                value=preview(value),
                 hint=option.hint,
             )
         pairs.append((name, value))
@@ -158,13 +130,3 @@ def rules_for(options=None, **settings):
     """The rules of an event: deal options (a dict, as in a deal's `"options"`) and event options
     as keyword settings (`deals_per_match=9`, `standings="total"`); raises `bad_option`."""
     return Rules(deal=read_deal_options(options), event=read_event_options(settings or None))
-
-
-def shown(value):
-    """A value as a message quotes it: its repr cut to 40 characters, never an exception
-    (a 5,000-digit integer has no repr, a list nested 10,000 deep neither)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 40 else text[:39] + "…"

@@ -1,26 +1,12 @@
 """A stored 跑胡子 deal scored for the site: its canonical fields and its result, or an
 arbiter's adjusted score (调整分) in place of the computed one."""
 
+from scoring.games.common import adjusted_scores
 from scoring.games.refusals import DealError, _
 
 from .cards import GAME_ID, SEATS
 from .deal import validate_deal
 from .engine import score_valid_deal
-
-# An arbiter's adjusted score per seat lies within these bounds (as in 华牌).
-ADJUSTED_LIMIT = 1_000_000
-
-
-def _adjusted_scores(adjusted):
-    if not isinstance(adjusted, dict) or set(adjusted) != set(SEATS):
-        raise DealError("bad_adjusted", _("调整分必须给出东、南、西三个座位的整数"))
-    for seat in SEATS:
-        value = adjusted[seat]
-        if type(value) is not int or not -ADJUSTED_LIMIT <= value <= ADJUSTED_LIMIT:
-            raise DealError(
-                "bad_adjusted", _("{seat} 的调整分必须是 ±{limit} 以内的整数"), seat=seat, limit=ADJUSTED_LIMIT
-            )
-    return {seat: adjusted[seat] for seat in SEATS}
 
 
 def score_stored(rules, deal_json, adjusted=None):
@@ -36,7 +22,7 @@ def score_stored(rules, deal_json, adjusted=None):
         deal = validate_deal(deal_json, rules)
         result = score_valid_deal(deal)
         return {**deal.as_json(), **result, "raw": dict(result["scores"]), "sides": dict(result["scores"])}
-    scores = _adjusted_scores(adjusted)
+    scores = adjusted_scores(adjusted, SEATS)
     if not isinstance(deal_json, dict):
         raise DealError("bad_json", _("牌局必须是 JSON 对象"))
     canonical = validate_deal(deal_json, rules).as_json() if "winner" in deal_json else {}

@@ -9,7 +9,7 @@ from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES
 from .deal import GAME_ID, read_deal, validate_deal
 from .engine import score_deal, score_valid_deal
 from .match import match_outcome, match_standing, shengji_match
-from .options import DEAL_OPTIONS, DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
+from .options import DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +40,11 @@ class Shengji:
     sides = SIDES
     rulesets = tuple(RULESETS)
     default_ruleset = DEFAULT_RULESET
-    options = tuple(EVENT_OPTIONS)  # the event (match) options: start_level, target, deals
+    # start_level (a deal option the event sets too), then the event (match) options target, deals
+    option_specs = tuple(EVENT_OPTIONS.values())
+    options = tuple(EVENT_OPTIONS)
     # 升级 has no score threshold: a match ends by levels (`match`, `match_outcome`).
     match_thresholds = ()
-    # Beyond the protocol: every option as data (name, allowed values, default), by level.
-    deal_options = DEAL_OPTIONS
-    event_options = EVENT_OPTIONS
 
     def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
         return rules_for(ruleset, options, **settings)

@@ -6,39 +6,26 @@ event and read into `Rules`, a frozen dataclass the site stores as `Rules.option
 
 from dataclasses import dataclass
 
+from scoring.games.options import DEAL, EVENT, Option
 from scoring.games.refusals import DealError, _, listed, shown
 
 from .cards import LEVEL_MIN, START_LEVEL_MAX, TARGET_MAX
 
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """An option: its name, the integers it allows (`high` None: no upper bound), whether
-    null is one of its values, and its default."""
-
-    name: str
-    default: int | None
-    low: int
-    high: int | None
-    nullable: bool = False
-
-    def allows(self, value):
-        if value is None:
-            return self.nullable
-        return type(value) is int and value >= self.low and (self.high is None or value <= self.high)
-
-    @property
-    def hint(self):
-        values = f"{self.low}…{self.high if self.high is not None else ''}"
-        return f"{values}, null" if self.nullable else values
-
-
-START_LEVEL = Option("start_level", 1, LEVEL_MIN, START_LEVEL_MAX)
+# A deal option the event sets too (M1): both sides' level before a match's first deal.
+START_LEVEL = Option("start_level", DEAL, 1, _("双方开始的级数（1 即 A）"), minimum=LEVEL_MIN, maximum=START_LEVEL_MAX)
 # M2: the first side whose level rises above `target` wins; null: no target. At least
 # `start_level`, which `read_event_options` checks once both are known.
-TARGET = Option("target", 13, LEVEL_MIN, TARGET_MAX, nullable=True)
+TARGET = Option(
+    "target",
+    EVENT,
+    13,
+    _("目标级数：先升过此级的一方获胜（null：不设）"),
+    minimum=LEVEL_MIN,
+    maximum=TARGET_MAX,
+    nullable=True,
+)
 # M3: after this many deals the higher level wins; null: no limit.
-DEALS = Option("deals", None, 1, None, nullable=True)
+DEALS = Option("deals", EVENT, None, _("局数：打满此数后级数高者获胜（null：不设）"), minimum=1, nullable=True)
 
 DEAL_OPTIONS = {option.name: option for option in (START_LEVEL,)}
 EVENT_OPTIONS = {option.name: option for option in (START_LEVEL, TARGET, DEALS)}

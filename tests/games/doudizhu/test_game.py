@@ -32,13 +32,15 @@ def test_options_are_data_with_the_laws_defaults():
         "deals_per_match": 8,
         "standings": "total",
     }
-    assert [option.name for option in DOUDIZHU.deal_options] == [
-        "feidan_stack",
-        "feidan_reversal",
-        "tianzha_points",
-        "tianzun_points",
+    assert [(option.name, option.level) for option in DOUDIZHU.option_specs] == [
+        ("feidan_stack", "deal"),
+        ("feidan_reversal", "deal"),
+        ("tianzha_points", "deal"),
+        ("tianzun_points", "deal"),
+        ("deals_per_match", "event"),
+        ("standings", "event"),
     ]
-    assert [option.name for option in DOUDIZHU.event_options] == ["deals_per_match", "standings"]
+    assert DOUDIZHU.options == tuple(OPTIONS)
     assert OPTIONS["tianzha_points"].as_json()["values"] == {"min": 0, "max": 1000}
     assert OPTIONS["feidan_reversal"].as_json()["values"] == [False, True]
     json.dumps([option.as_json() for option in OPTIONS.values()])

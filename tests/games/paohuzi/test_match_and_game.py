@@ -36,24 +36,39 @@ def test_paohuzi_is_a_game_found_by_its_id_with_every_member_of_the_protocol():
     assert members <= set(dir(PAOHUZI))
     assert PAOHUZI.seats == ("E", "S", "W") and PAOHUZI.sides == {"E": ("E",), "S": ("S",), "W": ("W",)}
     assert PAOHUZI.rulesets == ("paohuzi",) and PAOHUZI.default_ruleset == "paohuzi"
-    assert PAOHUZI.options == ("min_huxi", "tun_step", "di", "discard_pays", "huang_per_wangba")
-    assert PAOHUZI.event_options == ("deals_per_match", "standings")
+    assert [(option.name, option.level) for option in PAOHUZI.option_specs] == [
+        ("min_huxi", "deal"),
+        ("tun_step", "deal"),
+        ("di", "deal"),
+        ("discard_pays", "deal"),
+        ("huang_per_wangba", "deal"),
+        ("deals_per_match", "event"),
+        ("standings", "event"),
+    ]
+    assert PAOHUZI.options == tuple(option.name for option in PAOHUZI.option_specs)
 
 
 def test_options_are_data_with_the_law_s_defaults_and_bounds():
     table = {option.name: option.as_json() for option in DEAL_OPTIONS + EVENT_OPTIONS}
     assert table["min_huxi"] == {
         "name": "min_huxi",
-        "allowed": {"min": 1, "max": 60},
-        "default": 15,
+        "level": "deal",
         "label": table["min_huxi"]["label"],
+        "default": 15,
+        "values": {"min": 1, "max": 60},
+        "nullable": False,
     }
-    assert table["tun_step"]["allowed"] == {"min": 1, "max": 10} and table["tun_step"]["default"] == 3
-    assert table["di"]["allowed"] == {"min": 0, "max": 10} and table["di"]["default"] == 0
-    assert table["discard_pays"]["allowed"] == ["all", "discarder"] and table["discard_pays"]["default"] == "all"
-    assert table["huang_per_wangba"]["allowed"] == {"min": 0, "max": 100} and table["huang_per_wangba"]["default"] == 5
-    assert table["deals_per_match"]["default"] == 9
-    assert table["standings"] == {**table["standings"], "allowed": ["total", "table_points"], "default": "total"}
+    assert table["tun_step"]["values"] == {"min": 1, "max": 10} and table["tun_step"]["default"] == 3
+    assert table["di"]["values"] == {"min": 0, "max": 10} and table["di"]["default"] == 0
+    assert table["discard_pays"]["values"] == ["all", "discarder"] and table["discard_pays"]["default"] == "all"
+    assert table["huang_per_wangba"]["values"] == {"min": 0, "max": 100} and table["huang_per_wangba"]["default"] == 5
+    assert table["deals_per_match"]["default"] == 9 and table["deals_per_match"]["level"] == "event"
+    assert table["standings"] == {
+        **table["standings"],
+        "level": "event",
+        "values": ["total", "table_points"],
+        "default": "total",
+    }
     json.dumps(table, ensure_ascii=False)
 
 

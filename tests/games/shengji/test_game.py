@@ -30,6 +30,11 @@ def test_options_are_data_with_their_defaults():
         "deals": None,
     }
     assert list(DEAL_OPTIONS) == ["start_level"] and SHENGJI.options == ("start_level", "target", "deals")
+    assert [(option.name, option.level) for option in SHENGJI.option_specs] == [
+        ("start_level", "deal"),
+        ("target", "event"),
+        ("deals", "event"),
+    ]
     start = DEAL_OPTIONS["start_level"]
     assert [value for value in (0, 1, 13, 14, True, None, 2.0) if start.allows(value)] == [1, 13]
     assert EVENT_OPTIONS["target"].allows(None) and not EVENT_OPTIONS["target"].allows(1001)

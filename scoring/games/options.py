@@ -1,0 +1,79 @@
+"""One option spec for every game (law §0, item 4): an option as data.
+
+Each option has a name, a level, a default, a label, and its allowed values: a few `choices`,
+or the integers `minimum`…`maximum` (no upper bound when `maximum` is None), null among them
+or not (`nullable`).
+
+- `DEAL`: the option may travel in a deal's `"options"`; an event may set it too, as the base
+  its deals start from.
+- `EVENT`: set on the event only (match length, standings).
+
+A game lists every option, of both levels, as its `option_specs` (`scoring.games.base.Game`),
+so the site can build an event's form from any game's options without knowing the game. How a
+game reads an `"options"` object (G3, its refusals) stays the game's own; it asks the spec
+whether a value is allowed (`allows`) and how to name the allowed values (`hint`).
+
+JSON types are strict: `true` is not 1, `1` is not `true`, `2.0` is not 2.
+"""
+
+from dataclasses import dataclass, field
+
+DEAL = "deal"
+EVENT = "event"
+LEVELS = (DEAL, EVENT)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option. `label` is Chinese, marked with `scoring.games.refusals._` for the catalogue."""
+
+    name: str
+    level: str  # DEAL or EVENT
+    default: object
+    label: str
+    choices: tuple | None = None
+    minimum: int | None = None
+    maximum: int | None = None  # None: no upper bound
+    nullable: bool = False  # whether null is one of the values (else null counts as absent)
+    # (type, value) of each choice: `allows` runs for every option of every deal that has options.
+    _typed_choices: frozenset = field(init=False, repr=False, compare=False, default=frozenset())
+
+    def __post_init__(self):
+        if self.choices is not None:
+            object.__setattr__(self, "_typed_choices", frozenset((type(choice), choice) for choice in self.choices))
+        if self.level not in LEVELS:
+            raise ValueError(f"{self.name}: level {self.level!r} is not one of {LEVELS}")
+        if (self.choices is None) == (self.minimum is None):
+            raise ValueError(f"{self.name}: give choices, or a minimum (and a maximum), not both")
+        if not self.allows(self.default):
+            raise ValueError(f"{self.name}: the default {self.default!r} is not an allowed value")
+
+    def allows(self, value):
+        """Whether `value` (any JSON value) is one of the option's values, types compared strictly."""
+        if value is None:
+            return self.nullable
+        if self.choices is not None:  # a value equal to a choice is hashable, as the choices are
+            return value in self.choices and (type(value), value) in self._typed_choices
+        maximum = self.maximum
+        return type(value) is int and self.minimum <= value and (maximum is None or value <= maximum)
+
+    @property
+    def hint(self):
+        """The allowed values as a message names them: add / once, false / true, 0…1000, 1…, null."""
+        if self.choices is not None:
+            text = " / ".join(str(choice).lower() if type(choice) is bool else str(choice) for choice in self.choices)
+        else:
+            text = f"{self.minimum}…{'' if self.maximum is None else self.maximum}"
+        return f"{text}, null" if self.nullable else text
+
+    def as_json(self):
+        """The option as plain data, for pages and forms (`label` untranslated, Chinese)."""
+        values = list(self.choices) if self.choices is not None else {"min": self.minimum, "max": self.maximum}
+        return {
+            "name": self.name,
+            "level": self.level,
+            "label": self.label,
+            "default": self.default,
+            "values": values,
+            "nullable": self.nullable,
+        }
