@@ -23,7 +23,7 @@ from reportlab.platypus import KeepTogether, LongTable, Paragraph, SimpleDocTemp
 from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
 from scoring.events.rulebook import rules_text
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
-from scoring.games.huapai.stored import event_rules
+from scoring.games.stored import event_rules
 
 FONT = "HuapaiCJK"
 # The CJK font has no U+2212 MINUS SIGN (the engine's breakdown texts and the sheets use it):
@@ -219,7 +219,7 @@ def write_round_results(out, event, rnd, results):
 def write_travellers(out, event, rnd, boards):
     """`boards`: [(board number, traveller rows)] — one section per board."""
     styles = _styles()
-    normalised = event_rules(event).normalises
+    normalised = getattr(event_rules(event), "normalises", False)
     story = [
         _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
         _text(rules_text(event), styles["small"]),
@@ -300,7 +300,7 @@ def write_scoresheets(out, event, rnd, sheets):
     width, height = landscape(A4)
     printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
     rules = event_rules(event)
-    decks = rules.decks
+    decks = getattr(rules, "decks", 1)
     fixed_boards = event.match_mode == MatchMode.BOARDS
     boards = event.match_length if fixed_boards else 24
     columns = _scoresheet_columns(decks)

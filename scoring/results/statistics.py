@@ -7,9 +7,10 @@ from collections import defaultdict
 from scoring.cache.results import cached, store_items, stored_items
 from scoring.cache.versions import current_version
 from scoring.events.lineups import session_of
+from scoring.games import game_of
 from scoring.games.huapai import SEATS, DealError
 from scoring.games.huapai.player_stats import PlayerStats, deal_statistics, from_stored
-from scoring.games.huapai.stored import event_rules
+from scoring.games.stored import event_rules
 from scoring.models import Deal, LineUp, Membership, Player
 
 
@@ -48,7 +49,10 @@ def player_statistics(event, *, players=None, tables=None):
     """{player id: PlayerStats} over the confirmed deals of the published rounds
     (`scoring.games.huapai.player_stats`), computed now; `players` and `tables` (ids) limit it to those
     players at those tables (an entrant's page: its members at its tables, a few index
-    look-ups). Who sat where follows the team line-ups per 节."""
+    look-ups). Who sat where follows the team line-ups per 节. A game that counts no
+    statistics (`Game.statistics`) has none."""
+    if not game_of(event).statistics:
+        return {}
     rules = event_rules(event)
     deals = Deal.objects.public().filter(table__round__event=event)
     lineups_read = LineUp.objects.public().filter(table__round__event=event)

@@ -18,8 +18,8 @@ from django_tables2 import RequestConfig
 from scoring.cache.pages import public_page
 from scoring.events.rulebook import rules_in_force
 from scoring.exports import image
-from scoring.games.huapai import SEATS
-from scoring.games.huapai.stored import event_rules
+from scoring.games import game_of
+from scoring.games.stored import event_rules, plays_alone
 from scoring.models import Event, Round, public_rounds
 from scoring.results.cross_table import event_cross_table
 from scoring.results.labels import entrant_labels, standings_rows
@@ -204,8 +204,10 @@ def board_detail(request, slug, number, board):
     rows = board_traveller(event, rnd, board)
     if not rows:
         raise Http404("no such board")
-    context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": SEATS}
-    context["normalised"] = event_rules(event).normalises
+    game = game_of(event)
+    context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": game.seats}
+    context["normalised"] = getattr(event_rules(event), "normalises", False)
+    context["alone"] = plays_alone(game)  # no sides to total: each seat's player instead
     return render(request, "scoring/board.html", context)
 
 

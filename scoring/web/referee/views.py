@@ -37,7 +37,7 @@ from scoring.events.permissions import first_page_after_login, is_official, is_o
 from scoring.events.rulebook import rules_text
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
-from scoring.games.huapai.stored import event_rules
+from scoring.games.stored import event_rules
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
