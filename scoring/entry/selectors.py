@@ -207,7 +207,7 @@ def deal_preview(table, board, deal_json):
                 "code": p.code,
                 "message": message_text(p),
                 "card": str(p.params.get("card", "")),
-                "field": _refused_field(game, p),
+                "field": refused_field(game, p),
             }
             for p in problems
         ],
@@ -226,7 +226,7 @@ def deal_preview(table, board, deal_json):
     }
 
 
-def _refused_field(game, problem):
+def refused_field(game, problem):
     """The entry field a refusal is about, where the game says (another game's deal key)."""
     field_of = getattr(game, "refusal_key", None)
     return (field_of(problem) or "") if field_of else ""

@@ -131,8 +131,10 @@ def _footer(text):
 def write_standings(out, event, rows, *, subtitle):
     styles = _styles()
     individual = event.kind == Kind.INDIVIDUAL
+    by_points = any("table_points" in row for row in rows)  # games law §0: table points, then the total
     header = (
         ["名次", "编号", "选手", "单位"]
+        + (["桌分"] if by_points else [])
         + (["总得分", "副数"] if individual else ["场分", "得分差", "总得分", "罚分", "场次"])
         + ["与上一名"]
     )
@@ -143,6 +145,8 @@ def write_standings(out, event, rows, *, subtitle):
             if individual
             else [row["match_points"], row["score_difference"], row["total_score"], row["penalties"], row["played"]]
         )
+        if by_points:
+            figures.insert(0, row["table_points"])
         body.append(
             [
                 row["rank"],
@@ -238,7 +242,7 @@ def write_travellers(out, event, rnd, boards):
             )
             body.append(
                 [table.number, _text(pair, styles["cell"])]
-                + [_cards(row["captured"][s], styles["cell"]) for s in SEATS]
+                + [_cards(row["captured"].get(s, ""), styles["cell"]) for s in SEATS]
                 + [_cards(notes, styles["cell"])]
                 + [f"{row['scores'][s]}\n({row['raw'][s]})" if normalised else row["scores"][s] for s in SEATS]
                 + [row["ns"], row["ew"]]

@@ -34,7 +34,12 @@ from scoring.rounds import draws
 from scoring.rounds.final_stage import stage_summary
 from scoring.rounds.publication import changes_since_publication
 from scoring.rulings.appeals import public_appeals
-from scoring.web.public.tables import STANDINGS_SORTS, IndividualStandingsTable, StandingsTable
+from scoring.web.public.tables import (
+    STANDINGS_SORTS,
+    IndividualStandingsTable,
+    StandingsTable,
+    TablePointsStandingsTable,
+)
 
 
 def favicon(request):
@@ -108,6 +113,8 @@ def standings(request, slug):
         standings_rows(event, rows, get_language() or "zh-hans", explain=False, after_round=after), query
     )
     table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
+    if rows and rows[0].by_table_points:
+        table_class = TablePointsStandingsTable
     table = table_class(data)
     _configure_table(table, request)
     provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
