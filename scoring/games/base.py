@@ -43,7 +43,9 @@ class Game(Protocol):
     event_option_specs: tuple  # event options as data (match length, standings)
     takes_penalties: bool  # whether its deal JSON carries a referee's penalties (华牌: `penalties`)
     breakdown_terms: tuple[str, ...]  # the closed vocabulary of its breakdown notes (translated word by word)
-    statistics: tuple[str, ...]  # the figures players' statistics count per player (none: no statistics)
+    statistics: tuple[str, ...]  # the figures players' statistics count per player (none: no statistics);
+    # a game that keeps its deal whole counts them from it: `seat_statistics(deal)` → {seat: figures},
+    # named by `statistics_labels` (华牌 keeps them with each deal: `stored_statistics`)
 
     def rules(self, ruleset: str, options: dict | None = None, **settings: Any) -> Any:
         """The rules in force: a rule set with an event's options (raises the game's refusal)."""

@@ -159,3 +159,39 @@ def test_the_travellers_pdf_is_made(client):
     response = client.get("/events/t-ddz/rounds/1/travellers.pdf")
     assert response.status_code == 200
     PdfReader(io.BytesIO(content(response)))
+
+
+def expected_statistics(rounds):
+    """Per player: deals, as landlord, won as landlord, 飞弹 — counted from the examples' deals."""
+    found = {}
+    for number, tables in rounds.items():
+        for table, names in tables.items():
+            for seat in SEATS:
+                figures = found.setdefault(player(table, seat, number), [0, 0, 0, 0])
+                for name in names:
+                    deal = EXAMPLES[name]["deal"]
+                    figures[0] += 1
+                    figures[1] += deal.get("landlord") == seat
+                    figures[2] += deal.get("landlord") == seat and deal.get("first_out") == seat
+                    figures[3] += (deal.get("feidan") or {}).get(seat, 0)
+    return found
+
+
+def test_players_statistics_count_landlords_their_wins_and_flying_bombs(client):
+    import re
+
+    two_rounds()
+    expected = expected_statistics({1: DOUDIZHU_TABLES, 2: ROUND_TWO})
+    page = client.get("/events/t-ddz/statistics/").content.decode()
+    assert "当地主" in page and "飞弹" in page and "♠Q" not in page
+    rows = re.findall(r"<tr><td>.*?</tr>", page.split('id="statistics"')[1], re.S)
+    found = {}
+    for row in rows:
+        code = re.search(r'class="muted hide-phone">(p\d+)<', row).group(1)
+        found[code] = [int(n) for n in re.findall(r'<td class="num[^"]*">(-?\d+)</td>', row)]
+    assert found == expected
+    most = client.get("/events/t-ddz/statistics/?sort=feidan").content.decode()
+    first = re.search(r'class="muted hide-phone">(p\d+)<', most.split('id="statistics"')[1]).group(1)
+    assert expected[first][3] == max(figures[3] for figures in expected.values())
+    entrant = client.get("/events/t-ddz/entrants/p02/").content.decode()
+    assert 'id="player-statistics"' in entrant and "当地主胜" in entrant

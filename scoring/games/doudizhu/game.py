@@ -39,6 +39,23 @@ ENTRY_FIELDS = (
     },
 )
 
+# Players' statistics (issue 24): deals as landlord, won as landlord, 飞弹 played; each counted
+# from a stored deal (`seat_statistics`), a 天炸/天尊 deal counting as a deal only.
+STATISTICS = (
+    ("landlord", _("当地主")),
+    ("landlord_won", _("当地主胜")),
+    ("feidan", _("飞弹")),
+)
+
+
+def seat_statistics(deal):
+    """{seat: (deals as landlord, won as landlord, 飞弹)} of one deal as stored (canonical JSON)."""
+    deal = deal or {}
+    landlord, feidan = deal.get("landlord"), deal.get("feidan") or {}
+    won = landlord is not None and deal.get("first_out") == landlord
+    return {seat: (int(seat == landlord), int(seat == landlord and won), feidan.get(seat, 0)) for seat in SEATS}
+
+
 # The deal key a refusal is about, by code, where its parameters do not name it (§1.2 V1–V8).
 REFUSAL_KEYS = {
     "bad_bid": "bid",
@@ -69,7 +86,9 @@ class Doudizhu:
     event_option_specs = event_options
     takes_penalties = False  # the law has no penalty points: an arbiter adjusts the score
     breakdown_terms = BREAKDOWN_TERMS
-    statistics = ()
+    statistics = tuple(name for name, _label in STATISTICS)
+    statistics_labels = dict(STATISTICS)
+    seat_statistics = staticmethod(seat_statistics)
 
     def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
         return rules_for(ruleset, options, **settings)

@@ -28,7 +28,7 @@ from scoring.results.records import entrant_record
 from scoring.results.round_results import published_round, round_results
 from scoring.results.search import filter_rows
 from scoring.results.standings import event_standings, public_standing
-from scoring.results.statistics import STATISTICS_ORDER, statistics_rows
+from scoring.results.statistics import STATISTICS_ORDER, statistics_columns, statistics_rows
 from scoring.results.travellers import board_traveller
 from scoring.rounds import draws
 from scoring.rounds.final_stage import stage_summary
@@ -180,7 +180,9 @@ def entrant(request, slug, code):
     if record is None:
         raise Http404("no such entrant")
     standing, count = public_standing(event, code)
-    return render(request, "scoring/entrant.html", {"event": event, "standing": standing, "count": count, **record})
+    context = {"event": event, "standing": standing, "count": count, **record}
+    context["statistics_columns"] = statistics_columns(event)
+    return render(request, "scoring/entrant.html", context)
 
 
 @public_page
@@ -277,10 +279,16 @@ def statistics(request, slug):
     order = request.GET.get("sort", "")
     rows = statistics_rows(event, order)
     page = Paginator(rows, 100).get_page(request.GET.get("page"))
+    columns = statistics_columns(event)  # a game that names its own figures: its own columns
     return render(
         request,
-        "scoring/statistics.html",
-        {"event": event, "page": page, "order": order if order in STATISTICS_ORDER else ""},
+        "scoring/statistics_game.html" if columns else "scoring/statistics.html",
+        {
+            "event": event,
+            "page": page,
+            "order": order if order in game_of(event).statistics else "",
+            "columns": columns,
+        },
     )
 
 
