@@ -133,3 +133,9 @@ def test_every_games_form_is_valid_with_its_defaults(game_id):
     event = form.save(commit=False)
     assert event.game == game_id
     event_rules(event)  # the stored options read back as the game's rules
+
+
+def test_players_do_not_enter_a_game_the_table_link_cannot_show(client, director):
+    response = client.post("/organiser/new/", {**DOUDIZHU_EVENT, "entry": "players"})
+    assert response.status_code == 200 and not Event.objects.exists()
+    assert "由裁判录入" in response.content.decode()
