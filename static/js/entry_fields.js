@@ -140,9 +140,11 @@
 
   var timer = null;
   var pending = null;
+  var asked = 0;  // the newest preview asked for: an older answer arriving late is not drawn
   function preview() {
     if (pending) pending.abort();
     pending = new AbortController();
+    var mine = ++asked;
     fetch(form.dataset.preview, {
       method: "POST",
       body: new FormData(form),
@@ -150,7 +152,7 @@
       credentials: "same-origin",
       signal: pending.signal,
     }).then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) { if (data) draw(data); })
+      .then(function (data) { if (data && mine === asked) draw(data); })
       .catch(function () { /* a newer preview replaced this one */ });
   }
   function schedulePreview(event) {
