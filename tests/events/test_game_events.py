@@ -139,3 +139,9 @@ def test_players_do_not_enter_a_game_the_table_link_cannot_show(client, director
     response = client.post("/organiser/new/", {**DOUDIZHU_EVENT, "entry": "players"})
     assert response.status_code == 200 and not Event.objects.exists()
     assert "由裁判录入" in response.content.decode()
+
+
+def test_the_form_offers_the_chosen_games_rule_sets_only(client, director):
+    page = client.get("/organiser/new/").content.decode()
+    rulesets = page.split('name="ruleset"')[1].split("</select>")[0]
+    assert 'value="online-2deck"' in rulesets and 'value="bengbu-doudizhu"' not in rulesets

@@ -180,6 +180,10 @@ class EventForm(forms.ModelForm):
         if "tiebreaks" in frozen:
             for position in range(1, TIEBREAK_POSITIONS + 1):
                 self.fields[f"tiebreak_{position}"].disabled = True
+        # The game's own rule sets only (another game's is refused by `Event.clean` anyway).
+        self.fields["ruleset"].choices = [(name, name) for name in self.game.rulesets]
+        if self.instance.ruleset not in self.game.rulesets:
+            self.initial["ruleset"] = self.game.default_ruleset
         self.game_option_names = []
         if self.game.option_specs or self.game.event_option_specs:
             self._game_fields(frozen)
@@ -189,10 +193,6 @@ class EventForm(forms.ModelForm):
         game = self.game
         for name in HUAPAI_OPTION_FIELDS:
             del self.fields[name]
-        self.fields["ruleset"].choices = [(name, name) for name in game.rulesets]
-        self.initial.setdefault("ruleset", game.default_ruleset)
-        if self.instance.ruleset not in game.rulesets:
-            self.initial["ruleset"] = game.default_ruleset
         if len(game.rulesets) == 1:
             del self.fields["ruleset"]
         if game.event_kinds is not None and self.instance.kind not in game.event_kinds:
