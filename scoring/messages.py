@@ -8,8 +8,7 @@ from functools import cache
 from django.utils.translation import get_language, gettext, pgettext
 
 from scoring.engine.names import pinyin_sort_key, romanised
-from scoring.games.huapai.deal_text import EXPOSURE_WORDS
-from scoring.games.huapai.engine import BREAKDOWN_TERMS
+from scoring.games import DEFAULT_GAME, GAMES
 
 
 def message_text(message) -> str:
@@ -25,23 +24,28 @@ def message_json(error) -> dict:
 
 
 # The engine's breakdown ("猪 −100 ×2 明 ×2 自得") and the exposure words are made of a closed
-# vocabulary; translating each word renders them in the page's language without the engine
-# knowing about languages.
-TERMS = tuple(sorted(set(BREAKDOWN_TERMS) | set(EXPOSURE_WORDS.values()), key=len, reverse=True))
-TERM_PATTERN = re.compile("|".join(re.escape(term) for term in TERMS))
+# vocabulary, each game's its own (`Game.breakdown_terms`); translating each word renders them
+# in the page's language without the engine knowing about languages.
+def _terms(game_id):
+    return tuple(sorted(set(GAMES[game_id].breakdown_terms), key=len, reverse=True))
+
+
+TERMS = _terms(DEFAULT_GAME)
+PATTERNS = {game_id: re.compile("|".join(re.escape(term) for term in _terms(game_id)) or "(?!)") for game_id in GAMES}
 
 
 @cache
-def _term_table(language):
-    return {term: pgettext("breakdown", term) for term in TERMS}
+def _term_table(language, game_id):
+    return {term: pgettext("breakdown", term) for term in _terms(game_id)}
 
 
-def term_text(text) -> str:
-    """A breakdown or exposure text of the engine's words, in the active language."""
+def term_text(text, game=None) -> str:
+    """A breakdown or exposure text of a game's words (华牌's by default) in the active language."""
     if not text:
         return text
-    table = _term_table(get_language())
-    return TERM_PATTERN.sub(lambda match: table[match.group()], str(text))
+    game_id = DEFAULT_GAME if game is None else game.id
+    table = _term_table(get_language(), game_id)
+    return PATTERNS[game_id].sub(lambda match: table[match.group()], str(text))
 
 
 HAN = re.compile(r"[\u3400-\u9fff]")

@@ -21,11 +21,16 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.engine import vocabulary
 from scoring.engine.names import pinyin_sort_key
-from scoring.games import get_game
-from scoring.games.huapai import read_options
+from scoring.games import DEFAULT_GAME, EVENT_GAMES, GAMES
+from scoring.games.refusals import DealError
+from scoring.games.stored import deal_json, rules_for_event
 from scoring.messages import message_text, people_label
 
-RULESET_CHOICES = [(name, name) for name in get_game().rulesets]
+# The games' names in the page's language (`Game.name` is the game's own, in Chinese).
+GAME_LABELS = {"huapai": _("华牌"), "bengbu-doudizhu": _("蚌埠斗地主"), "paohuzi": _("跑胡子")}
+GAME_CHOICES = [(game_id, GAME_LABELS.get(game_id, game.name)) for game_id, game in EVENT_GAMES.items()]
+# Every game's rule sets (an event's must be one of its game's: `Event.clean`).
+RULESET_CHOICES = [(name, name) for game in GAMES.values() for name in game.rulesets]
 
 
 # shared/formats/event-archive.md: the characters of slugs and entrant numbers.
@@ -76,6 +81,9 @@ class Event(models.Model):
     start_date = models.DateField(_("开始日期"), null=True, blank=True)
     end_date = models.DateField(_("结束日期"), null=True, blank=True)
     venue = models.CharField(_("地点"), max_length=200, blank=True)
+    # The game played (shared/rules/games/README.md §0); every rule, option and deal is its.
+    # Left out of a form (blank), an event plays the default game (`clean`).
+    game = models.CharField(_("游戏"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME, blank=True)
     ruleset = models.CharField(_("规则"), max_length=20, choices=RULESET_CHOICES, default="huapai")
     game_threshold = models.PositiveIntegerField(
         _("局分"),
@@ -90,7 +98,8 @@ class Event(models.Model):
     points_loss = models.IntegerField(_("负场分"), default=0)
     tiebreaks = models.JSONField(_("破同分顺序"), default=default_tiebreaks)
     # Per-event overrides of the rule set (README §5a): first_exposure, self_capture,
-    # normalisation, scale. Empty: the rule set's own values.
+    # normalisation, scale. Empty: the rule set's own values. Another game's options (deal and
+    # event options alike, `scoring.games.stored.split_options`) for an event of that game.
     options = models.JSONField(_("规则选项"), default=dict, blank=True)
     double_entry = models.BooleanField(_("双人独立录入"), default=False)
     correction_minutes = models.PositiveIntegerField(_("更正期（分钟）"), default=30)
@@ -136,9 +145,22 @@ class Event(models.Model):
     def clean(self):
         super().clean()
         errors = {}
-        problems = read_options(self.options)[1]
-        if problems:
-            errors["options"] = [message_text(problem) for problem in problems]
+        self.game = self.game or DEFAULT_GAME
+        game = GAMES.get(self.game)
+        if game is not None and self.ruleset not in game.rulesets:
+            errors["ruleset"] = [
+                _("%(game)s 的规则只有：%(known)s") % {"game": game.name, "known": ", ".join(game.rulesets)}
+            ]
+        elif game is not None:
+            try:
+                rules_for_event(game, self.ruleset, self.options, self.game_threshold)
+            except DealError as problem:
+                errors["options"] = [message_text(problem)]
+        if game is not None and game.event_kinds == ():
+            errors["game"] = [_("本站还不能举办%(game)s比赛（只能用 score_deal 计分）") % {"game": game.name}]
+        elif game is not None and game.event_kinds is not None and self.kind not in game.event_kinds:
+            kinds = "、".join(str(Event.Kind(kind).label) for kind in game.event_kinds)
+            errors["kind"] = [_("%(game)s 只能是%(kinds)s") % {"game": game.name, "kinds": kinds}]
         chain = self.tiebreaks if isinstance(self.tiebreaks, list) else None
         if chain is None or not chain or any(key not in vocabulary.ARCHIVE_TIEBREAKS for key in chain):
             known = ", ".join(vocabulary.ARCHIVE_TIEBREAKS)
@@ -476,6 +498,9 @@ class Deal(models.Model):
     raw_e = models.IntegerField(default=0)
     raw_s = models.IntegerField(default=0)
     raw_w = models.IntegerField(default=0)
+    # Another game's deal as its game keeps it (canonical deal JSON without "game": the event
+    # says which); null for a 华牌 deal, whose cards are the columns above.
+    game_data = models.JSONField(null=True, blank=True, default=None)
     # What players' statistics need of this deal, per seat, computed when it is scored
     # (`scoring.games.huapai.player_stats.STORED_FIELDS`): statistics are summed from these
     # instead of scoring every deal again. Null for a deal stored before they were kept.
@@ -486,7 +511,7 @@ class Deal(models.Model):
     # them (scoring.exports.sources): one list, so a new column is neither left unwritten
     # nor left out of an export. (Pages that read a few columns name their own subset.)
     RESULT_COLUMNS = (
-        "captured", "holders", "exposed", "penalties", "adjusted", "adjusted_reason",
+        "captured", "holders", "exposed", "penalties", "game_data", "adjusted", "adjusted_reason",
         "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score", "ns_penalty", "ew_penalty",
         "raw_n", "raw_e", "raw_s", "raw_w", "seat_stats",
     )  # fmt: skip
@@ -503,13 +528,8 @@ class Deal(models.Model):
         return f"{self.table} 第{self.board}副"
 
     def as_deal_json(self):
-        """The deal in deal-json.md form (no ruleset: the event's applies)."""
-        return {
-            "captured": self.captured,
-            "holders": self.holders,
-            "exposed": self.exposed,
-            "penalties": self.penalties,
-        }
+        """The deal as its game reads it (no ruleset: the event's applies)."""
+        return deal_json(self)
 
     @property
     def scores(self):

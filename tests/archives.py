@@ -1,8 +1,9 @@
 """Small archives for tests, built from shared examples whose side scores are known by hand."""
 
 import copy
+import json
 
-from tests.conftest import load_examples
+from tests.conftest import SHARED, load_examples
 
 EXAMPLES = {example["name"]: example for example in load_examples()}
 ROTATE = {"N": "E", "E": "S", "S": "W", "W": "N"}
@@ -139,4 +140,54 @@ def individual_archive(count=4, bye=None):
         "event": {"slug": "t-ind", "name": "个人", "kind": "individual"},
         "players": players(count),
         "rounds": [{"number": 1, "matches": matches}],
+    }
+
+
+def game_examples(game_id):
+    """The worked examples of shared/rules/games/examples.json for one game, by name."""
+    path = SHARED / "rules" / "games" / "examples.json"
+    return {e["name"]: e for e in json.loads(path.read_text(encoding="utf-8")) if e["game"] == game_id}
+
+
+DOUDIZHU = "bengbu-doudizhu"
+# Two tables of round 1 of `doudizhu_archive`, each a match of four worked examples of the law
+# (none with deal options: the event's rules apply to every deal).
+DOUDIZHU_TABLES = {1: ("DDZ01", "DDZ14", "DDZ22", "DDZ29"), 2: ("DDZ13", "DDZ18", "DDZ26", "DDZ17")}
+
+
+def doudizhu_deal(name, board):
+    """A 蚌埠斗地主 worked example as an archive deal (without "game": the event says it)."""
+    source = copy.deepcopy(game_examples(DOUDIZHU)[name]["deal"])
+    source.pop("game", None)
+    return {"board": board, **source}
+
+
+def doudizhu_archive(*, slug="t-ddz", options=None, tables=DOUDIZHU_TABLES, status=None):
+    """A 蚌埠斗地主 individual event: p01–p08, round 1 with p01–p04 at table 1 and p05–p08 at
+    table 2 (N E S W in number order), each table's deals the examples named in `tables`."""
+    rnd = {
+        "number": 1,
+        "matches": [
+            {
+                "table": number,
+                "seats": dict(zip("NESW", [f"p{4 * (number - 1) + i:02d}" for i in range(1, 5)], strict=True)),
+                "deals": [doudizhu_deal(name, board) for board, name in enumerate(names, start=1)],
+            }
+            for number, names in tables.items()
+        ],
+    }
+    if status:
+        rnd["status"] = status
+    return {
+        "format": "huapai-event/1",
+        "event": {
+            "slug": slug,
+            "name": "蚌埠斗地主测试赛",
+            "game": DOUDIZHU,
+            "kind": "individual",
+            "match": {"mode": "boards", "boards": 4},
+            "options": {"deals_per_match": 4, **(options or {})},
+        },
+        "players": players(8),
+        "rounds": [rnd],
     }

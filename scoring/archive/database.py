@@ -10,8 +10,9 @@ from scoring.archive.format import AVAILABILITY, ArchiveError, parse_header, par
 from scoring.engine.names import pinyin_sort_key
 from scoring.events.permissions import is_organiser
 from scoring.events.setup import may_create_events
-from scoring.games.huapai.stored import apply_result
+from scoring.games import GAMES
 from scoring.games.refusals import _
+from scoring.games.stored import apply_result
 from scoring.models import (
     Deal,
     DealHistory,
@@ -105,6 +106,7 @@ def import_archive(data, *, replace=False, consume=False):
         event = Event.objects.create(
             slug=info["slug"],
             name=info["name"],
+            game=info["game"],
             ruleset=info["ruleset"],
             options=info["options"],
             game_threshold=info["game_threshold"],
@@ -227,6 +229,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
         batch_size=BATCH,
     )
     deals = []
+    game = GAMES[event.game]
     for table, (_match, parsed_table) in zip(tables, table_specs, strict=True):
         for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
             stored = Deal(
@@ -238,7 +241,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
                 extra=parsed_deal.extra,
                 status=parsed_deal.status,
             )
-            apply_result(stored, parsed_deal.scored)
+            apply_result(stored, parsed_deal.scored, game)
             deals.append(stored)
             if len(deals) >= BATCH:
                 Deal.objects.bulk_create(deals)

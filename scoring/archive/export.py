@@ -1,6 +1,7 @@
 """Exporting a whole event from the database as a `huapai-event/1` document."""
 
 from scoring.archive.format import AVAILABILITY, FORMAT
+from scoring.games import DEFAULT_GAME, game_of
 from scoring.models import (
     Deal,
     Event,
@@ -58,6 +59,8 @@ def export_archive(event):
         "format": FORMAT,
         "event": {
             **{k: v for k, v in event.extra.items() if k != "match"},
+            # A 华牌 event's archive stays as it was: "game" is written for the other games.
+            **({"game": event.game} if event.game != DEFAULT_GAME else {}),
             "slug": event.slug,
             "name": event.name,
             "ruleset": event.ruleset,
@@ -88,14 +91,17 @@ def export_archive(event):
 
 
 def _export_deal(deal):
-    exported = {
-        "board": deal.board,
-        "captured": deal.captured,
-        "holders": deal.holders,
-        "exposed": deal.exposed,
-        "penalties": deal.penalties,
-        **deal.extra,
-    }
+    if deal.game_data is not None:  # another game's deal, kept whole (without "game": the event's)
+        exported = {"board": deal.board, **deal.game_data, **deal.extra}
+    else:
+        exported = {
+            "board": deal.board,
+            "captured": deal.captured,
+            "holders": deal.holders,
+            "exposed": deal.exposed,
+            "penalties": deal.penalties,
+            **deal.extra,
+        }
     if deal.adjusted is not None:
         exported["adjusted"] = deal.adjusted
         exported["adjusted_reason"] = deal.adjusted_reason
@@ -164,15 +170,11 @@ def _export_round(event, rnd):
             )
         else:
             (table,) = tables
+            players = table.seat_players()
             matches.append(
                 {
                     "table": table.number,
-                    "seats": {
-                        "N": table.north.code,
-                        "E": table.east.code,
-                        "S": table.south.code,
-                        "W": table.west.code,
-                    },
+                    "seats": {seat: players[seat].code for seat in game_of(event).seats},
                     "deals": deals_by_table.get(table.id, []),
                     **match.extra,
                 }

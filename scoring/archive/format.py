@@ -26,16 +26,23 @@ from scoring.engine.vocabulary import (
     MatchMode,
     RoundStatus,
 )
-from scoring.games.huapai import SEATS, DealError, RuleSet, read_options, rules_for
-from scoring.games.huapai.player_stats import stored_seat_statistics
-from scoring.games.huapai.rulesets import RULESETS
-from scoring.games.huapai.stored import score_stored
-from scoring.games.refusals import Refusal, Text, _
+from scoring.games import DEFAULT_GAME, GAMES
+from scoring.games.refusals import DealError, Refusal, Text, _
+from scoring.games.stored import (
+    MATCH_LENGTH_OPTION,
+    STANDINGS_OPTION,
+    column_scores,
+    event_option_specs,
+    rules_for_event,
+    score_stored,
+    table_points,
+)
 
 FORMAT = "huapai-event/1"
 KINDS = tuple(Kind)
 ROUND_STATUSES = tuple(RoundStatus)
 EVENT_KEYS = {
+    "game",
     "slug",
     "name",
     "ruleset",
@@ -61,6 +68,8 @@ EVENT_FIELDS = (
     "swap_directions",
 )
 MAX_SESSIONS = 20
+# The keys of an archive's deal that are not the game's own deal (`Game.deal_keys`).
+SITE_DEAL_KEYS = {"board", "adjusted", "adjusted_reason", "options", "game"}
 DEAL_KEYS = {
     "board",
     "captured",
@@ -84,7 +93,7 @@ class ArchiveError(Refusal):
 @dataclass(slots=True)
 class ParsedDeal:
     board: int
-    scored: dict  # canonical fields and scores from `scoring.games.huapai.stored.score_stored` (no breakdown)
+    scored: dict  # canonical fields and scores from the game's `score_stored` (no breakdown)
     adjusted: dict | None
     adjusted_reason: str
     extra: dict
@@ -130,6 +139,10 @@ class ParsedEvent:
     rounds: list
 
     @property
+    def game(self):
+        return GAMES[self.event["game"]]
+
+    @property
     def format(self):
         e = self.event
         return Format(
@@ -139,10 +152,12 @@ class ParsedEvent:
             threshold=e["game_threshold"],
             points=e["points"],
             tiebreaks=e["tiebreaks"],
+            standings=e["options"].get(STANDINGS_OPTION, "total"),
         )
 
     def match_results(self):
         results = []
+        by_points = self.format.standings == "table_points"
         for rnd in self.rounds:
             for match in rnd.matches:
                 tables = [
@@ -150,7 +165,7 @@ class ParsedEvent:
                         t.ns,
                         t.ew,
                         [
-                            {"scores": d.scored["scores"], "penalties": d.scored["penalties"]}
+                            {"scores": column_scores(d.scored["scores"]), "penalties": d.scored.get("penalties")}
                             for d in t.deals
                             if d.status == "confirmed"
                         ],
@@ -158,6 +173,8 @@ class ParsedEvent:
                     )
                     for t in match.tables
                 ]
+                for table in tables if by_points else ():
+                    table.seat_points = table_points(self.game, table.seat_totals)
                 results.append(
                     MatchResult(round=rnd.number, home=match.home, away=match.away, bye=match.bye, tables=tables)
                 )
@@ -277,23 +294,32 @@ def _event(raw):
         _("event.slug {slug!r:.60} 只能含小写字母、数字和 -（1–50 个）"),
         slug=slug,
     )
-    ruleset = raw.get("ruleset", "huapai")
-    _require(type(ruleset) is str and ruleset in RULESETS, _("未知规则 {name!r:.40}"), name=ruleset)
+    game_id = raw.get("game", DEFAULT_GAME)
+    if game_id is None:
+        game_id = DEFAULT_GAME  # null counts as absent (games law §0)
+    _require(_known(game_id, set(GAMES)), _("未知的游戏 {game!r:.40}"), code="unknown_game", game=game_id)
+    game = GAMES[game_id]
+    _require(game.event_kinds != (), _("本站还不能举办 {game} 比赛"), game=game_id)
+    ruleset = raw.get("ruleset", game.default_ruleset)
+    _require(type(ruleset) is str and ruleset in game.rulesets, _("未知规则 {name!r:.40}"), name=ruleset)
     options = raw.get("options") or {}
     _require(isinstance(options, dict), _("event.options 必须是对象"))
-    option_problems = read_options(options)[1]
-    if option_problems:
-        first = option_problems[0]
-        raise ArchiveError(_("event.options：{problem}"), code=first.code, problem=Text(first.template, **first.params))
     threshold = raw.get("game_threshold", DEFAULT_GAME_THRESHOLD)
     _require(
         type(threshold) is int and threshold in GAME_THRESHOLDS,
         _("局分必须是 {known}"),
         known=" / ".join(map(str, GAME_THRESHOLDS)),
     )
-    kind = raw.get("kind", Kind.PAIRS.value)
+    kind = raw.get("kind", Kind.PAIRS.value if game.event_kinds is None else game.event_kinds[0])
     _require(isinstance(kind, str) and kind in KINDS, _("未知赛事类型 {kind!r:.40}"), kind=kind)
-    match = raw.get("match") or {"mode": "boards", "boards": 16}
+    _require(
+        game.event_kinds is None or kind in game.event_kinds,
+        _("{game} 的赛事类型只能是 {kinds}，不能是 {kind}"),
+        game=game_id,
+        kinds=" / ".join(game.event_kinds or ()),
+        kind=kind,
+    )
+    match = raw.get("match") or {"mode": "boards"}
     _require(isinstance(match, dict), _("event.match 必须是对象"))
     mode = match.get("mode", "boards")
     _require(
@@ -302,11 +328,29 @@ def _event(raw):
         mode=mode,
     )
     _require(not (mode == MatchMode.GAMES and kind != Kind.PAIRS), _("局制只适用于双人赛"))
+    _require(mode != MatchMode.GAMES or game.match_thresholds, _("{game} 没有局制"), game=game_id)
     length = match.get("games" if mode == MatchMode.GAMES else "boards", 2 if mode == MatchMode.GAMES else 16)
     _require(
         _number(length, 1000),
         _("match 的副数或局数必须是 1–1000 的整数"),
     )
+    if any(spec.name == MATCH_LENGTH_OPTION for spec in event_option_specs(game)):
+        # The match is the game's number of deals: the option and `match.boards` say the same.
+        given = options.get(MATCH_LENGTH_OPTION)
+        length = match.get("boards", given if given is not None else _option_default(game, MATCH_LENGTH_OPTION))
+        _require(
+            given is None or given == length,
+            _("event.options.{option} 与 event.match.boards 不一致"),
+            option=MATCH_LENGTH_OPTION,
+        )
+        _require(_number(length, 1000), _("match 的副数或局数必须是 1–1000 的整数"))
+        options = {**options, MATCH_LENGTH_OPTION: length}
+    try:
+        rules_for_event(game, ruleset, options, threshold)
+    except DealError as problem:
+        raise ArchiveError(
+            _("event.options：{problem}"), code=problem.code, problem=Text(problem.template, **problem.params)
+        ) from None
     given_points = raw.get("match_points") or {}
     _require(
         isinstance(given_points, dict)
@@ -356,6 +400,7 @@ def _event(raw):
         _("event.finished_at 必须是 ISO 8601 时间"),
     )
     return {
+        "game": game_id,
         "slug": slug.strip(),
         "name": name or slug.strip(),
         "ruleset": ruleset,
@@ -395,7 +440,7 @@ class _Context:
     """What checking one round needs to know of the whole archive."""
 
     event: dict
-    rules: RuleSet
+    rules: object  # the game's rules in force
     player_ids: set
     entrant_ids: set
     members_of: dict
@@ -595,9 +640,11 @@ def parse_round(raw_round, context):
         if kind == Kind.TEAMS:
             match = _team_match(raw_match, number, entrant_ids, members_of, tables_seen, seat_once)
         else:
-            match = _table_match(raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once)
+            match = _table_match(
+                raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once, event["game"]
+            )
         for table in match.tables:
-            _deals(table, raw_match if kind != Kind.TEAMS else None, number, rules, score_stored, event)
+            _deals(table, raw_match if kind != Kind.TEAMS else None, number, rules, event)
         rnd.matches.append(match)
     if not rnd.status:
         played = [m for m in rnd.matches if m.bye is None]
@@ -613,8 +660,12 @@ def _is_date(value):
     return True
 
 
-def _rules_for(event) -> RuleSet:
-    return rules_for(event["ruleset"], event["options"] or None).with_options(game_threshold=event["game_threshold"])
+def _rules_for(event):
+    return rules_for_event(GAMES[event["game"]], event["ruleset"], event["options"], event["game_threshold"])
+
+
+def _option_default(game, name):
+    return next(spec.default for spec in event_option_specs(game) if spec.name == name)
 
 
 def _table_number(raw, where, tables_seen):
@@ -625,7 +676,7 @@ def _table_number(raw, where, tables_seen):
     return number
 
 
-def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once):
+def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once, game_id):
     table_number = _table_number(raw, _round(number), tables_seen)
     where = _table(number, table_number)
     at_table = Text(_("{table}号桌"), table=table_number)
@@ -649,10 +700,12 @@ def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_
             home=ns, away=ew, tables=[table], extra=_extra(raw, {"table", "ns", "ew", "deals", "lineups"})
         )
     seats = raw.get("seats")
+    game_seats = GAMES[game_id].seats  # an individual's match has the game's seats
     _require(
-        isinstance(seats, dict) and set(seats) == set(SEATS),
-        _("{where}：seats 需要 N E S W"),
+        isinstance(seats, dict) and set(seats) == set(game_seats),
+        _("{where}：seats 需要 {seats}"),
         where=where,
+        seats=" ".join(game_seats),
     )
     for seat, player in seats.items():
         _require(
@@ -663,8 +716,8 @@ def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_
             player=player,
         )
         seat_once(player, f"{at_table} {seat}")
-    _require(len(set(seats.values())) == 4, _("{where}：同一选手坐了两个座位"), where=where)
-    table = ParsedTable(number=table_number, ns=None, ew=None, seats=dict(seats))
+    _require(len(set(seats.values())) == len(game_seats), _("{where}：同一选手坐了两个座位"), where=where)
+    table = ParsedTable(number=table_number, ns=None, ew=None, seats={seat: seats[seat] for seat in game_seats})
     return ParsedMatch(tables=[table], extra=_extra(raw, {"table", "seats", "deals"}))
 
 
@@ -758,7 +811,11 @@ def _lineups(raw, where, ns_members, ew_members):
     return found
 
 
-def _deals(table, raw_match, round_number, rules, score_stored, event):
+def _deals(table, raw_match, round_number, rules, event):
+    game = GAMES[event["game"]]
+    # A game whose match is a number of deals (`deals_per_match`) has no board beyond it.
+    counted = any(spec.name == MATCH_LENGTH_OPTION for spec in event_option_specs(game))
+    known_keys = DEAL_KEYS if game.deal_keys is None else {*game.deal_keys, *SITE_DEAL_KEYS}
     raw_deals = (raw_match if raw_match is not None else table.raw).get("deals") or []
     _require(
         isinstance(raw_deals, list),
@@ -771,10 +828,17 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
         _require(_number(board), _("{where}：每副需要正整数 board"), where=_table(round_number, table.number))
         where = Text(_("第{round}轮 {table}号桌 第{board}副"), round=round_number, table=table.number, board=board)
         _require(board not in boards, _("{where}：同一桌重复"), where=where)
+        _require(
+            not counted or board <= event["length"],
+            _("{where}：这场比赛只有 {deals} 副"),
+            code="match_over",
+            where=where,
+            deals=event["length"],
+        )
         boards.add(board)
         adjusted = raw.get("adjusted")
         try:
-            scored = score_stored(rules, raw, adjusted)
+            scored = score_stored(game, rules, raw, adjusted)
         except DealError as error:
             problem = Text(error.template, **error.params)
             raise ArchiveError(
@@ -785,7 +849,6 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
         for problem in mark_problems(raw):
             raise ArchiveError(_("{where}：{problem}"), where=where, problem=Text(problem))
         _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
-        scored["seat_stats"] = stored_seat_statistics(rules, scored, adjusted)
         del scored["breakdown"]  # 360,000 deals: keep only what is stored
         table.deals.append(
             ParsedDeal(
@@ -793,7 +856,7 @@ def _deals(table, raw_match, round_number, rules, score_stored, event):
                 scored=scored,
                 adjusted=adjusted,
                 adjusted_reason=raw.get("adjusted_reason") or "",
-                extra=_extra(raw, DEAL_KEYS | {"status"}),
+                extra=_extra(raw, known_keys | {"status"}),
                 status=status,
             )
         )

@@ -13,6 +13,8 @@ from scoring.engine.vocabulary import (
     DEFAULT_MATCH_POINTS,
     DEFAULT_TIEBREAKS,
     INDIVIDUAL_LABELS,
+    STANDINGS_TABLE_POINTS,
+    STANDINGS_TOTAL,
     TIEBREAK_LABELS,
     Kind,
     MatchMode,
@@ -31,6 +33,9 @@ class Format:
     threshold: int = DEFAULT_GAME_THRESHOLD
     points: dict = field(default_factory=lambda: dict(DEFAULT_MATCH_POINTS))
     tiebreaks: list = field(default_factory=lambda: list(DEFAULT_TIEBREAKS))
+    # Individual events: "total" (the total score) or "table_points" (games law §0, the total
+    # the first tie-break); table points per table come with the results (`TableResult.seat_points`).
+    standings: str = STANDINGS_TOTAL
 
 
 @dataclass
@@ -47,6 +52,7 @@ class TableResult:
     deal_count: int = 0
     seats: dict = field(default_factory=dict)  # seat -> player id (individual)
     seat_totals: dict = field(default_factory=dict)  # seat -> total score (individual)
+    seat_points: dict = field(default_factory=dict)  # seat -> the game's table points (individual)
 
     @classmethod
     def from_deals(cls, ns, ew, deals, seats=None):
@@ -55,7 +61,8 @@ class TableResult:
         totals = defaultdict(int)
         for deal in deals:
             scores, penalties = deal["scores"], deal.get("penalties") or {}
-            ns_side, ew_side = scores["N"] + scores["S"], scores["E"] + scores["W"]
+            ns_side = scores.get("N", 0) + scores.get("S", 0)
+            ew_side = scores.get("E", 0) + scores.get("W", 0)
             table.side_scores.append((ns_side, ew_side))
             table.ns_total += ns_side
             table.ew_total += ew_side
@@ -91,12 +98,15 @@ class Row:
     penalties: int = 0
     played: int = 0
     deals: int = 0
+    table_points: int = 0  # individual events ranked by table points (games law §0)…
+    by_table_points: bool = False  # …which then rank first (and print)
     head_to_head: int | None = None  # 场分 within the tied group, when it was used
     explanation: dict | None = None
 
     def as_json(self, kind=Kind.PAIRS):
         if kind == Kind.INDIVIDUAL:
-            return {"rank": self.rank, "id": self.id, "total_score": self.total_score, "deals": self.deals}
+            points = {"table_points": self.table_points} if self.by_table_points else {}
+            return {"rank": self.rank, "id": self.id, **points, "total_score": self.total_score, "deals": self.deals}
         return {
             "rank": self.rank,
             "id": self.id,
@@ -199,7 +209,7 @@ def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
         if last is not None:
             entrants = [entrant for entrant in entrants if joined.get(entrant, 0) <= last]
     if fmt.kind == Kind.INDIVIDUAL:
-        return _individual_standings(matches, entrants)
+        return _individual_standings(matches, entrants, fmt.standings)
     rows = {entrant: Row(id=entrant) for entrant in entrants}
     meetings = defaultdict(int)  # (a, b) -> 场分 a won against b
     met = set()
@@ -226,18 +236,29 @@ def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
     return rank_rows(list(rows.values()), fmt.tiebreaks, meetings, met)
 
 
-def _individual_standings(matches, entrants):
-    rows = {player: Row(id=player) for player in entrants}
+def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL):
+    """Individuals rank by total score, then fewer deals; by table points first when the event
+    ranks by them (games law §0: the total is then the first tie-break)."""
+    by_points = standings == STANDINGS_TABLE_POINTS
+    rows = {player: Row(id=player, by_table_points=by_points) for player in entrants}
     for match in matches:
         for table in match.tables:
             for seat, player in table.seats.items():
                 row = rows.setdefault(player, Row(id=player))
                 row.total_score += table.seat_totals.get(seat, 0)
                 row.deals += table.deal_count
-    ordered = sorted(rows.values(), key=lambda r: (-r.total_score, r.deals, natural_key(r.id)))
-    _assign_ranks(ordered, lambda r: (r.total_score, r.deals))
+                row.by_table_points = by_points
+                if table.deal_count:
+                    row.table_points += table.seat_points.get(seat, 0)
+    chain = ["table_points", "total_score", "deals"] if by_points else ["total_score", "deals"]
+
+    def key(row):
+        return tuple(-getattr(row, c) if c != "deals" else row.deals for c in chain)
+
+    ordered = sorted(rows.values(), key=lambda r: (key(r), natural_key(r.id)))
+    _assign_ranks(ordered, key)
     for above, row in pairwise(ordered):
-        row.explanation = _explain_plain(above, row, ["total_score", "deals"])
+        row.explanation = _explain_plain(above, row, chain)
     return ordered
 
 

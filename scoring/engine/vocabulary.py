@@ -53,7 +53,11 @@ TIEBREAK_LABELS = {
 ARCHIVE_TIEBREAKS = (*TIEBREAK_LABELS, "lot")
 DEFAULT_TIEBREAKS = ("match_points", "score_difference", "head_to_head", "penalties")
 # Individual events rank by total score, then fewer deals (event-archive.md).
-INDIVIDUAL_LABELS = {"deals": pgettext_noop("tie-break", "副数")}
+# With the option `standings` = "table_points" (games law §0) they rank by table points first,
+# the total score being the first tie-break.
+INDIVIDUAL_LABELS = {"deals": pgettext_noop("tie-break", "副数"), "table_points": pgettext_noop("tie-break", "桌分")}
+# The two standings of an event of individuals who play for themselves (games law §0).
+STANDINGS_TOTAL, STANDINGS_TABLE_POINTS = "total", "table_points"
 
 GAME_THRESHOLDS = get_game().match_thresholds  # what an event may end a 局 at (the game says)
 DEFAULT_GAME_THRESHOLD = GAME_THRESHOLDS[0]
@@ -70,6 +74,8 @@ __all__ = [
     "SEATS",
     "SEAT_NAMES",
     "SIDES",
+    "STANDINGS_TABLE_POINTS",
+    "STANDINGS_TOTAL",
     "TIEBREAK_LABELS",
     "Kind",
     "MatchMode",

@@ -6,18 +6,10 @@ Writes are in `scoring.entry.services`; nothing here changes the database."""
 from scoring.engine.vocabulary import MatchMode
 from scoring.entry.errors import EntryError
 from scoring.events.permissions import is_organiser
-from scoring.games.huapai import (
-    EXPOSABLE,
-    POINT_CARDS,
-    SEATS,
-    DealError,
-    card_label,
-    read_deal,
-    score_valid_deal,
-    split_games,
-)
-from scoring.games.huapai.stored import event_rules, score_stored
-from scoring.games.refusals import Text, _
+from scoring.games import game_of
+from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label, split_games
+from scoring.games.refusals import DealError, Text, _
+from scoring.games.stored import COLUMN_SEATS, event_rules, plays_alone
 from scoring.messages import message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Event, Table
 
@@ -80,6 +72,7 @@ def snapshot(deal):
         "holders": deal.holders,
         "exposed": deal.exposed,
         "penalties": deal.penalties,
+        **({"game_data": deal.game_data} if deal.game_data is not None else {}),
         "status": deal.status,
         "version": deal.version,
         "scores": deal.scores,
@@ -143,6 +136,13 @@ def blind_differences(table, board):
     entries = list(BlindEntry.objects.filter(table=table, board=board).select_related("user"))
     if len(entries) < 2:
         return []
+    if "captured" not in entries[0].payload:  # another game's deal, kept whole: key by key
+        found = []
+        for key in sorted({key for entry in entries for key in entry.payload}):
+            values = {entry.user.username: entry.payload.get(key) for entry in entries}
+            if len(set(map(str, values.values()))) > 1:
+                found.append((key, values))
+        return found
     differences = []
 
     def seats_of(payload, card):
@@ -184,38 +184,71 @@ def deal_preview(table, board, deal_json):
     comes from the engine here.
     """
     event = table.round.event
+    game = game_of(event)
     rules = event_rules(event)
     adjusted = deal_json.get("adjusted")
-    if adjusted is not None:
-        try:
-            result = score_stored(rules, deal_json, adjusted)
-            problems = []
-        except DealError as failure:
-            result, problems = None, [failure]
-    else:
-        deal, problems = read_deal(deal_json, rules=rules)
-        result = score_valid_deal(deal) if deal else None
-    sides = list(table.deals.exclude(board=board).order_by("sequence").values_list("sequence", "ns_score", "ew_score"))
-    if result:
-        sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
-        sides.sort()
+    problems = [] if adjusted is not None else game.read_deal(deal_json, rules)[1]
+    try:
+        result = None if problems else game.score_stored(rules, deal_json, adjusted)
+    except DealError as failure:
+        result, problems = None, [failure]
     # 局 running totals decide a match only in a games-scored event; elsewhere they would mislead.
     scored_by_games = event.match_mode == Event.MatchMode.GAMES
-    games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold) if scored_by_games else []
+    games = []
+    if scored_by_games:
+        sides = list(
+            table.deals.exclude(board=board).order_by("sequence").values_list("sequence", "ns_score", "ew_score")
+        )
+        if result:
+            sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
+            sides.sort()
+        games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
     return {
-        # `card` (as the grid labels it, "♥A") lets the page put the problem beside that card.
+        # `card` (as the grid labels it, "♥A") lets the page put the problem beside that card;
+        # `field` (another game's deal key) beside that field.
         "problems": [
-            {"code": p.code, "message": message_text(p), "card": str(p.params.get("card", ""))} for p in problems
+            {
+                "code": p.code,
+                "message": message_text(p),
+                "card": str(p.params.get("card", "")),
+                "field": refused_field(game, p),
+            }
+            for p in problems
         ],
         "scores": result["scores"] if result else None,
-        "raw": result["raw"] if result else None,
-        "sides": result["sides"] if result else None,
-        "breakdown": {seat: [term_text(e["text"]) for e in entries] for seat, entries in result["breakdown"].items()}
+        "raw": result.get("raw") if result else None,
+        "sides": result.get("sides") if result else None,
+        "breakdown": {
+            seat: [term_text(e.get("text", e.get("note")), game) for e in entries]
+            for seat, entries in result["breakdown"].items()
+        }
         if result
         else None,
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
-        "questions": holder_questions(deal_json),
+        "totals": _table_totals(table, board, game, result) if plays_alone(game) else None,
+        "questions": holder_questions(deal_json) if game.deal_keys is None else [],
     }
+
+
+def refused_field(game, problem):
+    """The entry field a refusal is about, where the game says (another game's deal key)."""
+    field_of = getattr(game, "refusal_key", None)
+    return (field_of(problem) or "") if field_of else ""
+
+
+def _table_totals(table, board, game, result):
+    """Each seat's total at the table with this deal as entered (a game of individuals: the
+    match is the sum of the deals), from the scores the engine gave the stored deals."""
+    totals = dict.fromkeys(game.seats, 0)
+    columns = [f"score_{seat.lower()}" for seat in COLUMN_SEATS]
+    for row in table.deals.exclude(board=board).values_list(*columns):
+        for seat, score in zip(COLUMN_SEATS, row, strict=True):
+            if seat in totals:
+                totals[seat] += score
+    if result:
+        for seat in totals:
+            totals[seat] += result["scores"].get(seat, 0)
+    return totals
 
 
 def holder_questions(deal_json):

@@ -2,7 +2,7 @@
 
 Every write runs in one transaction, checks the version the writer saw (a
 conditional UPDATE, so two writers holding the same version cannot both
-win) and appends to `DealHistory`. Scores come from `scoring.games.huapai.stored`.
+win) and appends to `DealHistory`. Scores come from the event's game (`scoring.games.stored`).
 """
 
 import re
@@ -16,10 +16,9 @@ from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import create_with_history, deal_at, insert, round_status_for_write
 from scoring.entry.selectors import snapshot
 from scoring.events.permissions import is_organiser, may_confirm, may_enter
-from scoring.games.huapai import SEATS, DealError
-from scoring.games.huapai.player_stats import stored_seat_statistics
-from scoring.games.huapai.stored import apply_result, event_rules, score_stored
-from scoring.games.refusals import Text, _
+from scoring.games import game_of
+from scoring.games.refusals import DealError, Text, _
+from scoring.games.stored import apply_result, canonical_deal, event_rules, score_stored
 from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, RefereeCall, Round, Table
 
 # Control characters, and lone surrogates (JSON's "\\ud800"), which no database encodes.
@@ -149,14 +148,17 @@ def _record(deal, *, table, **history):
 
 
 def _score(table, deal_json, adjusted=None):
-    """The deal scored as it will be stored, with what players' statistics need of it."""
-    rules = event_rules(table.round.event)
+    """The deal scored by the event's game as it will be stored, with what players' statistics
+    need of it (where the game keeps anything)."""
+    event = table.round.event
     try:
-        scored = score_stored(rules, deal_json, adjusted)
-        scored["seat_stats"] = stored_seat_statistics(rules, scored, adjusted)
-        return scored
+        return score_stored(game_of(event), event_rules(event), deal_json, adjusted)
     except DealError as error:
         raise EntryError(error.code, error.template, **error.params) from None
+
+
+def _apply(deal, table, scored):
+    apply_result(deal, scored, game_of(table.round.event))
 
 
 def deal_save(
@@ -191,7 +193,7 @@ def deal_save(
         # A penalty a referee ruled at the table before the result existed joins the deal now.
         pending, pending_calls = pending_penalties(table, board)
         if pending:
-            penalties = dict(scored["penalties"])
+            penalties = dict(scored.get("penalties") or {})
             for seat, points in pending.items():
                 penalties[seat] = penalties.get(seat, 0) + points
             scored = _score(table, {**deal_json, "penalties": penalties}, adjusted)
@@ -199,7 +201,7 @@ def deal_save(
         deal.entered_side = player.side if player else ""
         deal.adjusted = adjusted
         deal.adjusted_reason = adjusted_reason
-        apply_result(deal, scored)
+        _apply(deal, table, scored)
         history = _history(
             deal,
             table=table,
@@ -229,7 +231,7 @@ def deal_save(
     if existing.version != expected_version:
         raise stale(existing)
     if player is not None:
-        _check_keeps_ruled_penalties(existing, scored["penalties"])
+        _check_keeps_ruled_penalties(existing, scored.get("penalties") or {})
     settles_dispute = player is None and existing.status == Deal.Status.DISPUTED
     if settles_dispute:
         _check_settles_dispute(existing, reason)
@@ -239,7 +241,7 @@ def deal_save(
         existing.extra = _extra_after_save(existing, deal_json, adjusted)
     existing.adjusted = adjusted
     existing.adjusted_reason = adjusted_reason
-    apply_result(existing, scored)
+    _apply(existing, table, scored)
     existing.entered_by = user
     existing.entered_side = player.side if player else ""
     if settles_dispute:
@@ -337,7 +339,7 @@ def deal_not_played(*, table, board, user, adjusted, mark, reason, expected_vers
         deal.confirmed_by = None if awaiting else user
         deal.adjusted, deal.adjusted_reason = adjusted, reason
         deal.extra = {MARK_KEY: mark}
-        apply_result(deal, scored)
+        _apply(deal, table, scored)
         _start_round(table.round)
         try:
             with transaction.atomic():
@@ -357,7 +359,7 @@ def deal_not_played(*, table, board, user, adjusted, mark, reason, expected_vers
     before = snapshot(existing)
     disputed = existing.status == Deal.Status.DISPUTED
     existing.adjusted, existing.adjusted_reason = adjusted, reason
-    apply_result(existing, scored)
+    _apply(existing, table, scored)
     existing.extra = {**(existing.extra or {}), MARK_KEY: mark}
     existing.status = status
     existing.entered_by, existing.entered_side = user, ""
@@ -458,7 +460,10 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
     _check_may_write(user, table, reason=ruling)
     if penalty > 0:
         raise EntryError("bad_penalty", _("罚分必须是负数或 0"))
-    if seat and seat not in SEATS:
+    game = game_of(table.round.event)
+    if penalty and not game.takes_penalties:
+        raise EntryError("no_penalties", _("{game} 的规则没有罚分：请由裁判长给调整分"), game=game.name)
+    if seat and seat not in game.seats:
         raise EntryError("unknown_seat", _("座位 {seat!r:.40} 无效"), seat=seat)
     if penalty and not seat:
         raise EntryError("unknown_seat", _("罚分需要指定座位"))
@@ -474,7 +479,7 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
             penalties = dict(deal.penalties)
             penalties[seat] = penalties.get(seat, 0) + penalty
             deal_json = {**deal.as_deal_json(), "penalties": penalties}
-            apply_result(deal, _score(table, deal_json, deal.adjusted))
+            _apply(deal, table, _score(table, deal_json, deal.adjusted))
         deal.status = Deal.Status.DRAFT if penalty else deal.status
         deal.entered_by = user if penalty else deal.entered_by
         if penalty:
@@ -526,7 +531,7 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
     reason = checked_text(reason, REASON)
     _check_may_write(user, table, reason)
     scored = _score(table, deal_json)
-    canonical = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
+    canonical = canonical_deal(game_of(table.round.event), scored)
     with transaction.atomic():
         # The table's row is locked first: two referees entering the same board at the same
         # moment otherwise each saw only their own entry (the other not yet committed), and
@@ -550,7 +555,7 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
             confirmed_by=second.user,
             status=Deal.Status.CONFIRMED,
         )
-        apply_result(deal, scored)
+        _apply(deal, table, scored)
         deal.save()
         _record(
             deal,

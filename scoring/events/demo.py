@@ -1,4 +1,6 @@
-"""The demo event (fixtures/demo-event.json, made by fixtures/make_demo.py) and its users."""
+"""The demo events and their users: a 华牌 pairs event (fixtures/demo-event.json, made by
+fixtures/make_demo.py) and a small 蚌埠斗地主 event (fixtures/demo-doudizhu.json, made by
+fixtures/make_demo_doudizhu.py)."""
 
 import json
 
@@ -13,6 +15,11 @@ from scoring.models import Event
 
 DEMO_SLUG = "demo-taiyuan-2026"
 DEMO_FILE = settings.BASE_DIR / "fixtures" / "demo-event.json"
+# Every demo event, by slug: the 华牌 one first (the demo users' first page).
+DEMO_EVENTS = {
+    DEMO_SLUG: DEMO_FILE,
+    "demo-bengbu-doudizhu-2026": settings.BASE_DIR / "fixtures" / "demo-doudizhu.json",
+}
 # Demo credentials for a local demo only; `make run` prints them.
 DEMO_USERS = [
     ("organiser", "huapai-organiser", "organiser"),
@@ -23,18 +30,21 @@ DEMO_USERS = [
 
 @transaction.atomic
 def load_demo(*, reset=False):
-    """Import the demo event unless it is there already; returns True when it was (re)loaded."""
-    exists = Event.objects.filter(slug=DEMO_SLUG).exists()
-    if not exists or reset:
-        import_archive(json.loads(DEMO_FILE.read_text(encoding="utf-8")), replace=True)
-    event = Event.objects.get(slug=DEMO_SLUG)
+    """Import each demo event unless it is there already; returns {slug: True when (re)loaded}."""
+    loaded = {}
     User = get_user_model()
-    for username, password, role in DEMO_USERS:
-        user, created = User.objects.get_or_create(username=username)
-        if created or not user.has_usable_password():
-            user.set_password(password)
-            user.save()
-        role_grant(username=username, role=role, event=event)
-        if role == "organiser":
-            grant_event_creation(user)  # the demo organiser may create events from the console
-    return not exists or reset
+    for slug, path in DEMO_EVENTS.items():
+        exists = Event.objects.filter(slug=slug).exists()
+        if not exists or reset:
+            import_archive(json.loads(path.read_text(encoding="utf-8")), replace=True)
+        loaded[slug] = not exists or reset
+        event = Event.objects.get(slug=slug)
+        for username, password, role in DEMO_USERS:
+            user, created = User.objects.get_or_create(username=username)
+            if created or not user.has_usable_password():
+                user.set_password(password)
+                user.save()
+            role_grant(username=username, role=role, event=event)
+            if role == "organiser":
+                grant_event_creation(user)  # the demo organiser may create events from the console
+    return loaded

@@ -1,13 +1,17 @@
 """The rules in force for an event, in plain words (public event page, entry page, printed sheets).
 
-The engine's rule sets and options are data (`scoring.games.huapai.rulesets`); this
-module only names them for people, through Django's translations.
+The engines' rule sets and options are data (`scoring.games`, each game's `rules`); this
+module only names them for people, through Django's translations: 华牌's rule sets and options
+phrase by phrase, another game's options as data (`Game.option_specs`)
+named one by one.
 """
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.games.huapai.stored import event_rules
+from scoring.games import game_of
+from scoring.games.stored import event_rules
+from scoring.models import GAME_LABELS
 
 RULESET_NAMES = {
     "huapai": gettext_lazy("华牌竞赛规则"),
@@ -16,10 +20,65 @@ RULESET_NAMES = {
     "family": gettext_lazy("家庭规则"),
     "online-2deck": gettext_lazy("两副牌（拱双猪）"),
 }
+# Other games' options (by option name, the law's; §1.3 and §0), what the event form calls
+# them and how a value reads in the rules in force.
+OPTION_LABELS = {
+    "feidan_stack": gettext_lazy("一人多个飞弹"),
+    "feidan_reversal": gettext_lazy("飞弹可否使输赢反向"),
+    "tianzha_points": gettext_lazy("天炸每家付分"),
+    "tianzun_points": gettext_lazy("天尊每家付分"),
+    "deals_per_match": gettext_lazy("每场副数"),
+    "standings": gettext_lazy("名次依据"),
+}
+VALUE_WORDS = {
+    ("feidan_stack", "add"): gettext_lazy("累加"),
+    ("feidan_stack", "once"): gettext_lazy("只算一个"),
+    ("feidan_reversal", False): gettext_lazy("不反向"),
+    ("feidan_reversal", True): gettext_lazy("可以反向"),
+    ("standings", "total"): gettext_lazy("总分"),
+    ("standings", "table_points"): gettext_lazy("桌分（总分为第一破同分）"),
+}
+PHRASES = {
+    "feidan_stack": gettext_lazy("一人多个飞弹：%(value)s"),
+    "feidan_reversal": gettext_lazy("飞弹%(value)s"),
+    "tianzha_points": gettext_lazy("天炸每家付 %(value)s"),
+    "tianzun_points": gettext_lazy("天尊每家付 %(value)s"),
+    "deals_per_match": gettext_lazy("每场 %(value)s 副"),
+    "standings": gettext_lazy("名次按%(value)s"),
+}
+
+
+def game_name(game):
+    return str(GAME_LABELS.get(game.id, game.name))
+
+
+def option_label(spec):
+    """What the event form calls an option: its words here, else the game's label, else its name."""
+    return OPTION_LABELS.get(spec.name) or getattr(spec, "label", None) or spec.name
+
+
+def value_word(name, value):
+    """An option's value in words (true / false and numbers as they are, where no word is given)."""
+    word = VALUE_WORDS.get((name, value)) if type(value) is bool or isinstance(value, str) else None
+    if word is not None:
+        return str(word)
+    return str(value).lower() if type(value) is bool else str(value)
+
+
+def _option_phrase(spec, value):
+    phrase = PHRASES.get(spec.name)
+    word = value_word(spec.name, value)
+    return phrase % {"value": word} if phrase else f"{option_label(spec)}：{word}"
 
 
 def rules_in_force(event):
     """Short phrases: the rule set, then each option as it stands, then the 局 threshold."""
+    game = game_of(event)
+    if game.generic_options:
+        stored = event.options if isinstance(event.options, dict) else {}
+        return [f"{game_name(game)} ({game.id})"] + [
+            _option_phrase(spec, stored.get(spec.name, spec.default)) for spec in game.option_specs
+        ]
     rules = event_rules(event)
     phrases = [f"{RULESET_NAMES.get(rules.name, rules.name)} ({rules.name})"]
     phrases.append(_("两副牌，每张分牌两张") if rules.decks == 2 else _("一副牌"))

@@ -17,6 +17,7 @@ from scoring.models import Deal, Event, EventRole
 
 # Fields that decide scores, 场分 or ranks: frozen once the first deal is entered.
 RESULT_FIELDS = (
+    "game",
     "ruleset",
     "options",
     "game_threshold",

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoring.archive.export import export_archive
+from scoring.entry.game_fields import game_fields
 from scoring.exports import cross_table_files, draw_pdf, entrant_cards, pdf, xlsx
+from scoring.exports.game_sheets import write_field_scoresheets
 from scoring.exports.sources import (
     draw_paper,
     player_names,
@@ -20,6 +22,8 @@ from scoring.exports.sources import (
     standings_sheets,
     tables_with_deals,
 )
+from scoring.games import game_of
+from scoring.games.stored import event_rules
 from scoring.models import Round
 from scoring.results.cross_table import event_cross_table
 from scoring.results.match_results import unfinished_matches
@@ -114,7 +118,11 @@ def scoresheets_pdf(event, rnd, *, entry_url, table_url=None):
 
     def write(out):
         sheets = scoresheet_data(event, rnd, entry_url=entry_url, table_url=table_url)
-        pdf.write_scoresheets(out, event, rnd, sheets)
+        game = game_of(event)
+        if game_fields(game, event_rules(event)):  # a game whose deal is its entry fields: its own columns
+            write_field_scoresheets(out, event, rnd, sheets, game, event.match_length)
+        else:
+            pdf.write_scoresheets(out, event, rnd, sheets)
 
     return File(f"{event.slug}-round{rnd.number}-scoresheets.pdf", PDF, write)
 

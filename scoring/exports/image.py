@@ -101,6 +101,8 @@ def write_public_standings(out, event, rows, *, counted, total, address):
     footer = _("生成于 %(time)s · %(url)s") % {"time": timezone.localtime().strftime("%Y-%m-%d %H:%M"), "url": address}
     if event.kind == Kind.INDIVIDUAL:
         figures = [(_("总得分"), "total_score", 200, "right"), (_("副数"), "deals", 130, "right")]
+        if any("table_points" in row for row in rows):  # games law §0: table points, then the total
+            figures.insert(0, (_("桌分"), "table_points", 130, "right"))
     else:
         # Every criterion that orders the rows, in the event's order, so a reader sees why tied
         # entrants stand as they do. 相互间场分 is between the tied entrants only: its column shows,

@@ -23,7 +23,7 @@ from reportlab.platypus import KeepTogether, LongTable, Paragraph, SimpleDocTemp
 from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
 from scoring.events.rulebook import rules_text
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
-from scoring.games.huapai.stored import event_rules
+from scoring.games.stored import event_rules
 
 FONT = "HuapaiCJK"
 # The CJK font has no U+2212 MINUS SIGN (the engine's breakdown texts and the sheets use it):
@@ -131,8 +131,10 @@ def _footer(text):
 def write_standings(out, event, rows, *, subtitle):
     styles = _styles()
     individual = event.kind == Kind.INDIVIDUAL
+    by_points = any("table_points" in row for row in rows)  # games law §0: table points, then the total
     header = (
         ["名次", "编号", "选手", "单位"]
+        + (["桌分"] if by_points else [])
         + (["总得分", "副数"] if individual else ["场分", "得分差", "总得分", "罚分", "场次"])
         + ["与上一名"]
     )
@@ -143,6 +145,8 @@ def write_standings(out, event, rows, *, subtitle):
             if individual
             else [row["match_points"], row["score_difference"], row["total_score"], row["penalties"], row["played"]]
         )
+        if by_points:
+            figures.insert(0, row["table_points"])
         body.append(
             [
                 row["rank"],
@@ -223,7 +227,7 @@ def write_round_results(out, event, rnd, results):
 def write_travellers(out, event, rnd, boards):
     """`boards`: [(board number, traveller rows)] — one section per board."""
     styles = _styles()
-    normalised = event_rules(event).normalises
+    normalised = getattr(event_rules(event), "normalises", False)
     story = [
         _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
         _text(rules_text(event), styles["small"]),
@@ -243,7 +247,7 @@ def write_travellers(out, event, rnd, boards):
             )
             body.append(
                 [table.number, _text(pair, styles["cell"])]
-                + [_cards(row["captured"][s], styles["cell"]) for s in SEATS]
+                + [_cards(row["captured"].get(s, ""), styles["cell"]) for s in SEATS]
                 + [_cards(notes, styles["cell"])]
                 + [f"{row['scores'][s]}\n({row['raw'][s]})" if normalised else row["scores"][s] for s in SEATS]
                 + [row["ns"], row["ew"]]
@@ -305,7 +309,7 @@ def write_scoresheets(out, event, rnd, sheets):
     width, height = landscape(A4)
     printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
     rules = event_rules(event)
-    decks = rules.decks
+    decks = getattr(rules, "decks", 1)
     fixed_boards = event.match_mode == MatchMode.BOARDS
     boards = event.match_length if fixed_boards else 24
     columns = _scoresheet_columns(decks)

@@ -76,6 +76,7 @@ def tables_with_deals(event, *, published_only):
             [
                 {
                     **{name: row[name] for name in ("board", "captured", "holders", "exposed", "penalties")},
+                    "game_data": row["game_data"],  # another game's deal, whole
                     "adjusted": row["adjusted"],
                     "adjusted_reason": row["adjusted_reason"],
                     "scores": {seat: row[f"score_{seat.lower()}"] for seat in "NESW"},

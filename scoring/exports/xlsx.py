@@ -12,6 +12,8 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
+from scoring.entry.game_fields import deal_text
+from scoring.games import game_of as game_of_event
 from scoring.games.huapai import SEATS, card_label, split_games
 from scoring.games.huapai.deal_text import exposed_text, holders_text
 from scoring.models import Deal
@@ -86,6 +88,8 @@ INDIVIDUAL_COLUMNS = [
     c for c in STANDINGS_COLUMNS if c[0] not in {"match_points", "score_difference", "penalties", "played"}
 ]
 INDIVIDUAL_COLUMNS.insert(5, ("deals", "副数", 6))
+# Individuals ranked by table points (games law §0): the points first, then the total (tie-break).
+TABLE_POINTS_COLUMNS = [*INDIVIDUAL_COLUMNS[:4], ("table_points", "桌分", 7), *INDIVIDUAL_COLUMNS[4:]]
 TEXT_KEYS = {"id", "name", "club", "explanation"}
 
 
@@ -115,6 +119,8 @@ def write_standings(out, event, sheets, scope="", note=""):
     wb = Workbook(write_only=True)
     describe(wb, event, "排名", scope)
     columns = INDIVIDUAL_COLUMNS if event.kind == Kind.INDIVIDUAL else STANDINGS_COLUMNS
+    if any("table_points" in row for _title, rows in sheets for row in rows):
+        columns = TABLE_POINTS_COLUMNS
     for title, rows in sheets:
         ws = wb.create_sheet(title=title[:31])
         widths = [
@@ -160,6 +166,12 @@ def write_results(out, event, tables_with_deals, players, scope=""):
     describe(wb, event, "每副成绩", scope)
     ws = wb.create_sheet(title="每副成绩")
     status_label = {value: str(label) for value, label in Deal.Status.choices}
+    game = game_of_event(event)
+    if game.deal_keys is not None:  # another game's deal, kept whole: in its fields' words
+        _write_game_results(ws, game, tables_with_deals, players, status_label)
+        write_about_sheet(wb, event, scope)
+        wb.save(out)
+        return
     # A deal's 局 only where 局 decide the match (games mode); in boards mode it decides nothing.
     by_games = event.match_mode == MatchMode.GAMES
     titles = RESULT_TITLES if by_games else [t for t in RESULT_TITLES if t != GAME_TITLE]
@@ -194,3 +206,32 @@ def write_results(out, event, tables_with_deals, players, scope=""):
             )
     write_about_sheet(wb, event, scope)
     wb.save(out)
+
+
+def _write_game_results(ws, game, tables_with_deals, players, status_label):
+    """One row per deal of a game whose deal is kept whole (`Deal.game_data`): the seats'
+    players, the deal in the game's words, an adjusted score, each seat's score."""
+    seats = game.seats
+    titles = (
+        ["轮", "桌", "副"]
+        + [f"{SEAT_NAMES[s]}({s})" for s in seats]
+        + ["牌局", "调整分", "调整理由"]
+        + [f"{s} 得分" for s in seats]
+        + ["状态"]
+    )
+    prepare_sheet(ws, titles, [5, 5, 5] + [10] * len(seats) + [60, 18, 20] + [9] * len(seats) + [8], 0)
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(titles))}1"
+    ws.append(header_cells(ws, titles))
+    for table, deals in tables_with_deals:
+        names = [players.get(table["seats"].get(seat), "") for seat in seats]
+        for deal in deals:
+            adjusted = deal["adjusted"]
+            ws.append(
+                [table["round"], table["number"], deal["board"]]
+                + [safe(ws, name) for name in names]
+                + [safe(ws, deal_text(game, deal["game_data"] or {}))]
+                + [" ".join(f"{s}{adjusted[s]}" for s in seats) if adjusted else ""]
+                + [safe(ws, deal["adjusted_reason"] or "")]
+                + [deal["scores"][s] for s in seats]
+                + [status_label.get(deal["status"], deal["status"])]
+            )

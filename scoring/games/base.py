@@ -40,6 +40,17 @@ class Game(Protocol):
     # takes the deal-level ones in `options` and the event-level ones as keywords.
     option_specs: tuple[Option, ...]
     match_thresholds: tuple[int, ...]  # what ends a match's unit (华牌: a 局 at ±1000 or ±800)
+    # What the site stores and asks beyond scoring (through `scoring.games.stored`):
+    event_kinds: tuple[str, ...] | None  # the kinds of event the law allows (None: any kind)
+    # The canonical deal's keys, kept as one JSON value (`Deal.game_data`); None: the game writes
+    # its deal onto the stored deal's own columns itself (`apply_result`, 华牌's cards).
+    deal_keys: tuple[str, ...] | None
+    generic_options: bool  # the event form shows a field per option spec (华牌: fields of its own)
+    takes_penalties: bool  # whether its deal JSON carries a referee's penalties (华牌: `penalties`)
+    breakdown_terms: tuple[str, ...]  # the closed vocabulary of its breakdown notes (translated word by word)
+    statistics: tuple[str, ...]  # the figures players' statistics count per player (none: no statistics);
+    # a game that keeps its deal whole counts them from it: `seat_statistics(deal)` → {seat: figures},
+    # named by `statistics_labels` (华牌 keeps them with each deal: `stored_statistics`)
 
     def rules(self, ruleset: str, options: dict | None = None, **settings: Any) -> Any:
         """The rules in force: a rule set with an event's options (raises the game's refusal)."""
@@ -52,6 +63,9 @@ class Game(Protocol):
 
     def score_stored(self, rules: Any, deal: dict, adjusted: dict | None = None) -> dict:
         """A stored deal's canonical fields and scores, an arbiter's adjusted score replacing them."""
+
+    def stored_statistics(self, rules: Any, scored: dict, adjusted: dict | None = None) -> dict | None:
+        """What players' statistics need of a deal, per seat, kept with it (None: nothing kept)."""
 
     def entry_grid(self, rules: Any) -> list[GridRow]:
         """The rows a referee fills in, in the order they count the cards."""

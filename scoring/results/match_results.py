@@ -6,7 +6,9 @@ from collections import defaultdict
 from django.db.models import Count, Sum
 
 from scoring.engine.standings import Format, MatchResult, TableResult, match_finished
-from scoring.engine.vocabulary import Kind, MatchMode
+from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, STANDINGS_TOTAL, Kind, MatchMode
+from scoring.games import game_of
+from scoring.games.stored import STANDINGS_OPTION, event_option, table_points
 from scoring.models import Deal, Entrant, Match, Round, Table
 
 
@@ -18,6 +20,7 @@ def event_format(event):
         threshold=event.game_threshold,
         points=event.match_points,
         tiebreaks=list(event.tiebreaks),
+        standings=event_option(event, STANDINGS_OPTION) or STANDINGS_TOTAL,
     )
 
 
@@ -62,6 +65,8 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
             sides_by_table[table_id].append((ns, ew))
 
     individual = event.kind == Kind.INDIVIDUAL
+    game = game_of(event)
+    by_points = individual and event_option(event, STANDINGS_OPTION) == STANDINGS_TABLE_POINTS
     tables_by_match = defaultdict(list)
     for table_id, match_id, ns_code, ew_code, *seat_codes in Table.objects.filter(
         round_id__in=round_numbers
@@ -72,9 +77,9 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
         "ew_entrant__code",
         *(("north__code", "east__code", "south__code", "west__code") if individual else ()),
     ):
-        table = TableResult(
-            ns=ns_code, ew=ew_code, seats=dict(zip("NESW", seat_codes, strict=True)) if individual else {}
-        )
+        # An individual's seats are the game's (a three-seat table leaves North empty).
+        seats = dict(zip("NESW", seat_codes, strict=True)) if individual else {}
+        table = TableResult(ns=ns_code, ew=ew_code, seats={seat: seats[seat] for seat in game.seats if seat in seats})
         total = totals.get(table_id)
         if total:
             ns, ew, nsp, ewp, n, e, s, w, count = total
@@ -82,6 +87,8 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
             table.deal_count = count
             table.seat_totals = {"N": n, "E": e, "S": s, "W": w}
             table.side_scores = sides_by_table.get(table_id, [])
+            if by_points:
+                table.seat_points = table_points(game, table.seat_totals)
         tables_by_match[match_id].append(table)
 
     results = []

@@ -4,9 +4,13 @@ from django.db.models import Q
 
 from scoring.engine.not_played import MARK_KEY
 from scoring.engine.standings import table_points
-from scoring.engine.vocabulary import Kind
+from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, Kind
+from scoring.entry.game_fields import deal_words
+from scoring.games import game_of
 from scoring.games.huapai import card_label, split_games
 from scoring.games.huapai.deal_text import exposure_word
+from scoring.games.stored import COLUMN_SEATS, plays_alone
+from scoring.games.stored import table_points as game_table_points
 from scoring.models import Deal, Entrant, Table, with_members
 from scoring.results.match_results import event_format
 from scoring.results.statistics import members_statistics
@@ -15,7 +19,7 @@ from scoring.results.statistics import members_statistics
 # largest JSON to decode, and building model objects cost as much as the query.
 DEAL_ROW_FIELDS = (
     "id", "table_id", "board", "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score",
-    "penalties", "adjusted", "adjusted_reason", "exposed", "extra",
+    "penalties", "adjusted", "adjusted_reason", "exposed", "extra", "game_data",
 )  # fmt: skip
 
 
@@ -36,6 +40,45 @@ def deal_row(deal, game_number):
     }
 
 
+def _alone_match(table, deals, subject, game, fmt):
+    """A table of a game whose players each play for themselves (蚌埠斗地主): the player's seat,
+    every seat's match total with its player, the table points where the standings use them,
+    and each deal's scores with the deal in the game's words."""
+    players = table.seat_players()
+    seat = next(s for s in game.seats if players[s] is not None and players[s].id == subject.id)
+    totals = dict.fromkeys(game.seats, 0)
+    for deal in deals:
+        for column in COLUMN_SEATS:
+            if column in totals:
+                totals[column] += deal[f"score_{column.lower()}"]
+    by_points = fmt.standings == STANDINGS_TABLE_POINTS and deals
+    points = game_table_points(game, totals) if by_points else {}
+    return {
+        "alone": True,
+        "round": table.round.number,
+        "round_status": table.round.get_status_display(),
+        "table": table.number,
+        "side": seat,
+        "seat": seat,
+        "own": totals[seat],
+        "points": points.get(seat),
+        "seats": [
+            {"seat": s, "player": players[s], "total": totals[s], "points": points.get(s), "own": s == seat}
+            for s in game.seats
+        ],
+        "deals": [
+            {
+                "board": deal["board"],
+                "scores": [deal[f"score_{s.lower()}"] for s in game.seats],
+                "words": deal_words(game, deal["game_data"]) if deal["game_data"] is not None else [],
+                "adjusted": deal["adjusted"] is not None,
+                "adjusted_reason": deal["adjusted_reason"],
+            }
+            for deal in deals
+        ],
+    }
+
+
 def entrant_record(event, code):
     """None when the code is unknown; else the entrant and its published matches."""
     individual = event.kind == Kind.INDIVIDUAL
@@ -50,7 +93,7 @@ def entrant_record(event, code):
     tables = (
         Table.objects.public()
         .filter(round__event=event)
-        .select_related("round", "ns_entrant", "ew_entrant")
+        .select_related("round", "ns_entrant", "ew_entrant", "north", "east", "south", "west")
         # Every opponent's name without a query per opponent.
         .prefetch_related(with_members("ns_entrant__"), with_members("ew_entrant__"))
         .order_by("round__number", "number")
@@ -65,9 +108,13 @@ def entrant_record(event, code):
     for deal in confirmed.values(*DEAL_ROW_FIELDS):
         deals_by_table.setdefault(deal["table_id"], []).append(deal)
     fmt = event_format(event)
+    game = game_of(event)
     matches = []
     for table in tables:
         deals = deals_by_table.get(table.id, [])
+        if individual and plays_alone(game):
+            matches.append(_alone_match(table, deals, subject, game, fmt))
+            continue
         if individual:
             seat_ids = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
             seat = next(s for s, player_id in seat_ids.items() if player_id == subject.id)

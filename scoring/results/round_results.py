@@ -1,8 +1,11 @@
 """A published round's results: every table's totals, 局 and 场分."""
 
 from scoring.engine.standings import table_points
-from scoring.engine.vocabulary import Kind, MatchMode
+from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, Kind, MatchMode
+from scoring.games import game_of
 from scoring.games.huapai import split_games
+from scoring.games.stored import COLUMN_SEATS, plays_alone
+from scoring.games.stored import table_points as game_table_points
 from scoring.models import Deal, Round, Table
 from scoring.results.labels import entrant_labels
 from scoring.results.match_results import event_format
@@ -21,12 +24,18 @@ def round_results(event, rnd):
         .order_by("number")
     )
     sides = {}
-    for table_id, ns, ew in (
+    seat_totals = {}  # a game whose players each play alone: every seat's total
+    for table_id, ns, ew, *seat_scores in (
         Deal.objects.filter(table__round=rnd, status=Deal.Status.CONFIRMED)
         .order_by("table_id", "sequence")
-        .values_list("table_id", "ns_score", "ew_score")
+        .values_list("table_id", "ns_score", "ew_score", "score_n", "score_e", "score_s", "score_w")
     ):
         sides.setdefault(table_id, []).append((ns, ew))
+        totals = seat_totals.setdefault(table_id, dict.fromkeys(COLUMN_SEATS, 0))
+        for seat, score in zip(COLUMN_SEATS, seat_scores, strict=True):
+            totals[seat] += score
+    game = game_of(event)
+    alone = plays_alone(game)
     fmt = event_format(event)
     labels = entrant_labels(event)  # cached: no query per table
     rows = []
@@ -52,10 +61,19 @@ def round_results(event, rnd):
                 "ns_points": ns_points,
                 "ew_points": ew_points,
                 "games": games,
+                "seats": _seats(game, table, seat_totals.get(table.id), fmt.standings) if alone else None,
             }
         )
     byes = [m.bye for m in rnd.matches.filter(bye__isnull=False).select_related("bye")]
     return {"tables": rows, "byes": byes}
+
+
+def _seats(game, table, totals, standings):
+    """Each seat's player, match total and (where the standings use them) table points."""
+    players = table.seat_players()
+    totals = {seat: (totals or {}).get(seat, 0) for seat in game.seats}
+    points = game_table_points(game, totals) if standings == STANDINGS_TABLE_POINTS and any(totals.values()) else {}
+    return [{"seat": s, "player": players[s], "total": totals[s], "points": points.get(s)} for s in game.seats]
 
 
 def _side_labels(table, labels):
@@ -65,4 +83,5 @@ def _side_labels(table, labels):
             f"{entrant.code} {labels.get(entrant.code, {}).get('name', '')}"
             for entrant in (table.ns_entrant, table.ew_entrant)
         )
-    return f"{table.north.name}、{table.south.name}", f"{table.east.name}、{table.west.name}"
+    names = {seat: player.name if player else "" for seat, player in table.seat_players().items()}
+    return f"{names['N']}、{names['S']}", f"{names['E']}、{names['W']}"

@@ -4,12 +4,15 @@ entrant pages."""
 
 from collections import defaultdict
 
+from django.utils.translation import gettext
+
 from scoring.cache.results import cached, store_items, stored_items
 from scoring.cache.versions import current_version
 from scoring.events.lineups import session_of
+from scoring.games import GAMES, game_of
 from scoring.games.huapai import SEATS, DealError
 from scoring.games.huapai.player_stats import PlayerStats, deal_statistics, from_stored
-from scoring.games.huapai.stored import event_rules
+from scoring.games.stored import event_rules
 from scoring.models import Deal, LineUp, Membership, Player
 
 
@@ -48,7 +51,13 @@ def player_statistics(event, *, players=None, tables=None):
     """{player id: PlayerStats} over the confirmed deals of the published rounds
     (`scoring.games.huapai.player_stats`), computed now; `players` and `tables` (ids) limit it to those
     players at those tables (an entrant's page: its members at its tables, a few index
-    look-ups). Who sat where follows the team line-ups per 节."""
+    look-ups). Who sat where follows the team line-ups per 节. A game that counts no
+    statistics (`Game.statistics`) has none; a game that keeps its deal whole counts them from it."""
+    game = game_of(event)
+    if not game.statistics:
+        return {}
+    if game.deal_keys is not None:
+        return _game_statistics(event, game, players, tables)
     rules = event_rules(event)
     deals = Deal.objects.public().filter(table__round__event=event)
     lineups_read = LineUp.objects.public().filter(table__round__event=event)
@@ -102,7 +111,60 @@ def player_statistics(event, *, players=None, tables=None):
     return dict(totals)
 
 
-STATISTICS_ORDER = ("pigs", "goats", "transformers", "all_hearts", "grand_slams", "exposures", "exposure_gain")
+class GameStats:
+    """One player's statistics in a game that counts them from its deals (`Game.seat_statistics`):
+    the deals played and each of the game's figures, as attributes (`stats.landlord`)."""
+
+    def __init__(self, names):
+        self.deals = 0
+        self.figures = dict.fromkeys(names, 0)
+
+    def add(self, figures):
+        self.deals += 1
+        for name, value in zip(self.figures, figures, strict=True):
+            self.figures[name] += value
+
+    def __getattr__(self, name):
+        figures = self.__dict__.get("figures", {})
+        if name in figures:
+            return figures[name]
+        raise AttributeError(name)
+
+    def __getstate__(self):
+        return self.__dict__
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+
+def _game_statistics(event, game, players, tables):
+    """{player id: GameStats} over the confirmed deals of the published rounds, counted from the
+    deals as stored (`Deal.game_data`); an adjusted deal without its play counts as a deal only."""
+    deals = Deal.objects.public().filter(table__round__event=event)
+    if tables is not None:
+        deals = deals.filter(table_id__in=tables)
+    totals = {}
+    columns = ("table__north_id", "table__east_id", "table__south_id", "table__west_id")
+    for data, *seat_ids in deals.values_list("game_data", *columns).iterator(chunk_size=5000):
+        seats = dict(zip(("N", "E", "S", "W"), seat_ids, strict=True))
+        for seat, figures in game.seat_statistics(data).items():
+            player = seats.get(seat)
+            if player is None or (players is not None and player not in players):
+                continue
+            totals.setdefault(player, GameStats(game.statistics)).add(figures)
+    return totals
+
+
+# Every figure a game's statistics page may be ordered by (`?sort=`), every game's.
+STATISTICS_ORDER = tuple(dict.fromkeys(name for game in GAMES.values() for name in game.statistics))
+
+
+def statistics_columns(event):
+    """[(figure, label)] of a game that names its statistics (`Game.statistics_labels`), for the
+    pages to draw its own columns; empty for 华牌, whose pages name theirs."""
+    game = game_of(event)
+    labels = getattr(game, "statistics_labels", None) or {}
+    return [(name, gettext(labels[name])) for name in game.statistics if name in labels]
 
 
 def statistics_rows(event, order=""):
@@ -123,6 +185,6 @@ def statistics_rows(event, order=""):
         }
         for player in Player.objects.filter(event=event, id__in=totals).order_by("sort_key", "code")
     ]
-    if order in STATISTICS_ORDER:
+    if order in game_of(event).statistics:
         rows.sort(key=lambda row: getattr(row["stats"], order), reverse=True)
     return rows

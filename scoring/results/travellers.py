@@ -1,9 +1,12 @@
 """A board's traveller: that board at every table of a round, side by side."""
 
 from scoring.engine.not_played import MARK_KEY, mark_words
-from scoring.games.huapai import SEATS, card_label
+from scoring.entry.game_fields import deal_words
+from scoring.games import game_of
+from scoring.games.huapai import card_label
 from scoring.games.huapai.deal_text import cards_text, exposure_word, per_copy
-from scoring.games.huapai.stored import event_rules, score_stored
+from scoring.games.stored import deal_json, event_rules
+from scoring.messages import term_text
 from scoring.models import Deal
 
 
@@ -22,25 +25,27 @@ def board_traveller(event, rnd, board):
         )
         .order_by("table__number")
     )
+    game = game_of(event)
     rules = event_rules(event)
     rows = []
     for deal in deals:
         # The engine's own words for each seat's score ("猪 −100 ×2 明 ×2 自得"), so players can
-        # check their deal; computed again from the stored cards (20 µs a deal).
-        scored = score_stored(
-            rules,
-            {"captured": deal.captured, "holders": deal.holders, "exposed": deal.exposed, "penalties": deal.penalties},
-            deal.adjusted,
-        )
+        # check their deal; computed again from the stored deal (20 µs a deal).
+        scored = game.score_stored(rules, deal_json(deal), deal.adjusted)
         mark = (deal.extra or {}).get(MARK_KEY) if isinstance(deal.extra, dict) else None
         rows.append(
             {
                 # A board not played shows the rule it was scored by, not cards or an adjustment.
                 "not_played": mark_words(mark) if mark else None,
                 "breakdown": {
-                    seat: "；".join(item["text"] for item in scored.get("breakdown", {}).get(seat, []))
-                    for seat in SEATS
+                    seat: "；".join(
+                        term_text(item.get("text", item.get("note")), game)
+                        for item in scored.get("breakdown", {}).get(seat, [])
+                    )
+                    for seat in game.seats
                 },
+                # Another game's deal in its fields' words (华牌's are its cards, below).
+                "words": deal_words(game, deal.game_data, rules) if deal.game_data is not None else [],
                 "table": deal.table,
                 "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
                 "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in deal.holders.items()},

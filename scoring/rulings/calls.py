@@ -28,8 +28,8 @@ from scoring.entry.services import (
 )
 from scoring.events.permissions import may_enter
 from scoring.games.huapai import POINT_CARDS, SEATS, card_label, parse_card
-from scoring.games.huapai.stored import event_rules
 from scoring.games.refusals import Text, _
+from scoring.games.stored import event_rules
 from scoring.models import RefereeCall, Round
 from scoring.rulings.not_played import board_not_played
 
@@ -186,7 +186,7 @@ def call_rule(
 
 
 def _claim(table, claimant, trick, fall_by_seat, status):
-    decks = event_rules(table.round.event).decks
+    decks = getattr(event_rules(table.round.event), "decks", 1)  # a claim counts 华牌's tricks
     if claimant not in SEATS:
         raise EntryError("unknown_seat", _("请指定声称者的座位"))
     if not isinstance(trick, int) or isinstance(trick, bool) or not 1 <= trick <= 13 * decks:

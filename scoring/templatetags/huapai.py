@@ -6,6 +6,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from scoring.engine.not_played import mark_words
+from scoring.engine.vocabulary import SEAT_NAMES
 from scoring.messages import joined, message_text, name_with_pinyin, term_text
 
 register = template.Library()
@@ -15,6 +16,12 @@ register = template.Library()
 def get_seat(mapping, seat):
     """`scores|get_seat:"N"`: a dict look-up the template language lacks."""
     return (mapping or {}).get(seat, "")
+
+
+@register.filter
+def seat_name(seat):
+    """`seat|seat_name`: 北 for "N", North in English."""
+    return gettext(SEAT_NAMES[seat]) if seat in SEAT_NAMES else seat
 
 
 @register.filter

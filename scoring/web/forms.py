@@ -10,6 +10,7 @@ whole (a card missing, a holder who cannot have held it).
 from django import forms
 from django.utils.translation import gettext
 
+from scoring.entry import game_fields
 from scoring.entry.grid import copy_suffix
 from scoring.games import get_game
 from scoring.games.huapai import EXPOSABLE, PENALTY_MIN, SEATS
@@ -237,3 +238,74 @@ def form_errors(form, only=None):
         label = form.fields[name].label or name if name in form.fields else ""
         lines.extend(f"{label}：{error}" if label else str(error) for error in errors)
     return lines
+
+
+class GameDealForm(forms.Form):
+    """Every field of the entry page of a game whose deal is its entry fields (`Game.entry_fields`,
+    read by `scoring.entry.game_fields`): a seat, several seats, a choice, yes/no, a count per
+    seat, each checked for its type and bounds here; the game's engine then names every problem
+    of the deal as a whole, with the law's reasons (a farmer's fourth 飞弹, 抢牌 played closed).
+    `fields`: the game's `GameField`s; `seats`: the table's."""
+
+    version = version_field(required=False)
+    reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
+    adjusted_reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
+
+    def __init__(self, *args, fields, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game_fields = list(fields)
+        self.seats = tuple(seats)
+        seat_choices = [("", "—"), *((seat, seat) for seat in self.seats)]
+        for spec in self.game_fields:
+            if spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
+                self.fields[spec.key] = forms.ChoiceField(choices=seat_choices, required=False, label=spec.label)
+            elif spec.kind == game_fields.SEATS:
+                self.fields[spec.key] = forms.MultipleChoiceField(
+                    choices=seat_choices[1:], required=False, label=spec.label
+                )
+            elif spec.kind == game_fields.CHOICE:
+                self.fields[spec.key] = forms.ChoiceField(
+                    choices=[("", "—"), *((str(value), str(value)) for value in spec.choices)],
+                    required=False,
+                    label=spec.label,
+                )
+            elif spec.kind == game_fields.BOOL:
+                self.fields[spec.key] = forms.BooleanField(required=False, label=spec.label)
+            elif spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
+                for seat in self.seats:
+                    self.fields[f"{spec.key}-{seat}"] = forms.IntegerField(
+                        min_value=spec.minimum, max_value=spec.maximum, required=False, label=f"{spec.label} {seat}"
+                    )
+            elif spec.kind == game_fields.INT:
+                self.fields[spec.key] = forms.IntegerField(
+                    min_value=spec.minimum, max_value=spec.maximum, required=False, label=spec.label
+                )
+        for seat in self.seats:
+            self.fields[f"adjusted-{seat}"] = forms.IntegerField(
+                min_value=-ADJUSTED_LIMIT, max_value=ADJUSTED_LIMIT, required=False, label=f"{seat} 调整分"
+            )
+
+    def deal_json(self):
+        """The deal as the game reads it, from the cleaned fields: what is left empty is absent
+        (an unticked 明打 is 暗打, §1.2), a choice is its value as the law writes it."""
+        data = self.cleaned_data
+        deal = {}
+        for spec in self.game_fields:
+            if spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
+                counts = {seat: data.get(f"{spec.key}-{seat}") for seat in self.seats}
+                counts = {seat: count for seat, count in counts.items() if count}
+                if counts:
+                    deal[spec.key] = counts
+                continue
+            value = data.get(spec.key)
+            if spec.kind == game_fields.CHOICE and value:
+                value = next(choice for choice in spec.choices if str(choice) == value)
+            if spec.kind == game_fields.SEAT_OR_NONE:
+                deal[spec.key] = value or None
+            elif value not in (None, "", [], False):
+                deal[spec.key] = value
+        adjusted = {seat: data.get(f"adjusted-{seat}") for seat in self.seats}
+        if any(value is not None for value in adjusted.values()):
+            deal["adjusted"] = adjusted
+            deal["adjusted_reason"] = data.get("adjusted_reason", "")
+        return deal

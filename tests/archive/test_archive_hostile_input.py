@@ -11,7 +11,7 @@ from scoring.archive.database import import_archive, read_archive_json
 from scoring.archive.format import ArchiveError, parse_header, parse_round
 from scoring.models import Event
 from tests.archives import deal, four_pairs_two_rounds, individual_archive, pairs_archive, team_match
-from tests.games.test_engine_hostile_input import json_values
+from tests.games.test_engine_hostile_input import hostile_values as json_values
 
 
 def games_archive():

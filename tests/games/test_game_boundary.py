@@ -25,11 +25,13 @@ def test_huapai_is_the_default_game_and_found_by_its_id():
         get_game("doudizhu")
 
 
+PROTOCOL = {name for name in Game.__annotations__} | {
+    name for name, value in vars(Game).items() if callable(value) and not name.startswith("_")
+}
+
+
 def test_huapai_has_every_member_of_the_protocol():
-    members = {name for name in Game.__annotations__} | {
-        name for name, value in vars(Game).items() if callable(value) and not name.startswith("_")
-    }
-    assert members <= set(dir(HUAPAI))
+    assert PROTOCOL <= set(dir(HUAPAI))
     assert HUAPAI.seats == ("N", "E", "S", "W") and HUAPAI.sides == {"NS": ("N", "S"), "EW": ("E", "W")}
     assert set(HUAPAI.rulesets) == set(RULESETS) and HUAPAI.default_ruleset in HUAPAI.rulesets
     assert HUAPAI.match_thresholds == (1000, 800)
@@ -93,8 +95,22 @@ def _name_comparisons(path, names):
     return found
 
 
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_game_has_every_member_of_the_protocol(game_id):
+    game = GAMES[game_id]
+    assert PROTOCOL <= set(dir(game))
+    assert set(game.seats) <= {"N", "E", "S", "W"} and game.default_ruleset in game.rulesets
+    assert game.deal_keys is not None or callable(getattr(game, "apply_result", None))
+    assert all(spec.name and spec.level in ("deal", "event") and hasattr(spec, "default") for spec in game.option_specs)
+
+
+# Every game's id and every rule set's name: the core compares none of them.
+NAMES = set(GAMES) | set(RULESETS) | {name for game in GAMES.values() for name in game.rulesets}
+
+
 def test_nothing_outside_the_games_branches_on_a_game_or_rule_set_name():
-    names = set(GAMES) | set(RULESETS)
+    names = NAMES
+    assert {"bengbu-doudizhu", "paohuzi"} <= names
     outside = [
         path
         for path in (REPO / "scoring").rglob("*.py")
@@ -109,3 +125,21 @@ def test_the_scan_finds_a_branch_on_a_rule_set_name(tmp_path):
     planted = tmp_path / "view.py"
     planted.write_text('if event.ruleset == "online-2deck":\n    decks = 2\n', encoding="utf-8")
     assert _name_comparisons(planted, set(RULESETS)) == [(1, "online-2deck")]
+
+
+def test_nothing_outside_the_games_reads_an_events_rules_but_through_its_game():
+    """One way to an event's rules (`scoring.games.stored.event_rules`, the event's game): no
+    module outside scoring/games/ takes an event's rules or scores its stored deals from 华牌."""
+    outside = [
+        path
+        for path in (REPO / "scoring").rglob("*.py")
+        if "games" not in path.relative_to(REPO / "scoring").parts[:1] and "migrations" not in path.parts
+    ]
+    importing = {}
+    for path in outside:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "scoring.games.huapai.stored":
+                names = [a.name for a in node.names if a.name in {"event_rules", "score_stored", "apply_result"}]
+                if names:
+                    importing[str(path.relative_to(REPO))] = names
+    assert importing == {}

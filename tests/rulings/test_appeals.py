@@ -18,7 +18,7 @@ from scoring.rounds.publication import PublicationError, round_make_official
 from scoring.rulings.appeals import appeal_decide, appeal_lodge, public_appeals
 from scoring.rulings.calls import call_open, call_rule
 from tests.conftest import scaled_examples
-from tests.games.test_engine_hostile_input import json_values
+from tests.games.test_engine_hostile_input import hostile_values as json_values
 from tests.referee_setup import example_deal
 
 pytestmark = pytest.mark.django_db

@@ -11,6 +11,7 @@ same site as the first: a POST that logs out, locks a login or changes a deal ch
 for the next one.
 """
 
+import copy
 import itertools
 import json
 import re
@@ -35,7 +36,7 @@ from scoring.entry.services import deal_save
 from scoring.models import Appeal, Deal, Event, RefereeCall, Table
 from tests.archives import EXAMPLES
 from tests.conftest import build_event, build_people, scaled_examples
-from tests.games.test_engine_hostile_input import json_values
+from tests.games.test_engine_hostile_input import hostile_values as json_values
 from tests.referee_setup import example_deal, token_header
 
 pytestmark = pytest.mark.django_db
@@ -270,6 +271,7 @@ def site(django_db_setup, django_db_blocker):
             id=int(PARAMETERS["appeal_id"][0][0]), event=event, round=table.round, table=table, board=1,
             entrant=table.ns_entrant, filed_by="A", statement="sweep",
         )  # fmt: skip
+        add_doudizhu_event(people)
         visitors = {"anonymous": Visitor()}
         for role in ("referee1", "organiser"):
             client = Client()
@@ -279,6 +281,44 @@ def site(django_db_setup, django_db_blocker):
         api = {role: Visitor(**headers) for role, headers in tokens.items()}
         yield {"people": people, "visitors": visitors, "tokens": tokens, "api": api}
         transaction.set_rollback(True)
+
+
+# A 蚌埠斗地主 event beside it (issue 24): its own entry page, standings and papers. Its values
+# for the URL parameters; the fields of its entry page.
+DOUDIZHU_PARAMETERS = {"slug": ["t-ddz"], "number": ["1", "2"], "round_number": ["1"], "code": ["p01"]}
+DOUDIZHU_FIELDS = ["landlord", "bid", "open", "first_out", "tianzha", "tianzun", *(f"feidan-{s}" for s in "NESW")]
+
+
+def add_doudizhu_event(people):
+    """t-ddz: round 1 played (a worked example a table, official), round 2 paired, in play with
+    one deal; the sweep's referee and organiser hold the same roles in it."""
+    from scoring.archive.database import import_archive
+    from scoring.events.accounts import role_grant
+    from tests.archives import doudizhu_archive
+
+    archive = doudizhu_archive(tables={1: ("DDZ14",), 2: ("DDZ26",)}, status="official")
+    second = copy.deepcopy(archive["rounds"][0])
+    second.update(number=2, status="in_play")
+    second["matches"][1]["deals"] = []
+    archive["rounds"].append(second)
+    event = import_archive(archive)
+    for role in ("referee1", "organiser"):
+        role_grant(username=people[role].username, role=role if role == "organiser" else "referee", event=event)
+
+
+def doudizhu_urls(route):
+    """The real URLs of a route under the 斗地主 event (none for a route without an event)."""
+    if "<name:slug>" not in route or route.startswith("admin/") or route.startswith("t/"):
+        return []
+    names = re.findall(r"<(?:\w+:)?(\w+)>", route)
+    real = [DOUDIZHU_PARAMETERS.get(name, PARAMETERS.get(name, OTHER_PARAMETER)[0]) for name in names]
+    urls = []
+    for values in itertools.product(*real):
+        url = "/" + route
+        for name, value in zip(names, values, strict=True):
+            url = re.sub(r"<(?:\w+:)?" + name + ">", value, url, count=1)
+        urls.append(url)
+    return urls
 
 
 @pytest.fixture
@@ -535,3 +575,42 @@ def test_a_hostile_field_in_a_real_deal_through_a_table_link_never_causes_a_serv
     site["visitors"]["anonymous"].send(
         "put", TABLE_LINK + "boards/2", json.dumps(body), content_type="application/json", HTTP_IDEMPOTENCY_KEY="k"
     )
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_route_of_a_doudizhu_event_answers_without_a_server_error(site, role):
+    """Every route under the 斗地主 event, plain, then with junk in every query key and every form
+    field (its entry page's fields among them)."""
+    visitor = site["visitors"][role]
+    urls = [url for route in routes() for url in doudizhu_urls(route)]
+    assert len(urls) > 40 and "/referee/t-ddz/rounds/1/tables/1/boards/2/preview/" in urls
+    if role != "anonymous":  # the sweep meets the event as built: its entry page and its standings
+        assert 'data-key="landlord"' in visitor.send("get", DOUDIZHU_BOARD.format(board=1)).content.decode()
+    assert visitor.send("get", "/events/t-ddz/standings/").status_code == 200
+    for url in urls:
+        visitor.send("get", url)
+        visitor.send("get", url, in_turn(QUERY_KEYS, QUERY_VALUES))
+        visitor.send("post", url, in_turn([*FORM_FIELDS, *DOUDIZHU_FIELDS], HOSTILE))
+
+
+DOUDIZHU_BOARD = "/referee/t-ddz/rounds/2/tables/1/boards/{board}/"
+
+
+@hypothesis_settings(max_examples=scaled_examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    suffix=st.sampled_from(["", "preview/", "confirm/", "irregularity/"]),
+    board=st.sampled_from([1, 2, 9]),
+    role=st.sampled_from(ROLES),
+    data=st.dictionaries(st.sampled_from(DOUDIZHU_FIELDS + FORM_FIELDS), GENERATED_VALUES, max_size=8),
+)
+def test_generated_doudizhu_entry_fields_never_cause_a_server_error(site, suffix, board, role, data):
+    site["visitors"][role].send("post", DOUDIZHU_BOARD.format(board=board) + suffix, data)
+
+
+@hypothesis_settings(max_examples=scaled_examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(board=st.sampled_from([1, 2]), body=json_values)
+def test_hostile_json_against_a_doudizhu_board_never_causes_a_server_error(site, board, body):
+    response = site["api"]["referee1"].send(
+        "put", f"/api/events/t-ddz/rounds/2/tables/1/boards/{board}", json.dumps(body), content_type="application/json"
+    )
+    assert response["Content-Type"].startswith("application/json")

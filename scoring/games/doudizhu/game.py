@@ -10,9 +10,9 @@ from scoring.games.refusals import _
 from . import match
 from .cards import FEIDAN_MOST_FARMER, FEIDAN_MOST_LANDLORD, GAME_ID, GAME_NAME, SEATS, SIDES
 from .deal import read_deal
-from .engine import score_deal
+from .engine import BREAKDOWN_TERMS, score_deal
 from .options import DEFAULT_RULESET, OPTIONS, RULESETS, rules_for
-from .stored import score_stored
+from .stored import DEAL_KEYS, score_stored
 
 # The deal's keys in the order a referee records them (§1.2), as plain data for a form:
 # `kind` is "seat", "seats" (several), "choice" or "bool", or "counts" (seat → integer).
@@ -20,7 +20,14 @@ ENTRY_FIELDS = (
     {"key": "tianzha", "label": _("天炸（发到同点 8 张）"), "kind": "seats", "required": False},
     {"key": "tianzun", "label": _("天尊（发到 4 张王）"), "kind": "seat", "required": False},
     {"key": "landlord", "label": _("地主"), "kind": "seat", "required": True},
-    {"key": "bid", "label": _("叫分"), "kind": "choice", "required": True, "choices": [1, 2, 3, "grab"]},
+    {
+        "key": "bid",
+        "label": _("叫分"),
+        "kind": "choice",
+        "required": True,
+        "choices": [1, 2, 3, "grab"],
+        "words": {"grab": _("抢牌")},  # a value in words where its code is not one
+    },
     {"key": "open", "label": _("明打"), "kind": "bool", "required": False},
     {"key": "first_out", "label": _("先出完牌"), "kind": "seat", "required": True},
     {
@@ -31,6 +38,34 @@ ENTRY_FIELDS = (
         "max": {"landlord": FEIDAN_MOST_LANDLORD, "farmer": FEIDAN_MOST_FARMER},
     },
 )
+
+# Players' statistics (issue 24): deals as landlord, won as landlord, 飞弹 played; each counted
+# from a stored deal (`seat_statistics`), a 天炸/天尊 deal counting as a deal only.
+STATISTICS = (
+    ("landlord", _("当地主")),
+    ("landlord_won", _("当地主胜")),
+    ("feidan", _("飞弹")),
+)
+
+
+def seat_statistics(deal):
+    """{seat: (deals as landlord, won as landlord, 飞弹)} of one deal as stored (canonical JSON)."""
+    deal = deal or {}
+    landlord, feidan = deal.get("landlord"), deal.get("feidan") or {}
+    won = landlord is not None and deal.get("first_out") == landlord
+    return {seat: (int(seat == landlord), int(seat == landlord and won), feidan.get(seat, 0)) for seat in SEATS}
+
+
+# The deal key a refusal is about, by code, where its parameters do not name it (§1.2 V1–V8).
+REFUSAL_KEYS = {
+    "bad_bid": "bid",
+    "passed_out": "bid",
+    "bad_open": "open",
+    "grab_is_open": "open",
+    "bad_feidan": "feidan",
+    "duplicate_seat": "tianzha",
+    "bad_adjusted": "adjusted",
+}
 
 
 class Doudizhu:
@@ -44,6 +79,14 @@ class Doudizhu:
     option_specs = tuple(OPTIONS.values())  # deal options, then event options
     # A match ends after `deals_per_match` deals (an event option), not at a score.
     match_thresholds = ()
+    event_kinds = ("individual",)  # §1.1: four players, each for himself
+    deal_keys = DEAL_KEYS  # the deal is kept whole (`Deal.game_data`)
+    generic_options = True  # the event form shows a field per option (`option_specs`)
+    takes_penalties = False  # the law has no penalty points: an arbiter adjusts the score
+    breakdown_terms = BREAKDOWN_TERMS
+    statistics = tuple(name for name, _label in STATISTICS)
+    statistics_labels = dict(STATISTICS)
+    seat_statistics = staticmethod(seat_statistics)
 
     def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
         return rules_for(ruleset, options, **settings)
@@ -57,9 +100,28 @@ class Doudizhu:
     def score_stored(self, rules, deal, adjusted=None):
         return score_stored(rules, deal, adjusted)
 
+    def stored_statistics(self, rules, scored, adjusted=None):
+        return None  # statistics read the deal itself (`game_data`)
+
     def entry_fields(self, rules=None):
         """The entry page's fields (plain dicts, fresh copies)."""
-        return [{**spec, **({"max": dict(spec["max"])} if "max" in spec else {})} for spec in ENTRY_FIELDS]
+        return [
+            {
+                **spec,
+                **({"max": dict(spec["max"])} if "max" in spec else {}),
+                **({"words": dict(spec["words"])} if "words" in spec else {}),
+            }
+            for spec in ENTRY_FIELDS
+        ]
+
+    def refusal_key(self, error):
+        """The deal key a refusal names (the entry page puts it beside that field), or None."""
+        key = error.params.get("key")
+        if key in DEAL_KEYS:
+            return key
+        if error.code == "bad_tian":
+            return "tianzun" if "tianzun" in error.template else "tianzha"
+        return REFUSAL_KEYS.get(error.code)
 
     def entry_grid(self, rules=None):
         """Not 华牌's point-card rows: the entry fields (`entry_fields`)."""

@@ -4,10 +4,12 @@ from scoring.games.base import GridRow
 
 from .cards import POINT_CARDS, SEATS, SIDES, card_label
 from .deal import read_deal
-from .engine import score_deal
+from .deal_text import EXPOSURE_WORDS
+from .engine import BREAKDOWN_TERMS, score_deal
 from .game_totals import split_games
+from .player_stats import STORED_FIELDS, stored_seat_statistics
 from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTION_SPECS, OPTIONS, RULESETS, rules_for
-from .stored import score_stored
+from .stored import apply_result, score_stored
 
 COPY_MARKS = {1: "①", 2: "②"}
 
@@ -22,6 +24,12 @@ class Huapai:
     options = tuple(OPTIONS)
     option_specs = OPTION_SPECS
     match_thresholds = GAME_THRESHOLDS
+    event_kinds = None  # pairs, teams and individual events
+    deal_keys = None  # the cards go to the stored deal's own columns (`apply_result`)
+    generic_options = False  # its four options have fields and phrases of their own on the event form
+    takes_penalties = True
+    statistics = STORED_FIELDS  # kept with each deal (`stored_statistics`, `Deal.seat_stats`)
+    breakdown_terms = (*BREAKDOWN_TERMS, *EXPOSURE_WORDS.values())  # exposures are printed in its words too
 
     def rules(self, ruleset, options=None, **settings):
         return rules_for(ruleset, options).with_options(**settings) if settings else rules_for(ruleset, options)
@@ -34,6 +42,13 @@ class Huapai:
 
     def score_stored(self, rules, deal, adjusted=None):
         return score_stored(rules, deal, adjusted)
+
+    def stored_statistics(self, rules, scored, adjusted=None):
+        return stored_seat_statistics(rules, scored, adjusted)
+
+    @staticmethod
+    def apply_result(stored, scored):
+        apply_result(stored, scored)
 
     def entry_grid(self, rules):
         return [

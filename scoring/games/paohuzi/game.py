@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from scoring.games.refusals import _
 
-from .cards import FULL_NAME, GAME_ID, GAME_NAME, MAX_HUXI, MAX_RED, MAX_XING, SEATS, SIDES, SOURCES, WANGS
+from .cards import FULL_NAME, GAME_ID, GAME_NAME, MAX_HUXI, MAX_RED, MAX_XING, SEATS, SIDES, SOURCES, WANGS, WIN_KEYS
 from .deal import read_deal
 from .engine import score_deal
 from .match import next_dealer, play_match, split_matches, table_points
@@ -64,6 +64,14 @@ class Paohuzi:
     # A match is a number of deals, not a points threshold: nothing for an event to choose here.
     match_thresholds = ()
     default_rules = DEFAULT_RULES
+    # §3.1: three players, each for himself — but tables of three are not built yet (issue 24):
+    # no events of 跑胡子 until they are; `score_deal` scores its deals.
+    event_kinds = ()
+    generic_options = True
+    deal_keys = ("dealer", "winner", *WIN_KEYS, "wangba")  # the deal is kept whole (`Deal.game_data`)
+    takes_penalties = False  # the law has no penalty points: an arbiter adjusts the score
+    breakdown_terms = ()  # its notes are not yet a closed vocabulary: shown as written
+    statistics = ()
 
     def rules(self, ruleset=GAME_ID, options=None, **settings):
         """The event's `Rules`: deal options as a dict, event options (`deals_per_match`,
@@ -80,6 +88,9 @@ class Paohuzi:
 
     def score_stored(self, rules, deal, adjusted=None):
         return score_stored(rules, deal, adjusted)
+
+    def stored_statistics(self, rules, scored, adjusted=None):
+        return None
 
     def entry_grid(self, rules):
         return entry_fields(rules)

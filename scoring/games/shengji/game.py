@@ -45,9 +45,20 @@ class Shengji:
     options = tuple(EVENT_OPTIONS)
     # 升级 has no score threshold: a match ends by levels (`match`, `match_outcome`).
     match_thresholds = ()
+    # What the site asks (`scoring.games.stored`). Events of 升级 are not run yet: a pairs match
+    # is won by levels, which the standings do not read yet (issue 24); `score_deal` scores it.
+    event_kinds = ()
+    deal_keys = ("declarer", "points", "state")
+    generic_options = True
+    takes_penalties = False  # the law has no penalty points
+    breakdown_terms = ()
+    statistics = ()
 
     def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
         return rules_for(ruleset, options, **settings)
+
+    def stored_statistics(self, rules, scored, adjusted=None):
+        return None
 
     def read_deal(self, deal, rules=None):
         return read_deal(deal, rules)

@@ -2,6 +2,7 @@
 
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -10,6 +11,9 @@ from django.utils.translation import pgettext_lazy
 from scoring.engine.clock import BOARD_MINUTES_LIMIT, ROUND_MINUTES_LIMIT, clock_settings
 from scoring.engine.not_played import DEFAULT_RULE, RULES, rule_of
 from scoring.engine.vocabulary import ARCHIVE_TIEBREAKS, TIEBREAK_LABELS
+from scoring.entry.game_fields import game_fields
+from scoring.events.rulebook import option_label, value_word
+from scoring.games import GAMES, game_of
 from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
 from scoring.models import CODE_VALIDATOR, Event, EventRole
 from scoring.rounds.creation import METHODS, PairingOptions
@@ -52,8 +56,45 @@ def tiebreak_choices():
     return [("", "—"), *((key, labels[key]) for key in ARCHIVE_TIEBREAKS)]
 
 
+# The 华牌 options' own fields, and the model fields only an event of a game with 局 uses.
+HUAPAI_OPTION_FIELDS = ("first_exposure", "self_capture", "normalisation", "scale")
+# What an event whose game fixes its kind to individuals and its match to a number of deals
+# (an event option, `deals_per_match`) does not choose: the form leaves them out.
+MATCH_FIELDS = ("match_mode", "match_length", "game_threshold")
+TEAM_FIELDS = ("points_win", "points_draw", "points_loss", "swap_directions")
+DEALS_OPTION = "deals_per_match"  # an event option: the deals a table plays (the match length)
+
+
+def _encoded(value):
+    """An option's value as a form's choice says it (true / false for a JSON boolean)."""
+    return str(value).lower() if type(value) is bool else str(value)
+
+
+def option_field(spec, label):
+    """A form field for one of a game's options (options as data: choices, or minimum…maximum)."""
+    choices = spec.choices or None
+    if choices is None:
+        field = forms.IntegerField(label=label, min_value=spec.minimum, max_value=spec.maximum, required=False)
+        field.widget.attrs.update(min=spec.minimum, max=spec.maximum)
+    else:
+        field = forms.TypedChoiceField(
+            label=label,
+            choices=[(_encoded(choice), value_word(spec.name, choice)) for choice in choices],
+            coerce=lambda text, choices=choices: next(c for c in choices if _encoded(c) == text),
+            required=False,
+        )
+    field.help_text = _("默认：%(value)s") % {"value": value_word(spec.name, spec.default)}
+    return field
+
+
 class EventForm(forms.ModelForm):
-    """An event's settings; per-event rule options and the tie-break chain as plain fields."""
+    """An event's settings; per-event rule options and the tie-break chain as plain fields.
+
+    The game (chosen when the event is created, frozen with the results) decides the rest: 华牌
+    has its four option fields; another game has a field per option of its own (options as
+    data, `Game.option_specs`), its kind where the law fixes it, and
+    its match length from the option `deals_per_match`. Choosing another game in the form
+    shows that game's fields first (`switched`), saving nothing."""
 
     first_exposure = forms.ChoiceField(label=_("承认首明"), choices=DEFAULT_CHOICE + YES_NO, required=False)
     self_capture = forms.ChoiceField(label=_("自得翻倍"), choices=DEFAULT_CHOICE + YES_NO, required=False)
@@ -97,6 +138,7 @@ class EventForm(forms.ModelForm):
             "venue",
             "chief_arbiter",
             "planned_rounds",
+            "game",
             "kind",
             "ruleset",
             "game_threshold",
@@ -118,8 +160,17 @@ class EventForm(forms.ModelForm):
             "end_date": forms.DateInput(attrs={"type": "date"}),
         }
 
-    def __init__(self, *args, frozen=(), **kwargs):
+    def __init__(self, *args, frozen=(), game=None, **kwargs):
         super().__init__(*args, **kwargs)
+        posted = self.data.get("game") if self.is_bound else None
+        chosen = posted if posted in GAMES and "game" not in frozen else game
+        self.game = GAMES[chosen] if chosen in GAMES else game_of(self.instance)
+        # The game the page showed the fields of: another one chosen means "show its fields".
+        shown = self.data.get("shown_game") if self.is_bound else None
+        self.switched = shown in GAMES and shown != self.game.id
+        self.fields["game"].required = False
+        self.fields["game"].initial = self.game.id
+        self.fields["shown_game"] = forms.CharField(widget=forms.HiddenInput, required=False, initial=self.game.id)
         self.fields["slug"].required = False
         self.fields["slug"].max_length = 50
         self.fields["slug"].help_text = _("网址中的代号；留空则按名称的拼音生成")
@@ -169,6 +220,60 @@ class EventForm(forms.ModelForm):
         if "tiebreaks" in frozen:
             for position in range(1, TIEBREAK_POSITIONS + 1):
                 self.fields[f"tiebreak_{position}"].disabled = True
+        # The game's own rule sets only (another game's is refused by `Event.clean` anyway).
+        self.fields["ruleset"].choices = [(name, name) for name in self.game.rulesets]
+        if self.instance.ruleset not in self.game.rulesets:
+            self.initial["ruleset"] = self.game.default_ruleset
+        self.game_option_names = []
+        if self.game.generic_options:
+            self._game_fields(frozen)
+
+    def _game_fields(self, frozen):
+        """Another game than 华牌: its options as fields, and what the game fixes left out."""
+        game = self.game
+        for name in HUAPAI_OPTION_FIELDS:
+            del self.fields[name]
+        if len(game.rulesets) == 1:
+            del self.fields["ruleset"]
+        if game.event_kinds and self.instance.kind not in game.event_kinds:
+            self.initial["kind"] = game.event_kinds[0]  # another kind is refused (`Event.clean`)
+        if game.event_kinds is not None and set(game.event_kinds) == {Event.Kind.INDIVIDUAL}:
+            for name in TEAM_FIELDS:  # individuals: no 场分 and no directions to swap
+                del self.fields[name]
+            for position in range(1, TIEBREAK_POSITIONS + 1):
+                del self.fields[f"tiebreak_{position}"]
+        if not game.match_thresholds:
+            del self.fields["game_threshold"]
+            del self.fields["match_mode"]
+        specs = game.option_specs
+        if any(spec.name == DEALS_OPTION for spec in specs):
+            del self.fields["match_length"]
+        stored = self.instance.options if isinstance(self.instance.options, dict) else {}
+        for spec in specs:
+            name = f"option_{spec.name}"
+            self.fields[name] = option_field(spec, option_label(spec))
+            value = stored.get(spec.name, spec.default)
+            self.initial[name] = _encoded(value) if spec.choices else value
+            if "options" in frozen:
+                self.fields[name].disabled = True
+            self.game_option_names.append(name)
+
+    @property
+    def game_option_fields(self):
+        return [self[name] for name in self.game_option_names]
+
+    def clean_game(self):
+        return self.game.id
+
+    def _update_errors(self, errors):
+        """A model error about a setting this form has no field for (what the game fixes) is
+        the form's own error, not a crash."""
+        if hasattr(errors, "error_dict"):
+            placed = {}
+            for key, messages in errors.error_dict.items():
+                placed.setdefault(key if key in self.fields else NON_FIELD_ERRORS, []).extend(messages)
+            errors = ValidationError(placed)
+        super()._update_errors(errors)
 
     def clean_appeal_deposit(self):
         return self.cleaned_data.get("appeal_deposit") or 0
@@ -192,12 +297,19 @@ class EventForm(forms.ModelForm):
             options["normalisation"] = cleaned["normalisation"]
         if cleaned.get("scale") is not None:
             options["scale"] = cleaned["scale"]
+        if self.game_option_names:
+            options = self._game_options(cleaned)
         self.instance.options = options
         self.instance.tiebreaks = chain or list(self.instance.tiebreaks or [])
         self.instance.extra = self._procedures(cleaned)
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("结束日期不能早于开始日期"))
+        if cleaned.get("entry") == Event.Entry.PLAYERS and game_fields(self.game):
+            # The table link's page is 华牌's card grid: another game's deals are entered by referees.
+            self.add_error(
+                "entry", _("%(game)s 的成绩由裁判录入（选手录入页只有华牌的牌格）") % {"game": self.game.name}
+            )
         if cleaned.get("swap_directions") and (
             cleaned.get("kind", self.instance.kind) != Event.Kind.PAIRS or (cleaned.get("sessions_per_round") or 1) < 2
         ):
@@ -222,14 +334,38 @@ class EventForm(forms.ModelForm):
                 extra[key] = value
         return extra
 
+    def _game_options(self, cleaned):
+        """Another game's options, every one written out; what the game fixes set with them."""
+        game = self.game
+        options = {}
+        for spec in game.option_specs:
+            value = cleaned.get(f"option_{spec.name}")
+            options[spec.name] = spec.default if value is None or value == "" else value
+        if "ruleset" not in self.fields:
+            self.instance.ruleset = game.default_ruleset
+        if "match_mode" not in self.fields:
+            self.instance.match_mode = Event.MatchMode.BOARDS
+        if DEALS_OPTION in options:
+            self.instance.match_length = options[DEALS_OPTION]
+        return options
+
     def changed_result_fields(self):
         """The names of result-deciding settings this form changes (see `scoring.events.setup`)."""
-        changed = set(self.changed_data)
-        if changed & {"first_exposure", "self_capture", "normalisation", "scale"}:
+        changed = set(self.changed_data) - {"shown_game"}
+        if changed & {"first_exposure", "self_capture", "normalisation", "scale", *self.game_option_names}:
             changed.add("options")
         if any(name.startswith("tiebreak_") for name in changed):
             changed.add("tiebreaks")
         return changed
+
+
+class GameChoiceForm(forms.Form):
+    """`?game=` on the event form: the game whose settings the form shows."""
+
+    game = forms.ChoiceField(choices=[(game_id, game_id) for game_id in GAMES], required=False)
+
+    def chosen(self):
+        return (self.cleaned_data["game"] or None) if self.is_valid() else None
 
 
 class StaffForm(forms.Form):

@@ -46,11 +46,20 @@ class IndividualStandingsTable(StandingsTable):
         sequence = ("rank", "id", "name", "club", "total_score", "deals", "explanation")
 
 
+class TablePointsStandingsTable(IndividualStandingsTable):
+    """Individuals ranked by table points (games law §0), the total score the first tie-break."""
+
+    table_points = tables.Column(verbose_name=_("桌分"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+
+    class Meta(IndividualStandingsTable.Meta):
+        sequence = ("rank", "id", "name", "club", "table_points", "total_score", "deals", "explanation")
+
+
 # The orders the standings pages offer (`?sort=`, either way): the only values the page cache
 # keeps (`scoring.cache.pages`).
 STANDINGS_SORTS = frozenset(
     f"{way}{name}"
-    for table in (StandingsTable, IndividualStandingsTable)
+    for table in (StandingsTable, IndividualStandingsTable, TablePointsStandingsTable)
     for name, column in table.base_columns.items()
     if column.orderable is not False  # None: the table's default, orderable
     for way in ("", "-")

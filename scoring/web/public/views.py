@@ -18,8 +18,8 @@ from django_tables2 import RequestConfig
 from scoring.cache.pages import public_page
 from scoring.events.rulebook import rules_in_force
 from scoring.exports import image
-from scoring.games.huapai import SEATS
-from scoring.games.huapai.stored import event_rules
+from scoring.games import game_of
+from scoring.games.stored import event_rules, plays_alone
 from scoring.models import Event, Round, public_rounds
 from scoring.results.cross_table import event_cross_table
 from scoring.results.labels import entrant_labels, standings_rows
@@ -28,13 +28,18 @@ from scoring.results.records import entrant_record
 from scoring.results.round_results import published_round, round_results
 from scoring.results.search import filter_rows
 from scoring.results.standings import event_standings, public_standing
-from scoring.results.statistics import STATISTICS_ORDER, statistics_rows
+from scoring.results.statistics import STATISTICS_ORDER, statistics_columns, statistics_rows
 from scoring.results.travellers import board_traveller
 from scoring.rounds import draws
 from scoring.rounds.final_stage import stage_summary
 from scoring.rounds.publication import changes_since_publication
 from scoring.rulings.appeals import public_appeals
-from scoring.web.public.tables import STANDINGS_SORTS, IndividualStandingsTable, StandingsTable
+from scoring.web.public.tables import (
+    STANDINGS_SORTS,
+    IndividualStandingsTable,
+    StandingsTable,
+    TablePointsStandingsTable,
+)
 
 
 def favicon(request):
@@ -108,6 +113,8 @@ def standings(request, slug):
         standings_rows(event, rows, get_language() or "zh-hans", explain=False, after_round=after), query
     )
     table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
+    if rows and rows[0].by_table_points:
+        table_class = TablePointsStandingsTable
     table = table_class(data)
     _configure_table(table, request)
     provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
@@ -176,7 +183,9 @@ def entrant(request, slug, code):
     if record is None:
         raise Http404("no such entrant")
     standing, count = public_standing(event, code)
-    return render(request, "scoring/entrant.html", {"event": event, "standing": standing, "count": count, **record})
+    context = {"event": event, "standing": standing, "count": count, **record}
+    context["statistics_columns"] = statistics_columns(event)
+    return render(request, "scoring/entrant.html", context)
 
 
 @public_page
@@ -207,8 +216,10 @@ def board_detail(request, slug, number, board):
     rows = board_traveller(event, rnd, board)
     if not rows:
         raise Http404("no such board")
-    context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": SEATS}
-    context["normalised"] = event_rules(event).normalises
+    game = game_of(event)
+    context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": game.seats}
+    context["normalised"] = getattr(event_rules(event), "normalises", False)
+    context["alone"] = plays_alone(game)  # no sides to total: each seat's player instead
     return render(request, "scoring/board.html", context)
 
 
@@ -271,10 +282,16 @@ def statistics(request, slug):
     order = request.GET.get("sort", "")
     rows = statistics_rows(event, order)
     page = Paginator(rows, 100).get_page(request.GET.get("page"))
+    columns = statistics_columns(event)  # a game that names its own figures: its own columns
     return render(
         request,
-        "scoring/statistics.html",
-        {"event": event, "page": page, "order": order if order in STATISTICS_ORDER else ""},
+        "scoring/statistics_game.html" if columns else "scoring/statistics.html",
+        {
+            "event": event,
+            "page": page,
+            "order": order if order in game_of(event).statistics else "",
+            "columns": columns,
+        },
     )
 
 

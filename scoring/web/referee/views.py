@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.engine.not_played import is_awaiting, rule_words
 from scoring.entry.errors import EntryError
+from scoring.entry.game_fields import deal_text
 from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.entry.selectors import (
     blind_differences,
@@ -25,6 +26,7 @@ from scoring.entry.selectors import (
     history_rows,
     locate_board,
     next_to_confirm,
+    refused_field,
     round_progress,
 )
 from scoring.entry.services import (
@@ -38,9 +40,10 @@ from scoring.entry.services import (
 from scoring.events.lineups import board_chairs, seats_for
 from scoring.events.permissions import first_page_after_login, is_official, is_organiser, may_confirm, may_enter
 from scoring.events.rulebook import rules_text
+from scoring.games import game_of
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
-from scoring.games.huapai.stored import event_rules
+from scoring.games.stored import event_rules
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
@@ -64,7 +67,6 @@ from scoring.web.client_address import client_ip
 from scoring.web.forms import (
     BackForm,
     ConfirmForm,
-    DealEntryForm,
     FlagClearForm,
     IrregularityForm,
     TableActionForm,
@@ -72,6 +74,7 @@ from scoring.web.forms import (
     TableRangeForm,
     form_errors,
 )
+from scoring.web.referee import game_entry
 from scoring.web.seating import chair_words
 
 
@@ -212,10 +215,34 @@ def round_table_action(request, event, number):
     return redirect("referee-round", event.slug, number)
 
 
-def _board_context(request, event, table, board, deal, values, errors=(), conflict=None, form=None):
-    organiser = is_organiser(request.user, event)
+def _game_context(event, kind, values, form, problems):
+    """What the page of the event's game draws: 华牌's card grid, or another game's fields
+    with the refusals beside them (the form's, and the engine's `problems` by deal key)."""
     rules = event_rules(event)
-    decks = rules.decks
+    if kind == game_entry.FIELDS:
+        errors = game_entry.form_errors_by_field(form) if form is not None else {}
+        for key, text in problems:
+            errors.setdefault(key, []).append(text)
+        return {"fields": game_entry.field_rows(event, values, errors), "seats": game_of(event).seats}
+    return {
+        "cards": card_rows(values, rules.decks),
+        "exposables": exposable_rows(values, rules.decks),
+        "seats": SEATS,
+        "self_capture": rules.self_capture_doubles,
+    }
+
+
+def _version_words(event, kind, after):
+    """Another game's deal as a version of its history had it, in its fields' words."""
+    if kind != game_entry.FIELDS or not after:
+        return ""
+    return deal_text(game_of(event), after.get("game_data"))
+
+
+def _board_context(request, event, table, board, deal, values, errors=(), conflict=None, form=None, problems=()):
+    organiser = is_organiser(request.user, event)
+    kind = game_entry.entry_kind(event)
+    seats = game_of(event).seats
     mark = not_played_mark(deal) if deal is not None else None
     late = (table.id, board) in late_boards(table.round)
     return {
@@ -235,23 +262,22 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "table": table,
         "board": board,
         "deal": deal,
-        "cards": card_rows(values, decks),
-        "exposables": exposable_rows(values, decks),
+        **_game_context(event, kind, values, form, problems),
+        "template": game_entry.TEMPLATES[kind],
+        "takes_penalties": game_of(event).takes_penalties,
         "rules_text": rules_text(event),
-        "seats": SEATS,
         # Who sits where at this board: a later 节 may have a team substitution (scoring.events.lineups).
         "seat_players": seats_for(table, board, event) if table.round.sessions > 1 else table.seat_players(),
         # The pairs sit on the other line in this 节: results stay with the draw's seats.
         "swapped_chairs": chair_words(board_chairs(table, board, event)),
-        "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in SEATS},
+        "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in seats},
         # A penalty the form refused is named beside the penalties, in the site's words.
         "penalty_errors": {
             seat: form.errors[f"penalty-{seat}"]
-            for seat in SEATS
+            for seat in seats
             if form is not None and f"penalty-{seat}" in form.errors
         },
-        "self_capture": rules.self_capture_doubles,
-        "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in SEATS},
+        "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in seats},
         "adjusted_reason": values.get("adjusted_reason", ""),
         "errors": errors,
         "conflict": conflict,
@@ -277,6 +303,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
                 row,
                 action_label=DealHistory.Action(row["action"]).label,
                 at_local=timezone.localtime(parse_datetime(row["at"])),
+                # Another game's deal as this version had it, in its fields' words.
+                words=_version_words(event, kind, row["after"]),
             )
             for row in history_rows(table, board)
         ],
@@ -303,25 +331,27 @@ def _locate(event, number, table_number, board):
 def board_entry(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
     deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
+    grid = game_entry.entry_kind(event) == game_entry.GRID
     if request.method == "GET":
-        values = {} if enters_blind(request.user, event) else form_from_deal(deal)
+        blind = enters_blind(request.user, event)
+        values = {} if blind else form_from_deal(deal) if grid else game_entry.values_from_deal(event, deal)
         if deal is not None and is_awaiting(not_played_mark(deal)):
             # The chief arbiter types the adjusted score: the stored zeros only held its place.
             values = {key: value for key, value in values.items() if not key.startswith("adjusted")}
-        if deal is None and not enters_blind(request.user, event):
+        if deal is None and not blind and grid:
             values, _claim = claim_values(table, board)  # a ruled claim's fall, for the referee to confirm
-        return render(request, "referee/board.html", _board_context(request, event, table, board, deal, values))
+        context = _board_context(request, event, table, board, deal, values)
+        return render(request, context["template"], context)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
-    rules = event_rules(event)
-    form = DealEntryForm(request.POST, rules=rules)
+    form, _kind = game_entry.entry_form(event, request.POST)
     if not form.is_valid():
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         context = _board_context(
             request, event, table, board, current, request.POST, errors=form_errors(form), form=form
         )
-        return render(request, "referee/board.html", context, status=400)
-    deal_json = deal_from_form(form.entry_values(), rules.decks)
+        return render(request, context["template"], context, status=400)
+    deal_json = deal_from_form(form.entry_values(), event_rules(event).decks) if grid else form.deal_json()
     try:
         if enters_blind(request.user, event):
             outcome, deal = blind_entry_submit(
@@ -358,11 +388,21 @@ def board_entry(request, event, number, table_number, board):
     except EntryError as failure:
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         conflict = current if failure.code == "stale_version" else None
+        # Another game's refusal also goes beside the field it is about (the law's reason).
+        field = refused_field(game_of(event), failure) if not grid else ""
         context = _board_context(
-            request, event, table, board, current, request.POST, errors=[message_text(failure)], conflict=conflict
+            request,
+            event,
+            table,
+            board,
+            current,
+            request.POST,
+            errors=[message_text(failure)],
+            conflict=conflict,
+            problems=[(field, message_text(failure))] if field else (),
         )
         context["posted_version"] = form.cleaned_data.get("version") or ""
-        return render(request, "referee/board.html", context, status=409 if conflict else 400)
+        return render(request, context["template"], context, status=409 if conflict else 400)
     if request.POST.get("next") and event.match_mode == Event.MatchMode.BOARDS and board < event.match_length:
         return redirect("referee-board", event.slug, number, table_number, board + 1)
     return redirect("referee-board", event.slug, number, table_number, board)
@@ -372,8 +412,7 @@ def board_entry(request, event, number, table_number, board):
 @require_POST
 def board_preview(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
-    rules = event_rules(event)
-    form = DealEntryForm(request.POST, rules=rules)
+    form, kind = game_entry.entry_form(event, request.POST)
     if not form.is_valid():
         problems = [
             {"code": "bad_form", "field": name, "message": line}
@@ -381,7 +420,9 @@ def board_preview(request, event, number, table_number, board):
             for line in form_errors(form, only=name)
         ]
         return JsonResponse({"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
-    return JsonResponse(deal_preview(table, board, deal_from_form(form.entry_values(), rules.decks)))
+    if kind == game_entry.FIELDS:
+        return JsonResponse(deal_preview(table, board, form.deal_json()))
+    return JsonResponse(deal_preview(table, board, deal_from_form(form.entry_values(), event_rules(event).decks)))
 
 
 @event_official
@@ -439,6 +480,7 @@ def table_confirm(request, event, number, table_number):
         Table.objects.select_related("round"), round__event=event, round__number=number, number=table_number
     )
     deals = list(Deal.objects.filter(table=table).select_related("entered_by").order_by("sequence"))
+    game = game_of(event)
     mine = [d for d in deals if d.status == Deal.Status.DRAFT and may_confirm(request.user, d)]
     form = TableConfirmForm(request.POST or None, deals=mine)
     if request.method == "POST":
@@ -463,6 +505,8 @@ def table_confirm(request, event, number, table_number):
     rows = [
         {
             "deal": deal,
+            # Another game's deal in its fields' words (华牌's are the cards of each seat).
+            "words": deal_text(game, deal.game_data) if deal.game_data is not None else "",
             "captured": {seat: cards_text(deal.captured.get(seat, [])) for seat in SEATS},
             "holders": holders_text(deal.holders),
             "exposed": term_text(exposed_text(deal.exposed)),
@@ -476,7 +520,15 @@ def table_confirm(request, event, number, table_number):
     return render(
         request,
         "referee/table_confirm.html",
-        {"event": event, "round": table.round, "table": table, "rows": rows, "seats": SEATS, "confirmable": bool(mine)},
+        {
+            "event": event,
+            "round": table.round,
+            "table": table,
+            "rows": rows,
+            "seats": game.seats,
+            "words": game.deal_keys is not None,
+            "confirmable": bool(mine),
+        },
     )
 
 

@@ -25,7 +25,7 @@ from scoring.entry.selectors import check_board, deal_preview, snapshot
 from scoring.events.lineups import session_notes
 from scoring.events.rulebook import rules_text
 from scoring.games.huapai import SEATS
-from scoring.games.huapai.stored import event_rules
+from scoring.games.stored import event_rules
 from scoring.messages import message_json
 from scoring.table_entry import idempotency
 from scoring.table_entry.codes import wrong_codes_lock_until
@@ -306,7 +306,8 @@ def page(request, token):
         response = render(request, "table/unknown.html", status=404)
     else:
         event = table.round.event
-        decks = event_rules(event).decks
+        rules = event_rules(event)
+        decks = getattr(rules, "decks", 1)  # the table link's page is the 华牌 grid
         response = render(
             request,
             "table/table.html",
@@ -318,7 +319,7 @@ def page(request, token):
                 "exposables": exposable_rows({}, decks),
                 "seats": SEATS,
                 "penalties": dict.fromkeys(SEATS, ""),
-                "self_capture": event_rules(event).self_capture_doubles,
+                "self_capture": getattr(rules, "self_capture_doubles", False),
                 "rules_text": rules_text(event),
                 "decks": decks,
                 "state": table_state(table),

@@ -25,6 +25,7 @@ from scoring.rounds.final_stage import stage_of
 from scoring.web.organiser.access import organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
     EventForm,
+    GameChoiceForm,
     ReasonForm,
     SlugQueryForm,
     StageForm,
@@ -50,12 +51,14 @@ def console_home(request):
 def event_new(request):
     if not may_create_events(request.user):
         raise PermissionDenied("may not create events")
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, game=GameChoiceForm(request.GET).chosen())
     if request.method == "POST":
         form.data = form.data.copy()
         if not form.data.get("slug") and form.data.get("name"):
             form.data["slug"] = slug_proposal(form.data["name"][:200])
-        if form.is_valid():
+        if form.switched:
+            form = _switched(form)
+        elif form.is_valid():
             try:
                 event = event_create(form.save(commit=False), user=request.user)
             except EventError as failure:
@@ -64,6 +67,12 @@ def event_new(request):
                 messages.success(request, _("赛事已创建，你是它的组织者"))
                 return redirect("organiser-event", event.slug)
     return render(request, "organiser/event_form.html", {"form": form, "event": None})
+
+
+def _switched(form):
+    """Another game chosen on the form: the same page with that game's fields, nothing saved."""
+    values = {name: form.data.get(name) for name in form.data if name != "shown_game"}
+    return EventForm(initial=values, instance=form.instance, frozen=form.frozen, game=form.game.id)
 
 
 @login_required
@@ -125,8 +134,15 @@ def event_reopen_view(request, event):
 def event_edit(request, event):
     frozen = RESULT_FIELDS if has_results(event) else ()
     # The form edits a copy: an invalid submission must not rename the event the page links to.
-    form = EventForm(request.POST or None, instance=Event.objects.get(pk=event.pk), frozen=frozen)
-    if request.method == "POST" and form.is_valid():
+    form = EventForm(
+        request.POST or None,
+        instance=Event.objects.get(pk=event.pk),
+        frozen=frozen,
+        game=GameChoiceForm(request.GET).chosen(),
+    )
+    if request.method == "POST" and form.switched:
+        form = _switched(form)
+    elif request.method == "POST" and form.is_valid():
         try:
             event_update(form.save(commit=False), changed=form.changed_result_fields())
         except EventError as failure:

@@ -1,0 +1,104 @@
+"""Another game's deal as the site asks for it and shows it: the game's entry fields
+(`Game.entry_fields`, plain data: a deal key, its label and kind) read into one shape, the
+entry form's cleaned values made into deal JSON, and a stored deal in the fields' words.
+
+Plain data, no scoring: the game's engine checks and scores the deal JSON made here (a 华牌
+deal is its card grid, `scoring.entry.grid`).
+"""
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext
+
+from scoring.engine.vocabulary import SEAT_NAMES
+
+# What a field asks (the games' entry fields): one seat; several seats; one of some values; yes
+# or no; an integer per seat; an integer; a seat or nobody (跑胡子's 黄庄).
+SEAT, SEATS, CHOICE, BOOL, COUNTS, PER_SEAT, INT, SEAT_OR_NONE = (
+    "seat",
+    "seats",
+    "choice",
+    "bool",
+    "counts",
+    "per_seat",
+    "int",
+    "seat_or_huang",
+)
+KINDS = (SEAT, SEATS, CHOICE, BOOL, COUNTS, PER_SEAT, INT, SEAT_OR_NONE)
+
+
+@dataclass(frozen=True)
+class GameField:
+    """One entry field of a game: its deal key, label (the game's words, translated here),
+    kind, whether the deal needs it, its values or bounds, and words for values."""
+
+    key: str
+    label: str
+    kind: str
+    required: bool = False
+    choices: tuple = ()
+    minimum: int = 0
+    maximum: int | None = None
+    words: dict = field(default_factory=dict)
+
+
+def _read(spec):
+    """A game's field description (a dict, or an object with the same names) as a `GameField`."""
+    get = spec.get if isinstance(spec, dict) else lambda name, default=None: getattr(spec, name, default)
+    most = get("max", None)
+    if isinstance(most, dict):  # a bound per role (斗地主: the landlord's, a farmer's): the widest
+        most = max(most.values())
+    needed = get("needed", None)
+    return GameField(
+        key=get("key"),
+        label=gettext(get("label")),
+        kind=get("kind"),
+        required=bool(get("required", False)) or needed == "always",
+        choices=tuple(get("choices", ()) or ()),
+        minimum=get("minimum", None) or 0,
+        maximum=most if most is not None else get("maximum", None),
+        words=dict(get("words", None) or {}),
+    )
+
+
+def game_fields(game, rules=None):
+    """The game's entry fields in the order a referee records them (empty for a game whose
+    entry is its own grid, 华牌's)."""
+    fields_of = getattr(game, "entry_fields", None)
+    if fields_of is None:
+        return []
+    return [_read(spec) for spec in fields_of(rules)]
+
+
+def seat_word(seat):
+    return f"{gettext(SEAT_NAMES[seat])}({seat})" if seat in SEAT_NAMES else str(seat)
+
+
+def value_word(spec, value):
+    """One value of a field in words: a seat by its name, a choice by its word, yes or no."""
+    if spec.kind in (SEAT, SEAT_OR_NONE):
+        return seat_word(value) if value is not None else gettext("无")
+    if spec.kind == SEATS:
+        return "、".join(seat_word(seat) for seat in value) if value else gettext("无")
+    if spec.kind == BOOL:
+        return gettext("是") if value else gettext("否")
+    if spec.kind in (COUNTS, PER_SEAT):
+        items = [(seat, count) for seat, count in (value or {}).items() if count]
+        return "、".join(f"{seat_word(seat)} {count}" for seat, count in items) if items else "0"
+    word = spec.words.get(value)
+    return gettext(word) if word else str(value)
+
+
+def deal_words(game, deal, rules=None):
+    """[(label, value in words)] of the fields a stored deal gives (`Deal.game_data`)."""
+    deal = deal or {}
+    return [
+        (spec.label, value_word(spec, deal[spec.key]))
+        for spec in game_fields(game, rules)
+        if spec.key in deal and (deal[spec.key] not in (None, [], {}) or spec.kind == SEAT_OR_NONE)
+    ]
+
+
+def deal_text(game, deal, rules=None):
+    """A stored deal in one line of the fields' words ("地主：东(E) · 叫分：2 …")."""
+    return " · ".join(f"{label}：{value}" for label, value in deal_words(game, deal, rules))

@@ -1,0 +1,131 @@
+"""An event's game as the site stores it: the rules in force, a deal scored for storage and
+written onto a stored deal, a stored deal read back as deal JSON.
+
+Generic: every question goes to the event's `Game` (`scoring.games.base`), found by
+`game_of(event)`; nothing here names a game. Pure: an event and a stored deal are any objects
+with the attributes read here (`models.Event`, `models.Deal`), so the archive reader and the
+database side share it.
+"""
+
+from scoring.games import game_of
+from scoring.games.options import EVENT
+
+# A stored deal has a column per seat of a four-seat table; a game's seats are some of them
+# (a three-seat table leaves North empty: its column holds 0).
+COLUMN_SEATS = ("N", "E", "S", "W")
+
+
+def plays_alone(game):
+    """Every player of the game scores for himself (no partnerships): a table's match is each
+    seat's sum of deal scores."""
+    return all(len(seats) == 1 for seats in game.sides.values())
+
+
+# The event option that is a table's number of deals, where a game's match is a number of deals
+# (蚌埠斗地主 §1.1, 跑胡子 §3.1): the event's match length follows it.
+MATCH_LENGTH_OPTION = "deals_per_match"
+# The event option that chooses how individuals rank (games law §0): "total" or "table_points".
+STANDINGS_OPTION = "standings"
+
+
+def table_points(game, seat_totals):
+    """A table's points per seat (games law §0) from its match totals, by the game (one that
+    plays alone); seats the game lacks are not in it."""
+    return game.table_points({seat: seat_totals.get(seat, 0) for seat in game.seats})
+
+
+def event_option_specs(game):
+    """The game's event-level options (match length, standings): set on the event only."""
+    return tuple(spec for spec in game.option_specs if spec.level == EVENT)
+
+
+def option_names(game):
+    """Every option an event of `game` may set, deal level and event level."""
+    return [spec.name for spec in game.option_specs]
+
+
+def split_options(game, options):
+    """An event's stored options (one dict) as `(deal options, event options)`."""
+    event_names = {spec.name for spec in event_option_specs(game)}
+    options = options if isinstance(options, dict) else {}
+    deal = {name: value for name, value in options.items() if name not in event_names}
+    return deal, {name: value for name, value in options.items() if name in event_names}
+
+
+def rules_for_event(game, ruleset, options, threshold=None):
+    """The rules in force for an event's settings (the game's refusal, a `DealError`, for a
+    wrong option). A game whose match unit ends at a threshold (华牌's 局) gets the event's."""
+    deal, event = split_options(game, options)
+    if game.match_thresholds and threshold is not None:
+        event["game_threshold"] = threshold
+    return game.rules(ruleset, deal or None, **event)
+
+
+def event_rules(event):
+    """The one way to an event's rules: its game's rule set with the event's options."""
+    return rules_for_event(game_of(event), event.ruleset, event.options, getattr(event, "game_threshold", None))
+
+
+def event_option(event, name):
+    """The value of one of the event's event options, its default when the event leaves it out
+    (None if the game has no such option): `deals_per_match`, `standings`."""
+    game = game_of(event)
+    spec = next((spec for spec in event_option_specs(game) if spec.name == name), None)
+    if spec is None:
+        return None
+    options = event.options if isinstance(event.options, dict) else {}
+    return options.get(name, spec.default)
+
+
+def score_stored(game, rules, deal_json, adjusted=None):
+    """A deal scored as it will be stored: the game's canonical fields and scores, and what
+    players' statistics keep of it (`seat_stats`, None where the game keeps nothing).
+    Raises the game's `DealError`."""
+    scored = game.score_stored(rules, deal_json, adjusted)
+    scored["seat_stats"] = game.stored_statistics(rules, scored, adjusted)
+    return scored
+
+
+def column_scores(scores):
+    """A game's seat scores on the four seat columns (a seat the game lacks holds 0)."""
+    return {seat: scores.get(seat, 0) for seat in COLUMN_SEATS}
+
+
+def apply_result(stored, scored, game):
+    """Write a `score_stored` result onto a stored deal (`models.Deal`): the game's own columns
+    (华牌's cards), or the canonical deal whole in `game_data`; the scores on the seat columns."""
+    if game.deal_keys is None:
+        game.apply_result(stored, scored)
+        stored.game_data = None
+        return
+    stored.game_data = {key: scored[key] for key in game.deal_keys if key in scored}
+    stored.captured, stored.holders, stored.exposed, stored.penalties = {}, {}, {}, {}
+    scores = column_scores(scored["scores"])
+    stored.set_scores(scores, {}, scores)
+    stored.seat_stats = scored.get("seat_stats")
+
+
+class _Columns:
+    """What `apply_result` writes, without a stored deal (`canonical_deal`)."""
+
+    def set_scores(self, scores, penalties, raw):
+        self.scores = scores
+
+
+def canonical_deal(game, scored):
+    """The deal JSON a `score_stored` result stores (what two blind entries compare)."""
+    columns = _Columns()
+    apply_result(columns, scored, game)
+    return deal_json(columns)
+
+
+def deal_json(stored):
+    """A stored deal as deal JSON for its game to read again (without the adjusted score)."""
+    if stored.game_data is not None:
+        return dict(stored.game_data)
+    return {
+        "captured": stored.captured,
+        "holders": stored.holders,
+        "exposed": stored.exposed,
+        "penalties": stored.penalties,
+    }

@@ -1,0 +1,122 @@
+"""The referee's entry page for a game whose deal is its entry fields (`Game.entry_fields`,
+蚌埠斗地主's landlord, bid, 明/暗, who went out first, 飞弹, 天炸/天尊): which page a game's
+board takes, and the rows its template draws (each field's choices as entered, and the refusals
+beside it). The 华牌 grid is `scoring.entry.grid`; nothing here scores."""
+
+from django.utils.translation import gettext
+
+from scoring.entry import game_fields
+from scoring.entry.game_fields import seat_word
+from scoring.games import game_of
+from scoring.games.stored import event_rules
+from scoring.web.forms import DealEntryForm, GameDealForm
+
+GRID, FIELDS = "grid", "fields"
+TEMPLATES = {GRID: "referee/board.html", FIELDS: "referee/board_fields.html"}
+
+
+def entry_kind(event):
+    """The one place the entry page dispatches on the game: its card grid (华牌) or its fields."""
+    return FIELDS if game_fields.game_fields(game_of(event), event_rules(event)) else GRID
+
+
+def entry_form(event, data=None):
+    """The Django form of the event's entry page (every field checked there), and its kind."""
+    rules = event_rules(event)
+    if entry_kind(event) == FIELDS:
+        game = game_of(event)
+        return GameDealForm(data, fields=game_fields.game_fields(game, rules), seats=game.seats), FIELDS
+    return DealEntryForm(data, rules=rules), GRID
+
+
+def values_from_deal(event, deal):
+    """The page's values of a stored deal (its fields as the form names them), or {}."""
+    if deal is None:
+        return {}
+    game = game_of(event)
+    stored = deal.game_data or {}
+    values = {}
+    for spec in game_fields.game_fields(game, event_rules(event)):
+        value = stored.get(spec.key)
+        if spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
+            for seat, count in (value or {}).items():
+                values[f"{spec.key}-{seat}"] = str(count)
+        elif spec.kind == game_fields.SEATS:
+            values[spec.key] = list(value or [])
+        elif spec.kind == game_fields.BOOL:
+            values[spec.key] = "on" if value else ""
+        elif value is not None:
+            values[spec.key] = str(value)
+    for seat, score in (deal.adjusted or {}).items():
+        values[f"adjusted-{seat}"] = str(score)
+    if deal.adjusted is not None:
+        values["adjusted_reason"] = deal.adjusted_reason
+    return values
+
+
+def _value(values, name, many=False):
+    if hasattr(values, "getlist"):
+        return values.getlist(name) if many else values.get(name, "")
+    value = values.get(name, [] if many else "")
+    return list(value) if many else value
+
+
+def field_rows(event, values, errors=None):
+    """What the template draws for each field: label, kind, the choices with the one entered,
+    the count inputs per seat, and the refusals that name the field (`errors`: {key: [text]})."""
+    game = game_of(event)
+    errors = errors or {}
+    rows = []
+    for spec in game_fields.game_fields(game, event_rules(event)):
+        row = {"key": spec.key, "label": spec.label, "kind": spec.kind, "required": spec.required}
+        if spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
+            entered = _value(values, spec.key)
+            row["options"] = [
+                {"value": seat, "word": seat, "title": seat_word(seat), "checked": entered == seat}
+                for seat in game.seats
+            ]
+            row["optional"] = not spec.required
+            row["none_checked"] = not entered
+        elif spec.kind == game_fields.SEATS:
+            entered = _value(values, spec.key, many=True)
+            row["options"] = [
+                {"value": seat, "word": seat, "title": seat_word(seat), "checked": seat in entered}
+                for seat in game.seats
+            ]
+        elif spec.kind == game_fields.CHOICE:
+            entered = _value(values, spec.key)
+            row["options"] = [
+                {
+                    "value": str(choice),
+                    "word": gettext(spec.words[choice]) if choice in spec.words else str(choice),
+                    "title": "",
+                    "checked": entered == str(choice),
+                }
+                for choice in spec.choices
+            ]
+        elif spec.kind == game_fields.BOOL:
+            row["checked"] = _value(values, spec.key) in ("on", "true", "1", True)
+        elif spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT, game_fields.INT):
+            seats = game.seats if spec.kind != game_fields.INT else ("",)
+            row["counts"] = [
+                {
+                    "seat": seat,
+                    "name": f"{spec.key}-{seat}" if seat else spec.key,
+                    "value": _value(values, f"{spec.key}-{seat}" if seat else spec.key),
+                    "min": spec.minimum,
+                    "max": spec.maximum,
+                }
+                for seat in seats
+            ]
+        row["errors"] = errors.get(spec.key, [])
+        rows.append(row)
+    return rows
+
+
+def form_errors_by_field(form):
+    """A form's refusals by the deal key they are about (a count's field names its key)."""
+    found = {}
+    for name, messages in form.errors.items():
+        key = name.split("-")[0] if name.split("-")[0] in {f.key for f in form.game_fields} else name
+        found.setdefault(key, []).extend(str(message) for message in messages)
+    return found

@@ -1,0 +1,183 @@
+// Deal entry for a game whose deal is a few fields (蚌埠斗地主: landlord, bid, 明/暗, who went out
+// first, 飞弹, 天炸/天尊): keys choose a field's value and move on, and a live preview.
+// Scores are never computed here: the form is posted to the server's preview endpoint (the rules
+// engine) and its answer is drawn, each refusal beside the field it names.
+(function () {
+  "use strict";
+  var form = document.getElementById("entry");
+  if (!form) return;
+  var rows = Array.prototype.slice.call(form.querySelectorAll(".field-row"));
+  var seatKeys = { n: "N", e: "E", s: "S", w: "W", "1": "N", "2": "E", "3": "S", "4": "W" };
+  var saved = document.getElementById("errors") !== null;
+  var touched = {};
+
+  function inputsOf(row) { return Array.prototype.slice.call(row.querySelectorAll("input")); }
+
+  function focusRow(index) {
+    var row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+    var inputs = inputsOf(row);
+    var target = inputs.filter(function (i) { return i.checked; })[0] || inputs[0];
+    if (target) target.focus();
+  }
+
+  function nextRow(row) {
+    var index = rows.indexOf(row);
+    if (index < rows.length - 1) focusRow(index + 1);
+    else document.getElementById("save").focus();
+  }
+
+  // The value a key means in a row: a seat by its letter (or 1–4), a bid by its digit, 抢牌 by G.
+  function valueForKey(row, key) {
+    var kind = row.dataset.kind;
+    var lower = key.toLowerCase();
+    if (kind === "seat" || kind === "seats" || kind === "seat_or_huang") return seatKeys[lower];
+    if (kind === "choice") {
+      var match = inputsOf(row).filter(function (i) {
+        return i.value && (i.value.toLowerCase() === lower || i.value.toLowerCase().charAt(0) === lower);
+      })[0];
+      return match ? match.value : undefined;
+    }
+    return undefined;
+  }
+
+  form.addEventListener("keydown", function (event) {
+    var row = event.target.closest(".field-row");
+    if (!row || event.ctrlKey || event.metaKey || event.altKey) return;
+    var kind = row.dataset.kind;
+    if (event.target.type === "number") {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") return;  // the number's own steps
+    }
+    var value = event.target.type === "number" ? undefined : valueForKey(row, event.key);
+    if (value !== undefined) {
+      event.preventDefault();
+      var input = row.querySelector('input[value="' + value + '"]');
+      if (!input) return;
+      if (kind === "seats") {
+        input.checked = !input.checked;  // several seats: a key turns one on or off
+        input.focus();
+      } else {
+        input.checked = true;
+        nextRow(row);
+      }
+      touched[row.dataset.key] = true;
+      form.dispatchEvent(new Event("change"));
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      focusRow(rows.indexOf(row) + (event.key === "ArrowDown" ? 1 : -1));
+    } else if ((event.key === "Backspace" || event.key === "Delete") && event.target.type !== "number") {
+      event.preventDefault();
+      inputsOf(row).forEach(function (i) { i.checked = i.type === "radio" && i.value === ""; });
+      form.dispatchEvent(new Event("change"));
+    } else if (event.key === "Enter" && event.target.type !== "submit") {
+      event.preventDefault();  // Enter moves on; saving is Ctrl+S or Ctrl+Enter
+      nextRow(row);
+    }
+  });
+
+  function setText(node, text) {
+    if (node) node.textContent = text === null || text === undefined ? "" : String(text);
+  }
+
+  function filled(row) {
+    return inputsOf(row).some(function (i) {
+      return i.type === "number" ? i.value !== "" : i.checked && i.value !== "";
+    });
+  }
+
+  function draw(data) {
+    var problems = document.getElementById("problems");
+    problems.innerHTML = "";
+    rows.forEach(function (row) {
+      row.classList.remove("has-error");
+      row.querySelector(".field-errors").innerHTML = "";
+    });
+    // Which asked fields are still empty; problems wait until the referee has been there (or saved).
+    // (A valid deal needs nothing more: 天炸/天尊 dealt is settled without the play's fields.)
+    var missing = data.scores ? [] : rows.filter(function (row) { return row.querySelector(".required") && !filled(row); });
+    setText(document.getElementById("fields-progress"), missing.length
+      ? interpolate(gettext("还要填：%(fields)s"), { fields: missing.map(function (r) { return r.querySelector(".field-label").firstChild.textContent.trim(); }).join(gettext("、")) }, true)
+      : "");
+    (data.problems || []).forEach(function (p) {
+      var field = p.field && p.field.split("-")[0];
+      var row = rows.filter(function (r) { return r.dataset.key === field; })[0];
+      var ready = saved || !missing.length || (row && touched[row.dataset.key] && p.code !== "missing_key");
+      if (!ready) return;
+      if (row) {
+        row.classList.add("has-error");
+        var line = document.createElement("p");
+        line.className = "field-error";
+        line.setAttribute("role", "alert");
+        line.textContent = p.message;
+        line.dataset.code = p.code;
+        row.querySelector(".field-errors").appendChild(line);
+      }
+      var li = document.createElement("li");
+      li.textContent = p.message;
+      li.dataset.code = p.code;
+      problems.appendChild(li);
+    });
+    Object.keys(data.totals || {}).forEach(function (seat) {
+      setText(document.querySelector('#preview-scores [data-total="' + seat + '"]'), data.totals[seat]);
+    });
+    form.querySelectorAll("#preview-scores [data-seat]").forEach(function (cell) {
+      setText(cell, data.scores ? data.scores[cell.dataset.seat] : "");
+    });
+    var bar = document.getElementById("bar-scores");
+    if (bar) {
+      setText(bar, data.scores ? Object.keys(data.scores).map(function (seat) { return seat + " " + data.scores[seat]; }).join(" · ") : "");
+    }
+    var breakdown = document.getElementById("breakdown");
+    breakdown.innerHTML = "";
+    if (data.breakdown) {
+      Object.keys(data.breakdown).forEach(function (seat) {
+        if (!data.breakdown[seat].length) return;
+        var li = document.createElement("li");
+        li.textContent = interpolate(gettext("%(seat)s：%(parts)s"), { seat: seat, parts: data.breakdown[seat].join(gettext("，")) }, true);
+        breakdown.appendChild(li);
+      });
+    }
+  }
+
+  var timer = null;
+  var pending = null;
+  var asked = 0;  // the newest preview asked for: an older answer arriving late is not drawn
+  function preview() {
+    if (pending) pending.abort();
+    pending = new AbortController();
+    var mine = ++asked;
+    fetch(form.dataset.preview, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { "X-Requested-With": "fetch" },
+      credentials: "same-origin",
+      signal: pending.signal,
+    }).then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) { if (data && mine === asked) draw(data); })
+      .catch(function () { /* a newer preview replaced this one */ });
+  }
+  function schedulePreview(event) {
+    if (event && event.target && event.target.closest) {
+      var row = event.target.closest(".field-row");
+      if (row) touched[row.dataset.key] = true;
+    }
+    clearTimeout(timer);
+    timer = setTimeout(preview, 120);
+  }
+  form.addEventListener("change", schedulePreview);
+  form.addEventListener("input", schedulePreview);
+  document.addEventListener("keydown", function (event) {
+    if ((event.ctrlKey || event.metaKey) && event.key === "s") {
+      event.preventDefault();
+      form.requestSubmit(document.getElementById("save"));
+    } else if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
+      event.preventDefault();
+      form.requestSubmit(document.getElementById("save-next") || document.getElementById("save"));
+    }
+  });
+  preview();
+  // The referee starts where a played deal starts: the first field the deal needs and lacks.
+  if (!form.querySelector("#errors") && document.getElementById("save")) {
+    var first = rows.findIndex(function (row) { return row.querySelector(".required") && !filled(row); });
+    if (first >= 0) focusRow(first);
+  }
+})();

@@ -1,0 +1,33 @@
+"""`manage.py load_demo` loads both demo events — 华牌 pairs and a small 蚌埠斗地主 event — with
+the demo users' roles on each; idempotent; the 斗地主 demo's deals are valid and its standings
+rank by table points."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from scoring.events.demo import DEMO_EVENTS, DEMO_SLUG
+from scoring.models import Deal, Event, EventRole
+from scoring.results.standings import event_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_loads_every_demo_event_once():
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    assert set(Event.objects.values_list("slug", flat=True)) == set(DEMO_EVENTS)
+    assert out.getvalue().count(": loaded") == len(DEMO_EVENTS)
+    again = StringIO()
+    call_command("load_demo", stdout=again)
+    assert again.getvalue().count("already present") == len(DEMO_EVENTS)
+    ddz = Event.objects.get(slug="demo-bengbu-doudizhu-2026")
+    assert ddz.game == "bengbu-doudizhu" and ddz.kind == "individual" and ddz.match_length == 8
+    assert EventRole.objects.filter(event=ddz, user__username="referee1", role="referee").exists()
+    deals = Deal.objects.filter(table__round__event=ddz)
+    assert deals.count() == 2 * 8 * 2 + 2 * 5 and all(d.game_data is not None for d in deals)
+    assert all(sum(d.scores.values()) == 0 for d in deals)  # §1.4 B7: every deal is zero-sum
+    rows = event_standings(ddz)
+    assert len(rows) == 8 and rows[0].by_table_points
+    assert Event.objects.get(slug=DEMO_SLUG).game == "huapai"

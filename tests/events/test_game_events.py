@@ -1,0 +1,163 @@
+"""An event's game (games law §0) from the organiser's console: chosen at creation with that
+game's own options as data, the kind the law fixes (others refused in words), frozen with the
+other result-deciding settings once a deal exists; the rules in force in words."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from scoring.archive.database import import_archive
+from scoring.entry.services import deal_save
+from scoring.events.setup import RESULT_FIELDS, EventError, event_update, grant_event_creation
+from scoring.games import EVENT_GAMES, GAMES
+from scoring.games.stored import event_rules
+from scoring.models import Event, EventRole, Table
+from tests.archives import DOUDIZHU, doudizhu_archive, doudizhu_deal
+from tests.referee_setup import make_user
+
+pytestmark = pytest.mark.django_db
+
+DOUDIZHU_EVENT = {
+    "name": "蚌埠斗地主公开赛",
+    "slug": "bengbu-ddz",
+    "game": DOUDIZHU,
+    "shown_game": DOUDIZHU,
+    "kind": "individual",
+    "sessions_per_round": 1,
+    "correction_minutes": 30,
+    "entry": "referees",
+    "option_feidan_stack": "add",
+    "option_feidan_reversal": "false",
+    "option_tianzha_points": "30",
+    "option_tianzun_points": "6",
+    "option_deals_per_match": "8",
+    "option_standings": "table_points",
+}
+
+
+@pytest.fixture
+def director(client):
+    user = get_user_model().objects.create(username="director")
+    grant_event_creation(user)
+    client.force_login(user)
+    return user
+
+
+def test_the_form_shows_the_chosen_games_own_options(client, director):
+    page = client.get("/organiser/new/", {"game": DOUDIZHU}).content.decode()
+    for name in ("feidan_stack", "feidan_reversal", "tianzha_points", "tianzun_points", "deals_per_match", "standings"):
+        assert f'id="id_option_{name}"' in page
+    assert 'id="id_first_exposure"' not in page and 'id="id_match_mode"' not in page
+    huapai = client.get("/organiser/new/").content.decode()
+    assert 'id="id_first_exposure"' in huapai and 'id="id_option_feidan_stack"' not in huapai
+    assert client.get("/organiser/new/", {"game": "mahjong"}).status_code == 200  # the default game's form
+
+
+def test_an_organiser_creates_a_doudizhu_event_with_its_options(client, director):
+    response = client.post("/organiser/new/", DOUDIZHU_EVENT)
+    assert response.status_code == 302
+    event = Event.objects.get(slug="bengbu-ddz")
+    assert event.game == DOUDIZHU and event.ruleset == DOUDIZHU and event.kind == "individual"
+    assert event.match_mode == "boards" and event.match_length == 8
+    assert event.options["standings"] == "table_points" and event.options["feidan_reversal"] is False
+    assert EventRole.objects.filter(event=event, user=director, role="organiser").exists()
+    rules = event_rules(event)
+    assert rules.standings == "table_points" and rules.deals_per_match == 8
+    console = client.get("/organiser/bengbu-ddz/").content.decode()
+    assert "蚌埠斗地主 (bengbu-doudizhu)" in console and "每场 8 副" in console
+
+
+def test_the_deals_a_table_plays_are_the_match_length(client, director):
+    client.post("/organiser/new/", {**DOUDIZHU_EVENT, "option_deals_per_match": "4"})
+    assert Event.objects.get(slug="bengbu-ddz").match_length == 4
+    response = client.post("/organiser/new/", {**DOUDIZHU_EVENT, "slug": "x2", "option_deals_per_match": "1001"})
+    assert response.status_code == 200 and not Event.objects.filter(slug="x2").exists()
+
+
+def test_another_kind_than_the_law_fixes_is_refused_in_words(client, director):
+    response = client.post("/organiser/new/", {**DOUDIZHU_EVENT, "kind": "pairs"})
+    assert response.status_code == 200 and not Event.objects.exists()
+    assert "蚌埠斗地主 只能是个人赛" in response.content.decode()
+
+
+def test_choosing_another_game_shows_its_fields_and_saves_nothing(client, director):
+    posted = {"name": "公开赛", "slug": "open", "game": DOUDIZHU, "shown_game": "huapai", "kind": "pairs"}
+    response = client.post("/organiser/new/", posted)
+    page = response.content.decode()
+    assert response.status_code == 200 and not Event.objects.exists()
+    assert 'id="id_option_deals_per_match"' in page and "公开赛" in page
+
+
+def test_the_game_is_frozen_once_the_event_has_a_deal(client):
+    assert "game" in RESULT_FIELDS
+    event = import_archive(doudizhu_archive(tables={1: (), 2: ()}))
+    organiser = make_user("organiser", "organiser", event)
+    table = Table.objects.select_related("round__event").get(round__event=event, number=1)
+    deal = doudizhu_deal("DDZ01", 1)
+    deal.pop("board")
+    deal_save(table=table, board=1, deal_json=deal, user=organiser)
+    event.game = "huapai"
+    with pytest.raises(EventError) as refused:
+        event_update(event, changed={"game"})
+    assert refused.value.code == "has_results"
+    client.force_login(organiser)
+    page = client.get(f"/organiser/{event.slug}/edit/").content.decode()
+    assert 'name="game"' in page and "disabled" in page.split('name="game"')[1].split(">")[0]
+    assert Event.objects.get(pk=event.pk).game == DOUDIZHU
+
+
+@pytest.mark.parametrize("game_id", list(EVENT_GAMES))
+def test_every_games_form_is_valid_with_its_defaults(game_id):
+    from scoring.web.organiser.forms import EventForm
+
+    game = GAMES[game_id]
+    kind = game.event_kinds[0] if game.event_kinds else "pairs"
+    form = EventForm(
+        {
+            "name": "赛",
+            "slug": "s",
+            "game": game_id,
+            "kind": kind,
+            "ruleset": game.default_ruleset,
+            "game_threshold": 1000,
+            "match_mode": "boards",
+            "match_length": 8,
+            "points_win": 2,
+            "points_draw": 1,
+            "points_loss": 0,
+            "sessions_per_round": 1,
+            "correction_minutes": 30,
+            "entry": "referees",
+        }
+    )
+    assert form.is_valid(), form.errors
+    event = form.save(commit=False)
+    assert event.game == game_id
+    event_rules(event)  # the stored options read back as the game's rules
+
+
+def test_players_do_not_enter_a_game_the_table_link_cannot_show(client, director):
+    response = client.post("/organiser/new/", {**DOUDIZHU_EVENT, "entry": "players"})
+    assert response.status_code == 200 and not Event.objects.exists()
+    assert "由裁判录入" in response.content.decode()
+
+
+def test_the_form_offers_the_chosen_games_rule_sets_only(client, director):
+    page = client.get("/organiser/new/").content.decode()
+    rulesets = page.split('name="ruleset"')[1].split("</select>")[0]
+    assert 'value="online-2deck"' in rulesets and 'value="bengbu-doudizhu"' not in rulesets
+
+
+@pytest.mark.parametrize("game_id", sorted(set(GAMES) - set(EVENT_GAMES)))
+def test_a_game_the_site_runs_no_events_of_yet_is_refused_by_the_form_and_the_archive(game_id):
+    """跑胡子 (tables of three) and 升级 (matches by level) are scored by `score_deal` only, for now."""
+    from scoring.archive.format import ArchiveError
+    from scoring.web.organiser.forms import EventForm
+
+    assert game_id in ("paohuzi", "shengji")
+    form = EventForm({"name": "赛", "slug": "s", "game": game_id, "kind": "individual", "entry": "referees"})
+    assert not form.is_valid() and "game" in form.errors
+    archive = doudizhu_archive()
+    archive["event"]["game"] = game_id
+    with pytest.raises(ArchiveError) as refused:
+        import_archive(archive)
+    assert "还不能举办" in str(refused.value)

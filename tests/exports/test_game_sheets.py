@@ -1,0 +1,46 @@
+"""The score sheet of a 蚌埠斗地主 table: one page per table, a column per field the entry page
+asks (飞弹 a column per seat), a line per deal of the match, each seat's score for the check,
+the players by seat and the QR code of the table's entry page; read back with pypdf."""
+
+import io
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+
+from scoring.archive.database import import_archive
+from tests.archives import doudizhu_archive
+from tests.exports.test_exports import content, fonts_all_embedded
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    return import_archive(doudizhu_archive(tables={1: (), 2: ()}))
+
+
+def test_a_doudizhu_table_has_the_games_columns(client, event, tmp_path):
+    from tests.referee_setup import make_user
+
+    client.force_login(make_user("organiser", "organiser", event))
+    response = client.get("/events/t-ddz/rounds/1/scoresheets.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    data = content(response)
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 2  # one a table
+    text = reader.pages[0].extract_text()
+    for word in ("蚌埠斗地主 记分表", "天炸", "天尊", "地主", "叫分", "明打", "先出完牌", "飞弹个数", "得分"):
+        assert word in text, word
+    assert "1 2 3 抢牌" in text and "每场 4 副" in text
+    assert "p01" in text and "p04" in text and "p05" not in text  # table 1's players, by seat
+    assert "♥" not in text and "持牌" not in text  # no 华牌 card columns
+    lines = [line.strip() for line in text.splitlines()]
+    assert {"1", "2", "3", "4"} <= set(lines) and "5" not in lines  # a line per deal of the match
+    embedded, fonts = fonts_all_embedded(data, tmp_path)
+    assert embedded, fonts
+    (tmp_path / "sheet.pdf").write_bytes(data)
+    subprocess.run(
+        ["pdftoppm", "-r", "40", "-png", "-f", "1", "-l", "1", str(tmp_path / "sheet.pdf"), str(tmp_path / "p")],
+        check=True,
+    )
