@@ -89,7 +89,19 @@ class OrganiserScoped:
         return Event.objects.filter(roles__user=request.user, roles__role=EventRole.Role.ORGANISER)
 
     def _is_organiser(self, request):
-        return request.user.is_active and (request.user.is_superuser or self._organiser_events(request).exists())
+        """Every admin page asks this for each model and each permission (the list of models
+        alone, some sixty times): the answer is kept on the request, and forgotten by a write
+        that may change the user's roles (`_roles_may_have_changed`)."""
+        known = getattr(request, "_organises_an_event", None)
+        if known is None:
+            user = request.user
+            known = user.is_active and (user.is_superuser or self._organiser_events(request).exists())
+            request._organises_an_event = known
+        return known
+
+    @staticmethod
+    def _roles_may_have_changed(request):
+        request.__dict__.pop("_organises_an_event", None)
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
@@ -146,16 +158,19 @@ class OrganiserScoped:
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
+        self._roles_may_have_changed(request)
         self._public_changed(obj)
 
     def delete_model(self, request, obj):
         event = event_of(obj, self.event_path)
         super().delete_model(request, obj)
+        self._roles_may_have_changed(request)
         if event is not None and event.pk:
             announce_results_changed(event, public=True)
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
+        self._roles_may_have_changed(request)
         self._public_changed(form.instance)
 
 
@@ -221,6 +236,7 @@ class EventAdmin(OrganiserScoped, admin.ModelAdmin):
             event_update(obj, changed=form.changed_data)
         else:
             event_create(obj, user=request.user)
+            self._roles_may_have_changed(request)
             announce_results_changed(obj, public=True)
 
 
@@ -307,6 +323,7 @@ class EventRoleAdmin(OrganiserScoped, admin.ModelAdmin):
         removing themselves at once must not both succeed)."""
         try:
             staff_revoke(obj.event, role_id=obj.pk)
+            self._roles_may_have_changed(request)
         except StaffError as refusal:
             # Raced past has_delete_permission: nothing was deleted; say so on the next page.
             self.message_user(request, message_text(refusal), level="error")

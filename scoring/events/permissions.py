@@ -59,16 +59,29 @@ def organises_any_event(user):
     )
 
 
+def consoles_used(user):
+    """Which consoles have something for `user`, as {"organiser", "referee"} or part of it:
+    the organiser console for events to organise or the right to create one; the referees'
+    desk for some event role (an organiser referees too), or every event for a superuser.
+    One query of the roles held (every signed-in page's header asks), and the right to create
+    events only for someone who organises nothing."""
+    if not user.is_authenticated:
+        return set()
+    if user.is_superuser:
+        return {"organiser", "referee"}
+    held = set(EventRole.objects.filter(user=user).values_list("role", flat=True).distinct())
+    used = {"referee"} if held else set()
+    if EventRole.Role.ORGANISER in held or user.has_perm("scoring.add_event"):
+        used.add("organiser")
+    return used
+
+
 def uses_organiser_console(user):
-    """Whether the organiser console has something for `user`: events to organise, or the
-    right to create one."""
-    return bool(user.is_authenticated and (organises_any_event(user) or user.has_perm("scoring.add_event")))
+    return "organiser" in consoles_used(user)
 
 
 def uses_referee_desk(user):
-    """Whether the referees' desk has something for `user`: some event role (an organiser
-    referees too), or every event for a superuser."""
-    return bool(user.is_authenticated and (user.is_superuser or EventRole.objects.filter(user=user).exists()))
+    return "referee" in consoles_used(user)
 
 
 def first_page_after_login(user):

@@ -3,7 +3,7 @@
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 
-from scoring.events.permissions import uses_organiser_console, uses_referee_desk
+from scoring.events.permissions import consoles_used
 
 
 def consoles(request):
@@ -13,10 +13,11 @@ def consoles(request):
     def available():
         if user is None or not user.is_authenticated:
             return []
+        used = consoles_used(user)
         found = []
-        if uses_organiser_console(user):
+        if "organiser" in used:
             found.append({"id": "organiser", "name": _("组织者控制台"), "url": "organiser-home"})
-        if uses_referee_desk(user):
+        if "referee" in used:
             found.append({"id": "referee", "name": _("裁判台"), "url": "referee-home"})
         return found
 

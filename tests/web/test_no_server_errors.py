@@ -9,17 +9,29 @@ the module, inside a transaction rolled back after it; every request runs in a s
 rolled back after it, with a fresh cookie jar and an empty cache. So each request meets the
 same site as the first: a POST that logs out, locks a login or changes a deal changes nothing
 for the next one.
+
+What it asks, and what it need not ask again (docs/performance.md, "The no-server-errors
+sweep"): every route as every role; every URL naming something plain, with junk and posted to;
+every kind of value under every key or field a view asks for by name, once per view and set of
+keys; a URL naming nothing plain (and with junk where its answer read the query), posted to
+where the view is not the admin's. A role whose requests to a route are answered before the
+view, or take another role's path there, asks only its URLs naming something
+(`answered_alike`, its premises checked on each answer or by a test).
 """
 
 import copy
+import importlib
+import inspect
 import itertools
 import json
+import logging
 import re
 import sys
 from http.cookies import SimpleCookie
 
 import django.http
 import django.http.request
+import django.test.client
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -27,7 +39,7 @@ from django.core.handlers import wsgi
 from django.db import transaction
 from django.http import QueryDict
 from django.test import Client
-from django.urls import URLResolver, get_resolver
+from django.urls import URLResolver, get_resolver, resolve
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -177,14 +189,52 @@ NOT_THE_VIEW = {"django.utils.datastructures", "django.http.request", "scoring.c
 
 
 class Noted(QueryDict):
-    """A QueryDict that notes each key asked for by name (get, [], getlist, in) in `asked`;
-    its copies (a template building a link from the query) are plain and note nothing."""
+    """A QueryDict that notes each key asked for by name (get, [], getlist, in) in `asked`,
+    and in `read_whole` whether it was read as a whole (its length, keys, items, a copy, its
+    encoding); its copies (a template building a link from the query) are plain and note nothing."""
 
     asked = set()
+    read_whole = False
 
     def note(self, key):
         if sys._getframe(2).f_globals.get("__name__") not in NOT_THE_VIEW:
             type(self).asked.add(key)
+
+    def note_whole(self):
+        if sys._getframe(2).f_globals.get("__name__") not in NOT_THE_VIEW:
+            type(self).read_whole = True
+
+    def __iter__(self):
+        self.note_whole()
+        return super().__iter__()
+
+    def __len__(self):
+        self.note_whole()
+        return super().__len__()
+
+    def keys(self):
+        self.note_whole()
+        return super().keys()
+
+    def values(self):
+        self.note_whole()
+        return super().values()
+
+    def items(self):
+        self.note_whole()
+        return super().items()
+
+    def lists(self):
+        self.note_whole()
+        return super().lists()
+
+    def dict(self):
+        self.note_whole()
+        return super().dict()
+
+    def urlencode(self, safe=None):
+        self.note_whole()
+        return super().urlencode(safe)
 
     def __getitem__(self, key):
         self.note(key)
@@ -203,7 +253,8 @@ class Noted(QueryDict):
         return super().__contains__(key)
 
     def __copy__(self):
-        return QueryDict(self.urlencode(), mutable=True, encoding=self.encoding)
+        self.note_whole()
+        return QueryDict(QueryDict.urlencode(self), mutable=True, encoding=self.encoding)
 
     def __deepcopy__(self, memo):
         return self.__copy__()
@@ -219,6 +270,51 @@ class NotedForm(Noted):
     """request.POST, urlencoded or multipart."""
 
     asked = set()
+
+
+# The views of the public pages, the files and the table links: they read no role but being an
+# official (the files' full scope), which referee1 and the organiser both are
+# (test_the_public_views_read_no_role_but_being_an_official).
+PUBLIC_VIEWS = ("scoring.web.public.views", "scoring.web.downloads", "scoring.web.table.views")
+
+
+def answered_alike(role, route):
+    """Why `role`'s requests to `route` take no path the sweep does not take anyway, or None.
+
+    Such a role still asks every URL of the route that names something (plain, with junk and
+    posted to), so every route meets every role; but not the URLs naming nothing nor the full
+    value sets, which reach only code the sweep already reaches with the same values:
+    - "admin login": Django's `AdminSite.admin_view` (every admin view but the login) sends a
+      visitor who is not staff to the admin's login before any admin view runs;
+    - "not an organiser": `organiser_page` refuses referee1 (403) before the view runs; its one
+      lookup, of the event's slug, is the one the organiser's requests make with every value;
+    - "public": the organiser on the public views, which read no role but being an official:
+      referee1, an official too, is asked everything there.
+    The first two are checked on each answer (`check_alike`)."""
+    url = next(url for url, real in concrete_urls(route) if real)
+    view = resolve(url).func
+    if role != "organiser" and (hasattr(view, "admin_site") or hasattr(view, "model_admin")):
+        return "admin login"
+    chain = [view]
+    while hasattr(chain[-1], "__wrapped__"):
+        chain.append(chain[-1].__wrapped__)
+    qualnames = {getattr(getattr(f, "__code__", None), "co_qualname", None) for f in chain}
+    if role == "referee1" and "organiser_page.<locals>.wrapper" in qualnames:
+        return "not an organiser"
+    if role == "organiser" and chain[-1].__module__ in PUBLIC_VIEWS:
+        return "public"
+    return None
+
+
+def check_alike(reason, method, url, response, asked):
+    """What `answered_alike` relies on, seen in the answer: refused before the view, nothing read."""
+    if reason == "admin login":
+        refused = response.status_code == 302 and response["Location"].startswith("/admin/")
+    elif reason == "not an organiser":
+        refused = response.status_code == 403
+    else:
+        return
+    assert refused and not asked, f"{method.upper()} {url}: {reason} no longer answers before the view"
 
 
 def in_turn(keys, values):
@@ -246,10 +342,14 @@ class Visitor:
 
     def keys_asked(self, method, url, data=None):
         """Send, and return the keys of the query (GET) or the form (POST) asked for by name."""
+        return self.answer(method, url, data)[1]
+
+    def answer(self, method, url, data=None):
+        """Send, and return the response and the keys asked for by name (and note `read_whole`)."""
         noted = NotedQuery if method == "get" else NotedForm
-        noted.asked = set()
-        self.send(method, url, data)
-        return noted.asked
+        noted.asked, noted.read_whole = set(), False
+        response = self.send(method, url, data)
+        return response, noted.asked
 
 
 @pytest.fixture(scope="module")
@@ -321,6 +421,27 @@ def doudizhu_urls(route):
     return urls
 
 
+@pytest.fixture(scope="module", autouse=True)
+def contexts_not_kept():
+    """The sweep reads status codes and headers, never `response.context`: the test client's copy
+    of every template context it renders (a few percent of each request here) is not made."""
+    saved = django.test.client.store_rendered_templates
+    django.test.client.store_rendered_templates = lambda *args, **kwargs: None
+    yield
+    django.test.client.store_rendered_templates = saved
+
+
+@pytest.fixture(scope="module", autouse=True)
+def client_errors_not_logged():
+    """Thousands of 4xx answers are the sweep's expected outcome: Django's warning for each
+    ("Not Found: …") is not formatted and captured. A 5xx is still logged, as an error."""
+    logger = logging.getLogger("django.request")
+    saved = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(saved)
+
+
 @pytest.fixture
 def noting_keys(monkeypatch):
     """request.GET and request.POST built as Noted (query strings, urlencoded and multipart bodies)."""
@@ -358,8 +479,27 @@ def test_each_request_meets_the_site_as_built(site):
 def test_the_views_asked_for_keys_are_noted(site, noting_keys):
     visitor = site["visitors"]["anonymous"]
     assert {"q", "sort", "page"} <= visitor.keys_asked("get", "/events/t-pairs/standings/")
+    assert NotedQuery.read_whole  # the table's links, built from a copy of the query
     assert visitor.keys_asked("get", "/events/nope/standings/", {"o": "1", "q": "x"}) == set()
+    assert not NotedQuery.read_whole
+    assert visitor.keys_asked("get", "/events/t-pairs/rounds/1/boards/1/") == set()
+    assert not NotedQuery.read_whole
     assert {"username", "password"} <= visitor.keys_asked("post", "/accounts/login/", {"username": "x"})
+
+
+def test_the_public_views_read_no_role_but_being_an_official():
+    """What lets the sweep ask the organiser less on the public views (`answered_alike`): the
+    user reaches them only to ask whether it is an official, or signed in at all."""
+    for name in PUBLIC_VIEWS:
+        source = inspect.getsource(importlib.import_module(name))
+        for call, attribute in re.findall(r"(is_official\()?request\.user(\.is_authenticated)?", source):
+            assert call or attribute, f"{name} reads request.user otherwise: revisit answered_alike"
+    assert answered_alike("organiser", "events/<name:slug>/standings/") == "public"
+    assert answered_alike("referee1", "events/<name:slug>/standings/") is None
+    assert answered_alike("referee1", "organiser/<name:slug>/edit/") == "not an organiser"
+    assert answered_alike("referee1", "admin/scoring/event/") == "admin login"
+    assert answered_alike("referee1", "admin/login/") is None
+    assert answered_alike("organiser", "admin/scoring/event/") is None
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -367,22 +507,42 @@ def test_every_url_answers_junk_query_strings_without_a_server_error(site, role,
     """Every URL plain, then with every key at once holding the five kinds of value in turn.
     Where the view asks for a key by name, or is an admin list (which reads its query whole),
     every key at once for each kind; and where it asks for two keys or more, each alone for
-    each kind, since one bad key can hide another (admin's own query handling is Django's)."""
+    each kind, since one bad key can hide another (admin's own query handling is Django's).
+    These full sets once per view and set of keys asked: another URL of the route where the
+    view asks for the same keys has had every kind under each of them already, and still gets
+    the five kinds in turn. A URL naming nothing whose answer read no query, plain only. A
+    route `answered_alike` for this role: its URLs naming something, plain and with junk."""
     visitor = site["visitors"][role]
     reading = 0
     for route in routes():
         changelist = re.fullmatch(r"admin/\w+/\w+/", route)
+        alike = answered_alike(role, route)
+        expanded = set()  # the sets of keys this route's view had every kind under already
         for url, real in concrete_urls(route):
-            asked = visitor.keys_asked("get", url)
+            if alike and not real:
+                continue
+            response, asked = visitor.answer("get", url)
+            if alike:
+                check_alike(alike, "get", url, response, asked)
+                visitor.send("get", url, in_turn([*QUERY_KEYS, *sorted(asked)], QUERY_VALUES))
+                continue
             if not real and route.startswith("admin/"):
                 # An admin object that cannot exist is Django's `get_object` answering before
                 # any query is read: once, plain, is the whole of it for every model.
+                continue
+            if not real and not asked and not NotedQuery.read_whole:
+                # A URL naming nothing, answered without reading the query (by name or whole):
+                # junk in it meets only what meets it on every page (the link that switches the
+                # language, a login's `next`), which the URLs naming something take with junk.
                 continue
             asked |= visitor.keys_asked("get", url, in_turn([*QUERY_KEYS, *sorted(asked)], QUERY_VALUES))
             if not (asked or changelist) or (route.startswith("admin/") and not changelist):
                 # An admin form page reads `_popup`, `_to_field` and `_changelist_filters`
                 # with Django's own code: every key at once, above, reaches them.
                 continue
+            if frozenset(asked) in expanded:
+                continue
+            expanded.add(frozenset(asked))
             reading += 1
             for value in QUERY_VALUES:
                 asked |= visitor.keys_asked("get", url, dict.fromkeys([*QUERY_KEYS, *sorted(asked)], value))
@@ -396,15 +556,29 @@ def test_every_url_answers_junk_query_strings_without_a_server_error(site, role,
 def test_every_url_answers_hostile_posts_without_a_server_error(site, role, noting_keys):
     """Every URL with every field at once holding the fifteen hostile values in turn; where the
     view asks for one of these fields by name, every field at once for each value (a view that
-    asks for none of them cannot tell one value from another)."""
+    asks for none of them cannot tell one value from another), once per view and set of fields
+    asked: another URL of the route where the view asks for the same fields has had every value
+    under each of them already, and still gets the fifteen in turn. A route `answered_alike`
+    for this role: its URLs naming something, the fifteen values in turn."""
     visitor = site["visitors"][role]
     reading = 0
     for route in routes():
         if route.startswith("admin/") and ("delete" in route or "password" in route):
             continue  # deleting and password changes are covered by Django's own tests
-        for url, _real in concrete_urls(route):
-            if not visitor.keys_asked("post", url, in_turn(FORM_FIELDS, HOSTILE)) & set(FORM_FIELDS):
+        alike = answered_alike(role, route)
+        expanded = set()  # the sets of fields this route's view had every value under already
+        for url, real in concrete_urls(route):
+            if not real and (alike or route.startswith("admin/")):
+                # An admin object that cannot exist is Django's `get_object` answering before
+                # any form is read, as on a GET (`_to_field` and `_saveasnew` are Django's).
                 continue
+            response, asked = visitor.answer("post", url, in_turn(FORM_FIELDS, HOSTILE))
+            if alike:
+                check_alike(alike, "post", url, response, asked & set(FORM_FIELDS))
+                continue
+            if not asked & set(FORM_FIELDS) or frozenset(asked) in expanded:
+                continue
+            expanded.add(frozenset(asked))
             reading += 1
             for value in HOSTILE:
                 visitor.send("post", url, dict.fromkeys(FORM_FIELDS, value))
