@@ -121,8 +121,16 @@ def unconfirmed_boards(table):
 
 def table_signoff(table, body):
     """A side signs off its table's round once every board is confirmed; signing again before the
-    other side has is no change, and after both have it is `409 signed_off` like every player write."""
+    other side has is no change, and after both have it is `409 signed_off` like every player write.
+    `side` (optional: the page sends it) is the side whose view the signer was shown
+    (`state.side_view`): a code of the other side is refused, so nobody signs the other side's
+    figures by mistake."""
     side = _acting_side(table, body)
+    shown = body.get("side")
+    if shown is not None and shown not in ("NS", "EW"):
+        raise EntryError("bad_side", _("side 必须是 NS 或 EW"))
+    if shown is not None and shown != side.side:
+        raise EntryError("other_side", _("这是另一方的录入码：请先选本方，看清本方的成绩再签字"))
     missing = unconfirmed_boards(table)
     if missing:
         raise EntryError(

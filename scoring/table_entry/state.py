@@ -98,7 +98,12 @@ def table_state(table, open_calls=None):
         members["names"].append(entrant.name or "、".join(names.get(entrant.id, [])) or entrant.code)
     refusal = players_may_write(table)
     locked_until = wrong_codes_lock_until(table)
-    games = split_games(played, event.game_threshold) if event.match_mode == MatchMode.GAMES else []
+    games = (
+        split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
+        if event.match_mode == MatchMode.GAMES
+        else []
+    )
+    every_board = bool(boards) and all(b["status"] == Deal.Status.CONFIRMED for b in boards)
     return {
         "event": {"slug": event.slug, "name": event.name},
         "round": {"number": rnd.number, "status": rnd.status},
@@ -114,12 +119,40 @@ def table_state(table, open_calls=None):
         },
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
         "signed_off": {"NS": table.ns_signed_off_at is not None, "EW": table.ew_signed_off_at is not None},
+        # What each side signs, from its own side, once every board is confirmed.
+        "signoff": {side: side_view(boards, games, side) for side in ("NS", "EW")} if every_board else None,
         "writable": refusal is None,
         "read_only": None if refusal is None else {"code": refusal.code, "message": message_text(refusal)},
         "referee_called": bool(open_calls)
         if open_calls is not None
         else RefereeCall.objects.filter(table=table, answered_at=None).exists(),
         "locked_until": locked_until.isoformat() if locked_until else None,
+    }
+
+
+def side_view(boards, games, side):
+    """The table's round as `side` signs it: its own score first ("we") and the other side's
+    ("they"), board by board and in total, and in games mode each 局 from its side (won, lost,
+    drawn, or not finished) with the 局 each side has won."""
+    other = "EW" if side == "NS" else "NS"
+    played = [b for b in boards if b.get("sides")]
+    rows = [{"board": b["board"], "we": b["sides"][side], "they": b["sides"][other]} for b in played]
+    results = []
+    for game in games:
+        ours, theirs = (game.ns, game.ew) if side == "NS" else (game.ew, game.ns)
+        winner = game.winner if game.finished else None
+        result = None if not game.finished else "drawn" if winner is None else "won" if winner == side else "lost"
+        results.append({"number": game.number, "we": ours, "they": theirs, "finished": game.finished, "result": result})
+    return {
+        "side": side,
+        "other": other,
+        "boards": rows,
+        "totals": {"we": sum(r["we"] for r in rows), "they": sum(r["they"] for r in rows)},
+        "games": results,
+        "games_won": {
+            "we": sum(r["result"] == "won" for r in results),
+            "they": sum(r["result"] == "lost" for r in results),
+        },
     }
 
 

@@ -46,6 +46,7 @@ from scoring.web.client_address import client_ip
 HTTP_STATUS = {
     "bad_code": 403,
     "same_side": 403,
+    "other_side": 403,
     "forbidden": 403,
     "players_entry_off": 403,
     "not_found": 404,
