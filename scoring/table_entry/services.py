@@ -7,6 +7,7 @@ history row naming the acting entrant and the channel. Referees keep every power
 nothing here is in their way.
 """
 
+import hmac
 from dataclasses import replace
 
 from django.db import transaction
@@ -19,19 +20,28 @@ from scoring.entry.selectors import check_board
 from scoring.entry.services import checked_board, checked_text, deal_dispute, deal_save, deal_verify
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
-from scoring.models import Deal, Event, RefereeCall, Table
+from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
 from scoring.rulings.appeals import appeal_lodge
 from scoring.table_entry.codes import side_for_code
 
 
 def table_for_token(token):
     """The table a link reaches, with what every call needs of it; None for an unknown or
-    replaced token."""
-    return (
+    replaced token. Found by the token's digest (the index compares digests of what the caller
+    sent, never the stored token), then the token itself compared in constant time."""
+    table = (
         # Not the four seated players: on PostgreSQL planning the nine-table join took ~8 ms of
         # a poll's state (bench/table_load.py); `table_state` reads their names by id.
-        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant").filter(token=token).first()
+        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant")
+        .filter(token_digest=table_token_digest(token))
+        .first()
     )
+    return table if table is not None and same_token(table.token, token) else None
+
+
+def same_token(stored, sent):
+    """Whether a link's token is the table's, in time independent of where they differ."""
+    return hmac.compare_digest(stored.encode(), sent.encode())
 
 
 def players_may_write(table):

@@ -14,9 +14,9 @@ from scoring.entry.selectors import snapshot
 from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.messages import message_text
-from scoring.models import Deal, Event, Membership, Player, RefereeCall, Round, Table
+from scoring.models import Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
-from scoring.table_entry.services import players_may_write
+from scoring.table_entry.services import players_may_write, same_token
 
 
 def _board_numbers(event, played):
@@ -38,13 +38,13 @@ def _stamp_sql():
     table, deal, call = (quote(m._meta.db_table) for m in (Table, Deal, RefereeCall))
     rnd, event = quote(Round._meta.db_table), quote(Event._meta.db_table)
     return (
-        f"SELECT t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
+        f"SELECT t.token, t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT SUM(d.version) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT COUNT(*) FROM {call} c WHERE c.table_id = t.id AND c.answered_at IS NULL),"
         f" t.ns_signed_off_at, t.ew_signed_off_at, r.status, e.entry,"
         f" CASE WHEN t.locked_until > %s THEN 1 ELSE 0 END"
         f" FROM {table} t JOIN {rnd} r ON r.id = t.round_id JOIN {event} e ON e.id = r.event_id"
-        f" WHERE t.token = %s"
+        f" WHERE t.token_digest = %s"
     )
 
 
@@ -54,9 +54,10 @@ def state_stamp(token):
     mode, the language). One statement, so an unchanged table's poll — most polls — is
     answered 304 without building the state."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    row = first_row(_stamp_sql(), [now, token])
-    if row is None:
+    row = first_row(_stamp_sql(), [now, table_token_digest(token)])
+    if row is None or not same_token(row[0], token):  # found by digest, compared in constant time
         return None
+    row = row[1:]
     parts = (*row[:-1], get_language())
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1]), row[3]
 

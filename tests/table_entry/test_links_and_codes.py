@@ -1,6 +1,8 @@
 """Table links and entrant codes (table-api.md, the first part of issue 22): one per table and
 entrant, random, replaceable, shown to organisers and never in archives, exports or public pages."""
 
+import hashlib
+import hmac
 import io
 import json
 import re
@@ -11,6 +13,8 @@ from django.core.management import call_command
 from scoring.archive.database import import_archive
 from scoring.archive.export import export_archive
 from scoring.models import ACCESS_CODE_LENGTH, CODE_ALPHABET, Entrant, Event, Table
+from scoring.rounds.table_links import table_token_replace
+from scoring.table_entry import services, state
 from tests.archives import four_pairs_two_rounds
 from tests.referee_setup import make_user
 
@@ -98,3 +102,37 @@ def test_the_entry_mode_is_on_the_event_form_and_changes_between_rounds(client, 
     archive["event"].update(slug="bad", entry="everyone")
     with pytest.raises(ArchiveError, match=r"event\.entry"):
         import_archive(archive)
+
+
+def test_a_link_is_found_by_its_tokens_digest_then_compared_in_constant_time(client, event, monkeypatch):
+    """docs/security.md: the database index compares digests of what a caller sends, never the
+    stored token; the token found is then compared with `hmac.compare_digest`."""
+    tables = list(Table.objects.filter(round__event=event))  # written by the archive's bulk insert
+    assert all(t.token_digest == hashlib.sha256(t.token.encode()).hexdigest() for t in tables)
+    table = tables[0]
+    compared = []
+    real = hmac.compare_digest
+    monkeypatch.setattr(hmac, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
+    assert client.get(f"/t/{table.token}/state").status_code == 200
+    assert client.get(f"/t/{table.token}/").status_code == 200
+    assert len(compared) >= 2 and set(compared) == {(table.token.encode(), table.token.encode())}
+    # A token whose digest found the table (a collision, forced here) but which is not the
+    # table's is refused by the comparison, on every door.
+    for module in (services, state):
+        monkeypatch.setattr(module, "table_token_digest", lambda token: table.token_digest)
+    forged = ("B" if table.token[0] == "A" else "A") + table.token[1:]
+    assert client.get(f"/t/{forged}/state").status_code == 404
+    assert client.get(f"/t/{forged}/").status_code == 404
+    call = client.post(f"/t/{forged}/call", "{}", content_type="application/json", headers={"Idempotency-Key": "k"})
+    assert call.status_code == 404
+    assert client.get(f"/t/{table.token}/state").status_code == 200
+
+
+def test_a_replaced_link_has_a_new_digest_and_the_old_token_finds_nothing(client, event):
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    old_token, old_digest = table.token, table.token_digest
+    table_token_replace(table)
+    table.refresh_from_db()
+    assert table.token_digest == hashlib.sha256(table.token.encode()).hexdigest() != old_digest
+    assert client.get(f"/t/{old_token}/state").status_code == 404
+    assert client.get(f"/t/{table.token}/state").status_code == 200

@@ -32,7 +32,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from scoring.entry.services import deal_save
-from scoring.models import Appeal, Deal, Event, RefereeCall, Table
+from scoring.models import Appeal, Deal, Event, RefereeCall, Table, table_token_digest
 from tests.archives import EXAMPLES
 from tests.conftest import build_event, build_people, scaled_examples
 from tests.games.test_engine_hostile_input import json_values
@@ -256,7 +256,9 @@ def site(django_db_setup, django_db_blocker):
         deal_save(table=table, board=1, deal_json=example_deal("T1"), user=people["referee1"])
         # Players enter in this event, through a link the sweep knows (table-api.md).
         Event.objects.filter(pk=event.pk).update(entry=Event.Entry.PLAYERS)
-        Table.objects.filter(pk=table.pk).update(token=PARAMETERS["token"][0][0])
+        Table.objects.filter(pk=table.pk).update(
+            token=PARAMETERS["token"][0][0], token_digest=table_token_digest(PARAMETERS["token"][0][0])
+        )
         RefereeCall.objects.create(id=int(PARAMETERS["call_id"][0][0]), table=table, board=2, kind="claim")
         Appeal.objects.create(
             id=int(PARAMETERS["appeal_id"][0][0]), event=event, round=table.round, table=table, board=1,
