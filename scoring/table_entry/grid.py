@@ -14,9 +14,10 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 
 from django.db import connection
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -128,15 +129,26 @@ def table_rows(rnd, table_ids=None):
     tables = Table.objects.filter(round=rnd)
     if table_ids is not None:
         tables = tables.filter(id__in=table_ids)
-    deals = {}
-    for table_id, board, status, ns, ew in (
+    deals, stats = {}, []
+    for table_id, board, status, ns, ew, seat_stats in (
         Deal.objects.filter(scope)
         .order_by("sequence")
-        .values_list("table_id", "board", "status", "ns_score", "ew_score")
+        .values_list("table_id", "board", "status", "ns_score", "ew_score", "seat_stats")
     ):
         deals.setdefault(table_id, []).append((board, status, ns, ew))
+        stats.append((table_id, board, seat_stats))
     conflicts = _blind_conflicts(scope)
-    last_action = dict(DealHistory.objects.filter(scope).values_list("table_id").annotate(at=Max("at")).order_by())
+    # One pass over the tables' history: the time of each one's last action, and the table
+    # link's rows for the flags.
+    last_action, link_history = {}, []
+    for table_id, board, action, at, device, channel in (
+        DealHistory.objects.filter(scope)
+        .order_by("at", "id")
+        .values_list("table_id", "board", "action", "at", "device", "channel")
+    ):
+        last_action[table_id] = at
+        if channel == DealHistory.TABLE_LINK:
+            link_history.append((table_id, board, action, at, device))
     calls = {}
     for table_id, kind, at in (
         RefereeCall.objects.filter(scope, answered_at=None).order_by("at").values_list("table_id", "kind", "at")
@@ -144,7 +156,8 @@ def table_rows(rnd, table_ids=None):
         calls.setdefault(table_id, []).append(kind)
         last_action[table_id] = max(last_action.get(table_id, at), at)
     flags = {}
-    for (table_id, board), kinds in sorted(round_flags(rnd, table_ids).items()):
+    found = round_flags(rnd, table_ids, stats=stats, link_history=link_history)
+    for (table_id, board), kinds in sorted(found.items()):
         flags.setdefault(table_id, []).append({"board": board, "kinds": kinds})
     now = timezone.now()
     rows = {}
@@ -265,15 +278,17 @@ def _assembled(rnd, stamp):
     kept = kept_rows(_key(rnd), fingerprints, build)
     confirmed = sorted(row["confirmed"] for row in kept.values())
     median = confirmed[len(confirmed) // 2] if confirmed else 0
-    rows, counts, todo = [], Counter(), 0
-    for row in sorted(kept.values(), key=lambda r: r["number"]):
-        late = row["state"] not in FINISHED and median - row["confirmed"] >= LATE_BEHIND_MEDIAN
-        row = {**row, "late": late, "version": row["fingerprint"] + ("L" if late else "")}
-        rows.append(row)
-        counts[row["state"]] += 1
-        counts["late"] += late
-        counts["flagged"] += bool(row["flags"])
+    rows, states, todo, late_count, flagged = [], [], 0, 0, 0
+    behind = median - LATE_BEHIND_MEDIAN  # late: this many confirmed or fewer, and not finished
+    for row in sorted(kept.values(), key=itemgetter("number")):
+        late = row["confirmed"] <= behind and row["state"] not in FINISHED
+        rows.append({**row, "late": late, "version": row["fingerprint"] + "L" if late else row["fingerprint"]})
+        states.append(row["state"])
+        late_count += late
+        flagged += bool(row["flags"])
         todo += row["todo"]
+    counts = Counter(states)
+    counts.update(late=late_count, flagged=flagged)
     return Grid(
         stamp=stamp,
         rows=rows,
