@@ -661,6 +661,9 @@ class DealHistory(models.Model):
         ordering = ["at", "id"]
         verbose_name = pgettext_lazy("singular", "成绩记录")
         verbose_name_plural = pgettext_lazy("plural", "成绩记录")
+        # A table's newest row in one probe (the referees' grid asks it of every table of a round:
+        # PostgreSQL otherwise walks the primary key backwards, ~0.1 ms a table).
+        indexes = [models.Index(fields=["table", "id"], name="history_table_newest")]
 
     def __str__(self):
         return f"{self.table} 第{self.board}副 v{self.version} {self.action}"

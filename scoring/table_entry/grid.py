@@ -52,7 +52,10 @@ def _stamp_sql():
     )
     tables = f"(SELECT t.id FROM {table} t WHERE t.round_id = %s)"
     return (
-        f"SELECT (SELECT MAX(h.id) FROM {history} h WHERE h.table_id IN {tables}),"
+        # The newest history row of each table, one probe each (index history_table_newest):
+        # over the round's rows at once, PostgreSQL hashed the whole history.
+        f"SELECT (SELECT MAX((SELECT MAX(h.id) FROM {history} h WHERE h.table_id = n.id))"
+        f" FROM {table} n WHERE n.round_id = %s),"
         f" (SELECT MAX(c.id) FROM {call} c WHERE c.table_id IN {tables}),"
         f" (SELECT COUNT(c.answered_at) FROM {call} c WHERE c.table_id IN {tables}),"
         f" (SELECT MAX(w.id) FROM {wrong} w WHERE w.table_id IN {tables}),"
