@@ -168,6 +168,11 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     expect(referee.locator("#deal-status")).to_contain_text("已确认")
     expect(board_button(north_south, 4)).to_have_class("board-button confirmed")
 
+    # The referee goes back to the live grid, which keeps itself up to date in place (no reload).
+    referee.goto(live_server.url + "/referee/t-pairs/rounds/1/")
+    expect(referee.locator("#grid-t1")).to_have_class(re.compile(r"\bcomplete\b"))
+    referee.evaluate("window.stayed = true")
+
     # Every board confirmed: each side signs off from its own phone, seeing its own score first
     # (board by board and in total); then the table is closed.
     expect(north_south.locator("#signoff-section")).to_be_visible()
@@ -192,6 +197,9 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     table.refresh_from_db()
     assert table.signed_off
     assert Deal.objects.filter(status=Deal.Status.CONFIRMED).count() == 4
+    expect(referee.locator("#grid-t1")).to_have_class(re.compile(r"\bsigned_off\b"))
+    expect(referee.locator("#grid-counts")).to_contain_text("已签字 1")
+    assert referee.evaluate("window.stayed === true")  # the row changed in place: the page never reloaded
     # Every player action is in the history, with its entrant and channel.
     channels = set(DealHistory.objects.filter(user=None).values_list("entrant__code", "channel"))
     assert channels == {("A", "table link"), ("B", "table link")}
