@@ -35,7 +35,8 @@ OUT = REPO / "bench" / "out"
 sys.path.insert(0, str(REPO))
 
 
-def database_url(kind):
+def database_url(kind, name="huapai_load"):
+    """A fresh database: SQLite in bench/out, or PostgreSQL `name` (dropped and created)."""
     if kind == "sqlite":
         path = OUT / "load.sqlite3"
         for suffix in ("", "-wal", "-shm"):
@@ -44,9 +45,9 @@ def database_url(kind):
     import psycopg
 
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS huapai_load")
-        conn.execute("CREATE DATABASE huapai_load")
-    return "postgres://postgres@127.0.0.1:5432/huapai_load"
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
 def server_env(url):

@@ -16,13 +16,26 @@ entry mode whose round 1 has 1,000 tables, starts gunicorn exactly as shipped
 4. the same writes through a network that loses `--drop` of the answers: the client sends
    the same request, with the same Idempotency-Key, until an answer arrives;
 5. afterwards the database is checked: every board entered is confirmed exactly once, with
-   one create and one confirmation in its history; and the referees' grid of the 1,000
-   tables is rendered (first render) and polled (the HEAD the page sends), timed in-process.
+   one create and one confirmation in its history;
+6. the referees' grid of the 1,000 tables, timed in-process (`GRID`): every table is first
+   brought to `--fill-boards` boards entered and verified (through the table services, a
+   clock moved so that a verification comes 20–60 s after its entry, as at a table), then the
+   page's first render (after a table acted: a referee opening the page in a live hall), and
+   its live update after tables acted since the page's last poll (one table, and `--acting`
+   tables: a hall of 1,000 tables entering and verifying a board every 6 minutes moves ~14
+   tables between two polls 5 s apart), answered by the worker that answered the page's last
+   poll (one request: the moved rows come with it) and by two workers taking turns (each
+   keeps its own rows and grids, as gunicorn's processes do: a worker computes again the
+   tables that moved since it last answered, sends the rows that moved since the newest grid
+   it keeps, and the page asks for any row it still lacks — a second request), each answer
+   checked: the acting tables' versions moved, their rows show their new boards, the counts
+   add up.
 
 The clients are asyncio in a child process, sharing the machine's cores with the server as
 the floor's clients do. Everything talks to 127.0.0.1 only; every loop is bounded in time.
 
 Run: .venv/bin/python bench/table_load.py [--db sqlite postgres] [--tables 1000] [--seconds 60]
+     [--fill-boards 12] [--acting 14] [--grid-only] [--pg-name huapai_load]
 """
 
 import argparse
@@ -80,12 +93,10 @@ print(json.dumps([[t.token, t.ns_entrant.access_code, t.ew_entrant.access_code] 
 """
 
 CHECK = r"""
-import json, time
+import json
 import django
 django.setup()
 from collections import Counter
-from django.test import Client
-from django.contrib.auth import get_user_model
 from scoring.models import Deal, DealHistory
 deals = Deal.objects.filter(table__round__event__slug="hall")
 history = Counter(DealHistory.objects.filter(event__slug="hall").values_list("table_id", "board", "action"))
@@ -93,22 +104,154 @@ per_board = Counter((t, b) for (t, b, _a) in history)
 creates = sum(1 for (t, b, a), n in history.items() if a == "create" and n == 1)
 confirms = sum(1 for (t, b, a), n in history.items() if a == "confirm" and n == 1)
 doubled = sum(1 for key, n in history.items() if n > 1)
-client = Client(HTTP_HOST="127.0.0.1")  # a host the production settings allow
-client.force_login(get_user_model().objects.get(username="hallref"))
-started = time.perf_counter(); first = client.get("/referee/hall/rounds/1/"); cold = time.perf_counter() - started
-started = time.perf_counter(); second = client.get("/referee/hall/rounds/1/"); render = time.perf_counter() - started
-assert first.status_code == second.status_code == 200 and len(second.content) > 100_000, second.status_code
-heads = []
-for _ in range(20):
-    started = time.perf_counter(); head = client.head("/referee/hall/rounds/1/")
-    heads.append(time.perf_counter() - started)
-    assert head.status_code == 200 and head.has_header("ETag"), head.status_code
-heads.sort()
 print(json.dumps({"deals": deals.count(), "confirmed": deals.filter(status="confirmed").count(),
                   "boards_with_history": len(per_board), "single_creates": creates, "single_confirms": confirms,
-                  "doubled": doubled, "grid_status": first.status_code, "grid_render_ms": render * 1000,
-                  "grid_cold_ms": cold * 1000,
-                  "grid_head_ms_median": heads[len(heads) // 2] * 1000, "grid_head_ms_max": heads[-1] * 1000}))
+                  "doubled": doubled}))
+"""
+
+
+GRID = r"""
+import json, random, re, statistics, sys, time
+from datetime import timedelta
+from unittest import mock
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.db.models import Max
+from django.test import Client
+from django.utils import timezone
+from scoring.cache import grid as kept
+from scoring.games.huapai.samples import random_deal
+from scoring.models import Deal, Table
+from scoring.table_entry.services import table_deal_put, table_verify
+
+fill, acting, trials = (int(x) for x in sys.argv[1:4])
+rng = random.Random(7)
+tables = list(Table.objects.filter(round__event__slug="hall").select_related("round__event", "ns_entrant", "ew_entrant")
+              .order_by("number"))
+length = tables[0].round.event.match_length
+
+
+def last_boards():
+    return dict(Deal.objects.filter(table__in=tables).values_list("table_id").annotate(last=Max("board")).order_by())
+
+
+def act(table, board, verify_after):
+    deal = random_deal(rng)
+    deal.pop("ruleset", None)
+    entered, _ = table_deal_put(table, board, {**deal, "code": table.ns_entrant.access_code}, expected_version=None,
+                                device=f"ns-{table.number}")
+    clock[0] += verify_after
+    table_verify(table, board, {"code": table.ew_entrant.access_code}, expected_version=entered.version,
+                 device=f"ew-{table.number}")
+
+
+# Fill: the round as it stands after ~2 h of play, every table at `fill` boards, board by board
+# across the hall. A verification comes 20-60 s after its entry (a few within seconds: flags).
+started = time.perf_counter()
+played = last_boards()
+clock = [timezone.now() - timedelta(hours=2)]
+step = timedelta(hours=2) / max(1, len(tables) * fill)
+with mock.patch("django.utils.timezone.now", lambda: clock[0]):
+    for board in range(1, fill + 1):
+        for table in tables:
+            if board > played.get(table.id, 0):
+                clock[0] += step
+                act(table, board, timedelta(seconds=2 if rng.random() < 0.02 else rng.uniform(20, 60)))
+filled = time.perf_counter() - started
+from django.db import connection
+if connection.vendor == "postgresql":
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # as autovacuum does within a minute of so many new rows
+clock = [timezone.now()]
+kept.forget()
+client = Client(HTTP_HOST="127.0.0.1")  # a host the production settings allow
+client.force_login(get_user_model().objects.get(username="hallref"))
+page = "/referee/hall/rounds/1/"
+live = page + "live"
+
+
+def timed(path, **headers):
+    began = time.perf_counter()
+    answer = client.get(path, headers=headers)
+    return answer, (time.perf_counter() - began) * 1000
+
+
+first, cold = timed(page)
+assert first.status_code == 200 and first.content.count(b'class="grid-row') == len(tables), first.status_code
+next_board = last_boards()
+renders = []
+for table in rng.sample(tables, 7):  # a referee opens the page after a table acted
+    next_board[table.id] += 1
+    act(table, next_board[table.id], timedelta(0))
+    renders.append(timed(page)[1])
+answer, _ = timed(live)
+etag, versions = answer.headers["ETag"], dict(answer.json()["versions"])
+unchanged = []
+for _ in range(20):
+    same, ms = timed(live, **{"If-None-Match": etag})
+    assert same.status_code == 304, same.status_code
+    unchanged.append(ms)
+
+
+def check_rows(html, movers):
+    for table in movers:
+        confirmed = Deal.objects.filter(table=table, status="confirmed").count()
+        assert f" {confirmed}/{length}" in html[str(table.number)], html[str(table.number)][:300]
+
+
+# Two workers, as gunicorn ships (each keeps its own rows and grids): the page's polls are answered
+# by the worker that answered its last poll, or by the other one.
+workers = [(kept._rounds, kept._grids), (type(kept._rounds)(), type(kept._grids)())]
+
+
+def on(worker):
+    kept._rounds, kept._grids = workers[worker]
+
+
+on(1)
+timed(live)  # the other worker has shown this round before (unmeasured: its first time is the cold one)
+updates = {}
+for count in (1, acting):
+    same, other, second = [], [], 0
+    for trial in range(2 * trials):
+        turns = trial >= trials  # first the worker that answered the last poll, then the two in turn
+        # Tables act since the page's last poll (now, on the real clock).
+        movers = [t for t in rng.sample(tables, count) if next_board[t.id] < length]
+        for table in movers:
+            next_board[table.id] += 1
+            act(table, next_board[table.id], timedelta(0))
+        on(trial % 2 if turns else 0)
+        answer, ms = timed(live, **{"If-None-Match": etag})
+        assert answer.status_code == 200, answer.status_code
+        data = answer.json()
+        etag, fresh = answer.headers["ETag"], dict(data["versions"])
+        moved = sorted(n for n, v in fresh.items() if versions.get(n) != v)
+        assert {t.number for t in movers} <= set(moved), (movers, moved)
+        counted = sum(int(n) for n in re.findall(r"(\d+)</span>", data["counts"]))
+        assert counted >= len(tables), data["counts"]  # every table in one state (plus late, flagged)
+        versions = fresh
+        rows = data["rows"]
+        lacking = [n for n in moved if str(n) not in rows]
+        if lacking:  # the page asks for the rows it still lacks, from either worker
+            second += 1
+            on(rng.randrange(2))
+            more, extra = timed(live + "?rows=" + ",".join(map(str, lacking)))
+            rows = {**rows, **more.json()["rows"]}
+            ms += extra
+        check_rows(rows, movers)
+        (other if turns else same).append((ms, len(moved)))
+    updates[count] = {
+        "same_ms": statistics.median(s[0] for s in same), "same_max_ms": max(s[0] for s in same),
+        "other_ms": statistics.median(s[0] for s in other), "other_max_ms": max(s[0] for s in other),
+        "moved": statistics.median(s[1] for s in same + other), "second_requests": second,
+    }
+on(0)
+renders.sort()
+unchanged.sort()
+print(json.dumps({"fill_seconds": filled, "deals": Deal.objects.filter(table__in=tables).count(),
+                  "page_bytes": len(first.content), "cold_ms": cold, "render_ms": renders[len(renders) // 2],
+                  "unchanged_ms": unchanged[len(unchanged) // 2], "updates": updates}))
 """
 
 
@@ -316,6 +459,11 @@ def main():
     parser.add_argument("--board-minutes", type=float, default=6)
     parser.add_argument("--drop", type=float, default=0.25)
     parser.add_argument("--warm-up", type=float, default=30, help="seconds of unmeasured polling after the start")
+    parser.add_argument("--fill-boards", type=int, default=12, help="boards per table before the grid is timed")
+    parser.add_argument("--acting", type=int, default=14, help="tables acting between two of the grid's polls")
+    parser.add_argument("--trials", type=int, default=10, help="updates timed per number of acting tables and path")
+    parser.add_argument("--grid-only", action="store_true", help="no server: set up, fill and time the grid")
+    parser.add_argument("--pg-name", default="huapai_load", help="the PostgreSQL database (dropped and created)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     print(
@@ -326,13 +474,17 @@ def main():
         flush=True,
     )
     for kind in args.db:
-        env = server_env(database_url(kind))
+        env = server_env(database_url(kind, args.pg_name))
         setup = subprocess.run(
             [sys.executable, "-c", SETUP, str(2 * args.tables)], env=env, cwd=REPO, capture_output=True, text=True
         )
         if setup.returncode:
             raise SystemExit(setup.stderr[-3000:])
         tables = json.loads(setup.stdout.strip().splitlines()[-1])
+        if args.grid_only:
+            print(f"{kind}:", flush=True)
+            grid(env, args)
+            continue
         port = free_port()
         server = subprocess.Popen(
             [str(Path(sys.executable).parent / "gunicorn"), "huapai.wsgi"],
@@ -383,12 +535,38 @@ def main():
             f"  database: {found['deals']:,} deals, {found['confirmed']:,} confirmed; "
             f"{found['single_creates']:,} boards with one create and "
             f"{found['single_confirms']:,} with one confirmation in their history, "
-            f"{found['doubled']} doubled; referees' grid of {args.tables} tables: a render "
-            f"{found['grid_render_ms']:.0f} ms (the first of a fresh process {found['grid_cold_ms']:.0f} ms), "
-            f"live poll (HEAD) median {found['grid_head_ms_median']:.1f} ms "
-            f"(max {found['grid_head_ms_max']:.1f} ms)",
+            f"{found['doubled']} doubled",
             flush=True,
         )
+        grid(env, args)
+
+
+def grid(env, args):
+    """The referees' grid, timed in-process on the round as it stands (`GRID`)."""
+    run = subprocess.run(
+        [sys.executable, "-c", GRID, str(args.fill_boards), str(args.acting), str(args.trials)],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode:
+        raise SystemExit(run.stderr[-3000:])
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    one, many = (found["updates"][str(n)] for n in (1, args.acting))
+    print(
+        f"  referees' grid of {args.tables} tables with {found['deals']:,} deals"
+        f" (filled in {found['fill_seconds']:.0f} s): first render {found['render_ms']:.0f} ms"
+        f" ({found['page_bytes'] / 1e6:.1f} MB; the first of a fresh process {found['cold_ms']:.0f} ms);"
+        f" a poll with nothing new (304) {found['unchanged_ms']:.1f} ms; an update after 1 table acted"
+        f" {one['same_ms']:.1f} ms (max {one['same_max_ms']:.1f}; the two workers taking turns"
+        f" {one['other_ms']:.1f}, max {one['other_max_ms']:.1f}), after {args.acting} acted"
+        f" ({many['moved']:.0f} rows) {many['same_ms']:.1f} ms (max {many['same_max_ms']:.1f}; taking turns"
+        f" {many['other_ms']:.1f}, max {many['other_max_ms']:.1f}); medians of {args.trials} each;"
+        f" {one['second_requests'] + many['second_requests']} of {4 * args.trials} updates needed a second"
+        f" request",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -72,7 +72,10 @@ def site_language():
 def empty_cache():
     from django.core.cache import cache
 
+    from scoring.cache import grid
+
     cache.clear()
+    grid.forget()  # the referees' grid rows this process keeps
 
 
 # How long any one browser step may wait for what it waits for (an element, a URL, a response,

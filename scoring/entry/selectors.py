@@ -111,24 +111,37 @@ def next_to_confirm(rnd, user, after=(0, 0)):
     return (later or [place for place in waiting if place != after] or [None])[0]
 
 
+def _history_row(row):
+    return {
+        "version": row.version,
+        "user": row.user.username if row.user else None,
+        "at": row.at.isoformat(),
+        "action": row.action,
+        "before": row.before,
+        "after": row.after,
+        "reason": row.reason,
+        # A player's action through the table link names the acting entrant and the channel.
+        "entrant": row.entrant.code if row.entrant else None,
+        "channel": row.channel or ("referee" if row.user_id else None),
+    }
+
+
 def history_rows(table, board):
+    """One board's history, oldest first, as the history API and pages show it."""
     return [
-        {
-            "version": row.version,
-            "user": row.user.username if row.user else None,
-            "at": row.at.isoformat(),
-            "action": row.action,
-            "before": row.before,
-            "after": row.after,
-            "reason": row.reason,
-            # A player's action through the table link names the acting entrant and the channel.
-            "entrant": row.entrant.code if row.entrant else None,
-            "channel": row.channel or ("referee" if row.user_id else None),
-        }
+        _history_row(row)
         for row in DealHistory.objects.filter(table=table, board=board)
         .select_related("user", "entrant")
         .order_by("at", "id")
     ]
+
+
+def table_history(table):
+    """{board: history rows} of every board of a table, in one query (the whole-table page)."""
+    found = {}
+    for row in DealHistory.objects.filter(table=table).select_related("user", "entrant").order_by("board", "at", "id"):
+        found.setdefault(row.board, []).append(_history_row(row))
+    return found
 
 
 def blind_differences(table, board):

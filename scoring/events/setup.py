@@ -2,7 +2,8 @@
 
 The creator of an event becomes its organiser. Once a deal is entered, only what
 cannot change a result or a ranking may still change (name, dates, venue, the
-correction period, double entry, 节 per round)."""
+correction period, double entry, 节 per round); the entry mode changes between rounds,
+not while one is in play."""
 
 import re
 import unicodedata
@@ -13,7 +14,7 @@ from django.db import transaction
 from scoring.cache import announce_results_changed
 from scoring.engine.names import pinyin_sort_key
 from scoring.games.refusals import Refusal, _
-from scoring.models import Deal, Event, EventRole
+from scoring.models import Deal, Event, EventRole, Round
 
 # Fields that decide scores, 场分 or ranks: frozen once the first deal is entered.
 RESULT_FIELDS = (
@@ -84,6 +85,17 @@ def event_update(event, *, changed):
     frozen = [f for f in changed if f in RESULT_FIELDS]
     if frozen and has_results(stored):
         raise EventError(_("已有成绩，不能再改 {fields}"), code="has_results", fields=", ".join(frozen))
+    if "entry" in changed and event.entry != stored.entry:
+        # Between rounds only: mid-round, players' drafts would wait for a verification nobody may
+        # give, or referees' for one the players were never meant to give. Nothing needs it:
+        # referees keep every power in both modes.
+        playing = stored.rounds.filter(status=Round.Status.IN_PLAY).order_by("number").first()
+        if playing is not None:
+            raise EventError(
+                _("第 {round} 轮正在进行：录入方式只能在两轮之间改（两种方式下裁判都能录入）"),
+                code="round_in_play",
+                round=playing.number,
+            )
     event.save()
     announce_results_changed(event)
     return event

@@ -85,14 +85,18 @@ def unconfirmed_boards(rnd):
     return found
 
 
-def _holder_differences(rnd, deals_by_table=None):
+def _holder_differences(rnd, deals_by_table=None, table_ids=None):
     """(tables, board, card, first holder, second holder) wherever the two tables of a duplicate
-    team match disagree on who was dealt ♠Q ♦J ♣10 ♥A."""
+    team match disagree on who was dealt ♠Q ♦J ♣10 ♥A (`table_ids`: only the matches of these tables)."""
+    matches = rnd.matches.all() if table_ids is None else rnd.matches.filter(tables__id__in=table_ids).distinct()
     if deals_by_table is None:
         deals_by_table = {}
-        for deal in Deal.objects.filter(table__round=rnd).only("table_id", "board", "holders"):
+        deals = Deal.objects.filter(table__round=rnd)
+        if table_ids is not None:
+            deals = deals.filter(table__match__in=matches)
+        for deal in deals.only("table_id", "board", "holders"):
             deals_by_table.setdefault(deal.table_id, []).append(deal)
-    for match in rnd.matches.prefetch_related("tables"):
+    for match in matches.prefetch_related("tables"):
         tables = list(match.tables.all())
         if len(tables) != 2:
             continue
@@ -120,9 +124,12 @@ def holder_disagreements(rnd, deals_by_table=None):
     ]
 
 
-def holder_disagreements_by_board(rnd):
-    """{(table id, board)} of both tables of every board whose dealt holders disagree."""
-    return {(table.id, board) for tables, board, *_rest in _holder_differences(rnd) for table in tables}
+def holder_disagreements_by_board(rnd, table_ids=None):
+    """{(table id, board)} of both tables of every board whose dealt holders disagree (`table_ids`:
+    only the matches these tables play)."""
+    return {
+        (table.id, board) for tables, board, *_rest in _holder_differences(rnd, table_ids=table_ids) for table in tables
+    }
 
 
 def _ranges(numbers):

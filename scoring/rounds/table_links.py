@@ -33,7 +33,7 @@ def table_links(rnd):
 def table_token_replace(table):
     """A new link for the table (a lost or photographed sheet); the old one stops at once."""
     table.token = new_table_token()
-    table.save(update_fields=["token"])
+    table.save(update_fields=["token", "token_digest"])
     return table
 
 

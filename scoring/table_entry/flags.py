@@ -14,6 +14,7 @@ referee clears one with a word (`FlagCleared`), which stays in the record.
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.entry.errors import EntryError
@@ -33,25 +34,39 @@ KINDS = {
 ALL_HEARTS, GRAND_SLAM = STORED_FIELDS.index("all_hearts"), STORED_FIELDS.index("grand_slams")
 
 
-def round_flags(rnd):
-    """{(table id, board): [kind, …]} of the round's boards, flags already cleared left out."""
+def round_flags(rnd, table_ids=None, *, stats=None, link_history=None):
+    """{(table id, board): [kind, …]} of the round's boards (`table_ids`: of these tables only),
+    flags already cleared left out. Plain rows, no model instances: the referees' grid asks this
+    for every table whose state moved, passing what it read already — `stats`, the deals'
+    `(table id, board, seat_stats)`, and `link_history`, the table link's history rows
+    `(table id, board, action, at, device)` in order."""
     found = {}
+    table_ids = None if table_ids is None else set(table_ids)
 
     def flag(table_id, board, kind):
         found.setdefault((table_id, board), []).append(kind)
 
-    deals = list(Deal.objects.filter(table__round=rnd).only("table_id", "board", "seat_stats", "holders"))
-    for deal in deals:
-        figures = (deal.seat_stats or {}).values()
+    scope = Q(table__round=rnd) if table_ids is None else Q(table_id__in=table_ids)
+    if stats is None:
+        stats = Deal.objects.filter(scope).values_list("table_id", "board", "seat_stats")
+    if link_history is None:
+        link_history = (
+            DealHistory.objects.filter(scope, channel=DealHistory.TABLE_LINK)
+            .order_by("at", "id")
+            .values_list("table_id", "board", "action", "at", "device")
+        )
+    for table_id, board, seat_stats in stats:
+        figures = (seat_stats or {}).values()
         if any(f[GRAND_SLAM] for f in figures):
-            flag(deal.table_id, deal.board, "grand_slam")
+            flag(table_id, board, "grand_slam")
         elif any(f[ALL_HEARTS] for f in figures):
-            flag(deal.table_id, deal.board, "all_hearts")
+            flag(table_id, board, "all_hearts")
     if rnd.event.kind == Event.Kind.TEAMS:
-        for table_id, board in holder_disagreements_by_board(rnd):
-            flag(table_id, board, "holders_differ")
-    _history_flags(rnd, flag)
-    cleared = set(FlagCleared.objects.filter(table__round=rnd).values_list("table_id", "board", "kind"))
+        for table_id, board in holder_disagreements_by_board(rnd, table_ids):
+            if table_ids is None or table_id in table_ids:
+                flag(table_id, board, "holders_differ")
+    _history_flags(link_history, flag)
+    cleared = set(FlagCleared.objects.filter(scope).values_list("table_id", "board", "kind"))
     return {
         place: kinds
         for place, kinds in ((p, [k for k in ks if (*p, k) not in cleared]) for p, ks in found.items())
@@ -59,14 +74,9 @@ def round_flags(rnd):
     }
 
 
-def _history_flags(rnd, flag):
+def _history_flags(rows, flag):
     """A confirmation through the link seconds after the entry it confirms, or from its phone."""
     last_write = {}
-    rows = (
-        DealHistory.objects.filter(table__round=rnd, channel=DealHistory.TABLE_LINK)
-        .order_by("at", "id")
-        .values_list("table_id", "board", "action", "at", "device")
-    )
     for table_id, board, action, at, device in rows:
         place = (table_id, board)
         if action in (DealHistory.Action.CREATE, DealHistory.Action.CHANGE):

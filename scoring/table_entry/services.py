@@ -7,6 +7,7 @@ history row naming the acting entrant and the channel. Referees keep every power
 nothing here is in their way.
 """
 
+import hmac
 from dataclasses import replace
 
 from django.db import transaction
@@ -26,19 +27,28 @@ from scoring.entry.services import (
 )
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
-from scoring.models import Deal, Event, RefereeCall, Table
+from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
 from scoring.rulings.appeals import appeal_lodge
 from scoring.table_entry.codes import side_for_code
 
 
 def table_for_token(token):
     """The table a link reaches, with what every call needs of it; None for an unknown or
-    replaced token."""
-    return (
+    replaced token. Found by the token's digest (the index compares digests of what the caller
+    sent, never the stored token), then the token itself compared in constant time."""
+    table = (
         # Not the four seated players: on PostgreSQL planning the nine-table join took ~8 ms of
         # a poll's state (bench/table_load.py); `table_state` reads their names by id.
-        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant").filter(token=token).first()
+        Table.objects.select_related("round__event", "ns_entrant", "ew_entrant")
+        .filter(token_digest=table_token_digest(token))
+        .first()
     )
+    return table if table is not None and same_token(table.token, token) else None
+
+
+def same_token(stored, sent):
+    """Whether a link's token is the table's, in time independent of where they differ."""
+    return hmac.compare_digest(stored.encode(), sent.encode())
 
 
 def players_may_write(table):
@@ -130,8 +140,16 @@ def unconfirmed_boards(table):
 
 def table_signoff(table, body):
     """A side signs off its table's round once every board is confirmed; signing again before the
-    other side has is no change, and after both have it is `409 signed_off` like every player write."""
+    other side has is no change, and after both have it is `409 signed_off` like every player write.
+    `side` (optional: the page sends it) is the side whose view the signer was shown
+    (`state.side_view`): a code of the other side is refused, so nobody signs the other side's
+    figures by mistake."""
     side = _acting_side(table, body)
+    shown = body.get("side")
+    if shown is not None and shown not in ("NS", "EW"):
+        raise EntryError("bad_side", _("side 必须是 NS 或 EW"))
+    if shown is not None and shown != side.side:
+        raise EntryError("other_side", _("这是另一方的录入码：请先选本方，看清本方的成绩再签字"))
     missing = unconfirmed_boards(table)
     if missing:
         raise EntryError(

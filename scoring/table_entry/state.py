@@ -15,10 +15,10 @@ from scoring.entry.selectors import snapshot
 from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.messages import message_text
-from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table
+from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.rulings.clock import round_clock
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
-from scoring.table_entry.services import players_may_write
+from scoring.table_entry.services import players_may_write, same_token
 
 
 def _board_numbers(event, played):
@@ -40,7 +40,7 @@ def _stamp_sql():
     table, deal, call = (quote(m._meta.db_table) for m in (Table, Deal, RefereeCall))
     rnd, event, clock = quote(Round._meta.db_table), quote(Event._meta.db_table), quote(ClockEntry._meta.db_table)
     return (
-        f"SELECT t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
+        f"SELECT t.token, t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT SUM(d.version) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT COUNT(*) FROM {call} c WHERE c.table_id = t.id AND c.answered_at IS NULL),"
         f" t.ns_signed_off_at, t.ew_signed_off_at, r.status, e.entry,"
@@ -48,7 +48,7 @@ def _stamp_sql():
         f" (SELECT MAX(k.id) FROM {clock} k WHERE k.round_id = t.round_id), e.extra,"
         f" CASE WHEN t.locked_until > %s THEN 1 ELSE 0 END"
         f" FROM {table} t JOIN {rnd} r ON r.id = t.round_id JOIN {event} e ON e.id = r.event_id"
-        f" WHERE t.token = %s"
+        f" WHERE t.token_digest = %s"
     )
 
 
@@ -60,9 +60,10 @@ def state_stamp(token):
     statement, so an unchanged table's poll — most polls — is answered 304 without building
     the state."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    row = first_row(_stamp_sql(), [now, token])
-    if row is None:
+    row = first_row(_stamp_sql(), [now, table_token_digest(token)])
+    if row is None or not same_token(row[0], token):  # found by digest, compared in constant time
         return None
+    row = row[1:]
     parts = (*row[:-1], get_language())
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1]), row[3]
 
@@ -107,7 +108,12 @@ def table_state(table, open_calls=None):
         members["names"].append(entrant.name or "、".join(names.get(entrant.id, [])) or entrant.code)
     refusal = players_may_write(table)
     locked_until = wrong_codes_lock_until(table)
-    games = split_games(played, event.game_threshold) if event.match_mode == MatchMode.GAMES else []
+    games = (
+        split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
+        if event.match_mode == MatchMode.GAMES
+        else []
+    )
+    every_board = bool(boards) and all(b["status"] == Deal.Status.CONFIRMED for b in boards)
     return {
         "event": {"slug": event.slug, "name": event.name},
         "round": {"number": rnd.number, "status": rnd.status},
@@ -123,6 +129,8 @@ def table_state(table, open_calls=None):
         },
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
         "signed_off": {"NS": table.ns_signed_off_at is not None, "EW": table.ew_signed_off_at is not None},
+        # What each side signs, from its own side, once every board is confirmed.
+        "signoff": {side: side_view(boards, games, side) for side in ("NS", "EW")} if every_board else None,
         "writable": refusal is None,
         "read_only": None if refusal is None else {"code": refusal.code, "message": message_text(refusal)},
         "referee_called": bool(open_calls)
@@ -131,6 +139,32 @@ def table_state(table, open_calls=None):
         "locked_until": locked_until.isoformat() if locked_until else None,
         # The round's clock (scoring.rulings.clock): None when untimed; a running clock's end.
         "clock": round_clock(rnd).face(),
+    }
+
+
+def side_view(boards, games, side):
+    """The table's round as `side` signs it: its own score first ("we") and the other side's
+    ("they"), board by board and in total, and in games mode each 局 from its side (won, lost,
+    drawn, or not finished) with the 局 each side has won."""
+    other = "EW" if side == "NS" else "NS"
+    played = [b for b in boards if b.get("sides")]
+    rows = [{"board": b["board"], "we": b["sides"][side], "they": b["sides"][other]} for b in played]
+    results = []
+    for game in games:
+        ours, theirs = (game.ns, game.ew) if side == "NS" else (game.ew, game.ns)
+        winner = game.winner if game.finished else None
+        result = None if not game.finished else "drawn" if winner is None else "won" if winner == side else "lost"
+        results.append({"number": game.number, "we": ours, "they": theirs, "finished": game.finished, "result": result})
+    return {
+        "side": side,
+        "other": other,
+        "boards": rows,
+        "totals": {"we": sum(r["we"] for r in rows), "they": sum(r["they"] for r in rows)},
+        "games": results,
+        "games_won": {
+            "we": sum(r["result"] == "won" for r in results),
+            "they": sum(r["result"] == "lost" for r in results),
+        },
     }
 
 

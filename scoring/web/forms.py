@@ -121,6 +121,23 @@ class TableRangeForm(forms.Form):
     last = forms.IntegerField(min_value=1, max_value=999_999_999, required=False)
 
 
+class GridLiveForm(TableRangeForm):
+    """The grid's live update: my area, and the tables whose rows the page asks for again
+    (`rows=3,17,…`: at most `MAX_ROWS` table numbers; none: the round's versions and counts)."""
+
+    MAX_ROWS = 200
+    rows = forms.CharField(required=False, max_length=MAX_ROWS * 10)
+
+    def clean_rows(self):
+        text = self.cleaned_data["rows"].strip()
+        if not text:
+            return None
+        parts = text.split(",")
+        if len(parts) > self.MAX_ROWS or not all(p.isascii() and p.isdigit() and 0 < len(p) <= 9 for p in parts):
+            raise forms.ValidationError(gettext("桌号列表无效"))
+        return sorted({int(p) for p in parts})
+
+
 class TableConfirmForm(forms.Form):
     """The boards of one table a second referee confirms at once, each at the version shown."""
 

@@ -129,6 +129,7 @@
             showError(describe(action) + "：" + (data.error ? data.error.message : response.status));
           } else {
             showError("");
+            rememberSide(action, data);
             if (action.kind === "appeal") {
               setText(document.getElementById("appeal-done"), t(gettext("申诉已登记：申诉委员会会作出决定，结果在公开的“罚分与裁决”页")));
             }
@@ -149,6 +150,15 @@
         retryDelay = Math.min(retryDelay * 2, 15000);
         drawOutbox();
       });
+  }
+  // Which side this phone speaks for, as the server's answers say it: the sign-off opens on
+  // that side's view (a phone shared by both sides switches with the side buttons).
+  function rememberSide(action, data) {
+    var side = null;
+    if (action.kind === "put") side = data.entered_by;
+    if (action.kind === "verify") side = data.entered_by === "NS" ? "EW" : data.entered_by === "EW" ? "NS" : null;
+    if (action.kind === "signoff") side = data.side;
+    if (side === "NS" || side === "EW") { kept.side = side; keep(); }
   }
   window.addEventListener("online", function () { retryDelay = 2000; setOnline(true); flush(); refresh(); });
   window.addEventListener("offline", function () { setOnline(false); });
@@ -249,30 +259,63 @@
   }
   setInterval(drawClock, 1000);
 
+
+  var RESULT_WORDS = { won: gettext("胜"), lost: gettext("负"), drawn: gettext("平") };
+
+  function signoffSide() {
+    var form = document.getElementById("signoff-form");
+    var chosen = form.querySelector('input[name="side"]:checked');
+    if (!chosen && kept.side) {
+      chosen = form.querySelector('input[name="side"][value="' + kept.side + '"]');
+      if (chosen) chosen.checked = true;
+    }
+    return chosen ? chosen.value : null;
+  }
+
+  function cells(row, values, tag) {
+    values.forEach(function (value) {
+      var cell = document.createElement(tag || "td");
+      cell.textContent = value;
+      row.appendChild(cell);
+    });
+    return row;
+  }
+
+  // What a side signs, from its own side: its score first, board by board, in total and per 局.
   function drawSignoff() {
+    var side = signoffSide();
+    var view = side && state.signoff ? state.signoff[side] : null;
     var rows = document.getElementById("signoff-rows");
+    var gameRows = document.getElementById("signoff-game-rows");
     rows.innerHTML = "";
-    state.boards.forEach(function (b) {
-      var tr = document.createElement("tr");
-      [b.board, b.sides.NS, b.sides.EW].forEach(function (value) {
-        var td = document.createElement("td");
-        td.textContent = value;
-        tr.appendChild(td);
+    gameRows.innerHTML = "";
+    show(document.getElementById("signoff-choose"), !view);
+    show(document.getElementById("signoff-view"), !!view);
+    if (view) {
+      var we = t(gettext("我方 %(side)s"), { side: view.side });
+      var they = t(gettext("对方 %(side)s"), { side: view.other });
+      ["signoff-we", "signoff-games-we"].forEach(function (id) { setText(document.getElementById(id), we); });
+      ["signoff-they", "signoff-games-they"].forEach(function (id) { setText(document.getElementById(id), they); });
+      view.boards.forEach(function (b) {
+        rows.appendChild(cells(document.createElement("tr"), [b.board, b.we, b.they]));
       });
-      rows.appendChild(tr);
-    });
-    var total = document.createElement("tr");
-    [t(gettext("合计")), state.totals.NS, state.totals.EW].forEach(function (value) {
-      var th = document.createElement("th");
-      th.textContent = value;
-      total.appendChild(th);
-    });
-    rows.appendChild(total);
+      rows.appendChild(cells(document.createElement("tr"), [t(gettext("合计")), view.totals.we, view.totals.they], "th"));
+      show(document.getElementById("signoff-games"), view.games.length > 0);
+      view.games.forEach(function (g) {
+        var result = g.finished ? RESULT_WORDS[g.result] : t(gettext("未完"));
+        gameRows.appendChild(cells(document.createElement("tr"), [g.number, g.we, g.they, result]));
+      });
+      setText(document.getElementById("signoff-games-won"), view.games.length
+        ? t(gettext("赢的局：我方 %(we)s，对方 %(they)s"), view.games_won) : "");
+    }
     var signed = [];
     if (state.signed_off.NS) signed.push(t(gettext("NS 已签字")));
     if (state.signed_off.EW) signed.push(t(gettext("EW 已签字")));
     setText(document.getElementById("signed-off"), signed.join(" · "));
   }
+  document.getElementById("signoff-form").addEventListener("change", function (event) {
+    if (event.target.name === "side") drawSignoff();
+  });
 
   // --- one board ------------------------------------------------------------------
   var openBoard = null;
@@ -514,10 +557,14 @@
 
   document.getElementById("signoff-form").addEventListener("submit", function (event) {
     event.preventDefault();
+    var side = signoffSide();
+    if (!side) { showError(t(gettext("请先选本方，看清本方的成绩再签字"))); return; }
     var code = this.elements.code.value.trim();
     if (!code) { showError(t(gettext("请填录入码"))); return; }
-    enqueue({ kind: "signoff", board: null, method: "POST", url: base + "signoff", body: { code: code }, version: null });
-    this.reset();
+    // The side whose figures were shown goes with the code: the other side's code is refused.
+    enqueue({ kind: "signoff", board: null, method: "POST", url: base + "signoff", body: { code: code, side: side },
+              version: null });
+    this.elements.code.value = "";
   });
 
   document.getElementById("call-form").addEventListener("submit", function (event) {

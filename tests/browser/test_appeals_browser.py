@@ -7,7 +7,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring.entry.services import deal_confirm, deal_save
-from scoring.models import Appeal, Deal, Event, Round, Table
+from scoring.models import Appeal, Deal, Event, Round, Table, table_token_digest
 from tests.browser.test_entry_browser import stored
 from tests.conftest import new_page
 from tests.referee_setup import PASSWORD, example_deal
@@ -29,7 +29,7 @@ def sign_in(page, base, username):
 def test_an_appeal_lodged_from_the_table_decided_applied_and_public(live_server, browser, people, event):
     Event.objects.filter(pk=event.pk).update(entry="players", appeals_committee="张三、李四、王五")
     table = Table.objects.get(round__event=event, round__number=3, number=1)
-    Table.objects.filter(pk=table.pk).update(token=TOKEN)
+    Table.objects.filter(pk=table.pk).update(token=TOKEN, token_digest=table_token_digest(TOKEN))
     deal, _ = deal_save(table=table, board=1, deal_json=example_deal("T1"), user=people["referee1"])
     deal_confirm(deal=deal, user=people["referee2"], expected_version=deal.version)
     Round.objects.filter(pk=table.round_id).update(status="provisional", published_at=timezone.now())

@@ -93,5 +93,11 @@ def test_an_organiser_finds_every_new_paper_from_the_console(live_server, browse
     page.click("text=从 Excel 导入")
     name, data = download(page, "#import-template")
     assert name == f"{SLUG}-entrants-template.xlsx"
-    assert [c.value for c in load_workbook(io.BytesIO(data)).worksheets[0][1]] == ["编号", "姓名1", "姓名2", "姓名3", "单位"]
+    assert [c.value for c in load_workbook(io.BytesIO(data)).worksheets[0][1]] == [
+        "编号",
+        "姓名1",
+        "姓名2",
+        "姓名3",
+        "单位",
+    ]
     page.context.close()

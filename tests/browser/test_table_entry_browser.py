@@ -168,8 +168,23 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     expect(referee.locator("#deal-status")).to_contain_text("已确认")
     expect(board_button(north_south, 4)).to_have_class("board-button confirmed")
 
-    # Every board confirmed: each side signs off from its own phone; then the table is closed.
+    # The referee goes back to the live grid, which keeps itself up to date in place (no reload).
+    referee.goto(live_server.url + "/referee/t-pairs/rounds/1/")
+    expect(referee.locator("#grid-t1")).to_have_class(re.compile(r"\bcomplete\b"))
+    referee.evaluate("window.stayed = true")
+
+    # Every board confirmed: each side signs off from its own phone, seeing its own score first
+    # (board by board and in total); then the table is closed.
     expect(north_south.locator("#signoff-section")).to_be_visible()
+    played = [EXAMPLES[name]["expected"]["sides"] for name in ("T1", "T2", "T7", "T1")]
+    for phone, we, they in ((north_south, "NS", "EW"), (east_west, "EW", "NS")):
+        expect(phone.locator("#signoff-we")).to_have_text(f"我方 {we}")
+        expect(phone.locator("#signoff-rows tr").first.locator("td")).to_have_text(
+            ["1", str(played[0][we]), str(played[0][they])]
+        )
+        expect(phone.locator("#signoff-rows tr").last.locator("th")).to_have_text(
+            ["合计", str(sum(p[we] for p in played)), str(sum(p[they] for p in played))]
+        )
     north_south.fill("#signoff-form input[name=code]", code("A"))
     north_south.click("#signoff")
     expect(north_south.locator("#signed-off")).to_contain_text("NS 已签字")
@@ -182,6 +197,9 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     table.refresh_from_db()
     assert table.signed_off
     assert Deal.objects.filter(status=Deal.Status.CONFIRMED).count() == 4
+    expect(referee.locator("#grid-t1")).to_have_class(re.compile(r"\bsigned_off\b"))
+    expect(referee.locator("#grid-counts")).to_contain_text("已签字 1")
+    assert referee.evaluate("window.stayed === true")  # the row changed in place: the page never reloaded
     # Every player action is in the history, with its entrant and channel.
     channels = set(DealHistory.objects.filter(user=None).values_list("entrant__code", "channel"))
     assert channels == {("A", "table link"), ("B", "table link")}

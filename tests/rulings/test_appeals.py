@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from scoring.entry.errors import EntryError
 from scoring.entry.services import deal_save
-from scoring.models import Appeal, Entrant, Event, Round, Table
+from scoring.models import Appeal, Entrant, Event, Round, Table, table_token_digest
 from scoring.rounds.publication import PublicationError, round_make_official
 from scoring.rulings.appeals import appeal_decide, appeal_lodge, public_appeals
 from scoring.rulings.calls import call_open, call_rule
@@ -141,7 +141,10 @@ def test_a_changed_ruling_needs_the_correction_first_and_is_public_with_its_call
 def test_a_table_link_appeals_with_its_code_once_per_key(event, people):
     Event.objects.filter(pk=event.pk).update(entry="players")
     table = published(event)
-    Table.objects.filter(pk=table.pk).update(token="appeal-test-token-of-table-one-round-3")
+    Table.objects.filter(pk=table.pk).update(
+        token="appeal-test-token-of-table-one-round-3",
+        token_digest=table_token_digest("appeal-test-token-of-table-one-round-3"),
+    )
     client = Client(enforce_csrf_checks=True)
     body = {"code": table.ns_entrant.access_code, "statement": "第 2 副的罚分不对", "board": 2}
     url = "/t/appeal-test-token-of-table-one-round-3/appeal"
@@ -167,7 +170,10 @@ def test_a_table_link_appeals_with_its_code_once_per_key(event, people):
 def test_any_json_appealing_through_a_table_link_is_answered_without_a_server_error(event, body, right_code):
     Event.objects.filter(pk=event.pk).update(entry="players")
     table = published(event)
-    Table.objects.filter(pk=table.pk).update(token="appeal-sweep-token-of-table-one-round-3")
+    Table.objects.filter(pk=table.pk).update(
+        token="appeal-sweep-token-of-table-one-round-3",
+        token_digest=table_token_digest("appeal-sweep-token-of-table-one-round-3"),
+    )
     if isinstance(body, dict) and right_code:
         body = {**body, "code": table.ns_entrant.access_code}
     before = Appeal.objects.count()

@@ -1,6 +1,8 @@
 """Table links and entrant codes (table-api.md, the first part of issue 22): one per table and
 entrant, random, replaceable, shown to organisers and never in archives, exports or public pages."""
 
+import hashlib
+import hmac
 import io
 import json
 import re
@@ -10,8 +12,11 @@ from django.core.management import call_command
 
 from scoring.archive.database import import_archive
 from scoring.archive.export import export_archive
-from scoring.models import ACCESS_CODE_LENGTH, CODE_ALPHABET, Entrant, Event, Table
-from tests.archives import four_pairs_two_rounds
+from scoring.models import ACCESS_CODE_LENGTH, CODE_ALPHABET, Entrant, Event, Round, Table
+from scoring.rounds.creation import round_pair
+from scoring.rounds.table_links import table_token_replace
+from scoring.table_entry import services, state
+from tests.archives import EXAMPLES, four_pairs_two_rounds
 from tests.referee_setup import make_user
 
 pytestmark = pytest.mark.django_db
@@ -88,13 +93,83 @@ def test_an_organiser_sees_and_replaces_links_and_codes(client, event):
     assert client.get("/organiser/t-pairs/entrants/").status_code in (302, 403)
 
 
+def edit_event(client, **changes):
+    """The organiser's event form, posted as shown with only `changes` changed."""
+    form = client.get("/organiser/t-pairs/edit/").context["form"]
+    data = {name: value for name, value in form.initial.items() if value is not None and name != "id"}
+    data = {key: value for key, value in data.items() if not isinstance(value, (list, dict))}
+    return client.post("/organiser/t-pairs/edit/", {**data, **changes}, follow=True)
+
+
 def test_the_entry_mode_is_on_the_event_form_and_changes_between_rounds(client, event):
     client.force_login(make_user("boss", "organiser", event))
     assert 'name="entry"' in client.get("/organiser/t-pairs/edit/").content.decode()
     assert Event.objects.get(pk=event.pk).entry == "players"
+    # Between rounds (both played rounds published): the form changes it, and back.
+    assert Round.objects.filter(event=event, status=Round.Status.IN_PLAY).count() == 0
+    edit_event(client, entry="referees")
+    assert Event.objects.get(pk=event.pk).entry == "referees"
+    round_pair(Event.objects.get(pk=event.pk), "swiss")  # round 3 paired, not started: still between rounds
+    edit_event(client, entry="players")
+    assert Event.objects.get(pk=event.pk).entry == "players"
+    # Round 3 starts: the players' first board puts it in play, and the mode stays as it is
+    # until the round is over — said on the form, nothing changed.
+    table = Table.objects.select_related("ns_entrant").get(round__event=event, round__number=3, number=1)
+    body = {**{k: v for k, v in EXAMPLES["T1"]["deal"].items() if k != "ruleset"}, "code": table.ns_entrant.access_code}
+    put = client.put(
+        f"/t/{table.token}/boards/1",
+        json.dumps(body),
+        content_type="application/json",
+        headers={"Idempotency-Key": "e1"},
+    )
+    assert put.status_code == 201, put.content
+    refused = edit_event(client, entry="referees")
+    assert "第 3 轮正在进行：录入方式只能在两轮之间改" in refused.content.decode()
+    assert Event.objects.get(pk=event.pk).entry == "players"
+    # The rest of the form still saves while a round is in play.
+    edit_event(client, venue="太原")
+    assert Event.objects.get(pk=event.pk).venue == "太原"
+    # Published: between rounds again.
+    Round.objects.filter(event=event, number=3).update(status=Round.Status.PROVISIONAL)
+    edit_event(client, entry="referees")
+    assert Event.objects.get(pk=event.pk).entry == "referees"
     from scoring.archive.format import ArchiveError
 
     archive = four_pairs_two_rounds()
     archive["event"].update(slug="bad", entry="everyone")
     with pytest.raises(ArchiveError, match=r"event\.entry"):
         import_archive(archive)
+
+
+def test_a_link_is_found_by_its_tokens_digest_then_compared_in_constant_time(client, event, monkeypatch):
+    """docs/security.md: the database index compares digests of what a caller sends, never the
+    stored token; the token found is then compared with `hmac.compare_digest`."""
+    tables = list(Table.objects.filter(round__event=event))  # written by the archive's bulk insert
+    assert all(t.token_digest == hashlib.sha256(t.token.encode()).hexdigest() for t in tables)
+    table = tables[0]
+    compared = []
+    real = hmac.compare_digest
+    monkeypatch.setattr(hmac, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
+    assert client.get(f"/t/{table.token}/state").status_code == 200
+    assert client.get(f"/t/{table.token}/").status_code == 200
+    assert len(compared) >= 2 and set(compared) == {(table.token.encode(), table.token.encode())}
+    # A token whose digest found the table (a collision, forced here) but which is not the
+    # table's is refused by the comparison, on every door.
+    for module in (services, state):
+        monkeypatch.setattr(module, "table_token_digest", lambda token: table.token_digest)
+    forged = ("B" if table.token[0] == "A" else "A") + table.token[1:]
+    assert client.get(f"/t/{forged}/state").status_code == 404
+    assert client.get(f"/t/{forged}/").status_code == 404
+    call = client.post(f"/t/{forged}/call", "{}", content_type="application/json", headers={"Idempotency-Key": "k"})
+    assert call.status_code == 404
+    assert client.get(f"/t/{table.token}/state").status_code == 200
+
+
+def test_a_replaced_link_has_a_new_digest_and_the_old_token_finds_nothing(client, event):
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    old_token, old_digest = table.token, table.token_digest
+    table_token_replace(table)
+    table.refresh_from_db()
+    assert table.token_digest == hashlib.sha256(table.token.encode()).hexdigest() != old_digest
+    assert client.get(f"/t/{old_token}/state").status_code == 404
+    assert client.get(f"/t/{table.token}/state").status_code == 200

@@ -2,10 +2,12 @@
 queue of calls and disputes, unlocking a table, and the stamp the page polls."""
 
 import json
+import re
 
 import pytest
 
 from scoring.archive.database import import_archive
+from scoring.cache import grid as kept_grids
 from scoring.models import Entrant, RefereeCall, Table, WrongCode
 from scoring.table_entry.grid import round_grid
 from tests.archives import EXAMPLES, pairs_archive
@@ -71,7 +73,8 @@ def test_each_table_in_one_word(client, event):
     send(client, by_number[4], "boards/1", {**deal("T1"), "code": code(event, "G")}, "g1")
     send(client, by_number[4], "boards/1/dispute", {"code": code(event, "H"), "reason": "猪不是北家的"}, "g2")
     rnd = by_number[1].round
-    cells, counts = round_grid(rnd, 4)
+    grid = round_grid(rnd)
+    cells, counts = grid.by_id, grid.counts
     states = {n: cells[t.id]["state"] for n, t in by_number.items()}
     assert states == {
         1: "signed_off",
@@ -86,17 +89,16 @@ def test_each_table_in_one_word(client, event):
     assert counts["signed_off"] == 1 and counts["not_started"] == 1
     # A call outranks everything else the table shows.
     send(client, by_number[2], "call", {"kind": "revoke"}, "c1")
-    cells, _counts = round_grid(rnd, 4)
-    assert cells[by_number[2].id]["state"] == "referee_called"
+    assert round_grid(rnd).by_id[by_number[2].id]["state"] == "referee_called"
 
 
 def test_a_table_far_behind_the_room_is_late(client, event):
     by_number = tables(event)
     for number, (ns, ew) in {1: ("A", "B"), 2: ("C", "D"), 3: ("E", "F")}.items():
         play(client, event, by_number[number], ns, ew, [1, 2])
-    cells, counts = round_grid(by_number[1].round, 4)
-    assert [n for n, t in by_number.items() if cells[t.id]["late"]] == [4, 5]
-    assert counts["late"] == 2
+    grid = round_grid(by_number[1].round)
+    assert [n for n, t in by_number.items() if grid.by_id[t.id]["late"]] == [4, 5]
+    assert grid.counts["late"] == 2
 
 
 def test_the_referee_page_shows_the_queue_answers_calls_and_unlocks_tables(client, event):
@@ -134,3 +136,98 @@ def test_the_public_and_other_events_referees_cannot_act_on_tables(client, event
     other = make_user("stranger")
     client.force_login(other)
     assert client.post("/referee/t-pairs/rounds/1/tables/", {"table": 1, "action": "unlock"}).status_code == 403
+
+
+def live(client, headers=None, **query):
+    address = "/referee/t-pairs/rounds/1/live"
+    if query:
+        address += "?" + "&".join(f"{name}={value}" for name, value in query.items())
+    return client.get(address, headers=headers or {})
+
+
+def row_of(html, number):
+    found = re.search(rf'<tr id="grid-t{number}"[^>]*>.*?</tr>', html, re.S)
+    assert found, html[:500]
+    return found.group(0)
+
+
+def test_a_live_update_sends_what_moved_since_the_grid_the_page_holds(client, event):
+    """The page's update after a table acted: the counts, the table's row and its version —
+    computed again for that table only — and nothing more while nothing moves."""
+    by_number = tables(event)
+    play(client, event, by_number[1], "A", "B", [1])
+    client.force_login(make_user("ref", "referee", event))
+    page = client.get("/referee/t-pairs/rounds/1/").content.decode()
+    held = re.search(r'data-etag="([^"]+)"', page).group(1).replace("&quot;", '"')
+    versions = dict(re.findall(r'data-table="(\d+)" data-version="([^"]+)"', page))
+    assert set(versions) == {"1", "2", "3", "4", "5"}
+    assert live(client, {"If-None-Match": held}).status_code == 304
+    # Table 3 enters a board: it now waits for the other side's verification.
+    send(client, by_number[3], "boards/1", {**deal("T1"), "code": code(event, "E")}, "e1")
+    answer = live(client, {"If-None-Match": held})
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["round"] == "in_play"
+    fresh = {str(number): version for number, version in data["versions"]}
+    assert [n for n in fresh if fresh[n] != versions[n]] == ["3"]
+    assert list(data["rows"]) == ["3"]  # the one row that moved, as HTML
+    row = row_of(data["rows"]["3"], 3)
+    assert 'data-state="awaiting_verification"' in row and " 0/4" in row
+    assert 'href="/referee/t-pairs/rounds/1/tables/3/boards/1/" title="draft"' in row
+    assert f'data-version="{fresh["3"]}"' in row
+    # The counts at the top: one table done with board 1 (in progress), one waiting, three not started.
+    assert "进行中 1" in data["counts"] and "等核对 1" in data["counts"] and "未开始 3" in data["counts"]
+    assert "还有 19 副未确认" in data["todo"]  # 5 tables × 4 boards, 1 confirmed
+    # The table's row again on its own, as a page that missed it asks for it.
+    asked = live(client, rows="3,4").json()["rows"]
+    assert sorted(asked) == ["3", "4"] and row_of(asked["3"], 3) == row
+    # Nothing moved since: 304 again on the new ETag.
+    assert live(client, {"If-None-Match": answer["ETag"]}).status_code == 304
+
+
+def test_an_update_from_a_worker_that_did_not_keep_the_pages_grid_sends_the_versions(client, event):
+    by_number = tables(event)
+    client.force_login(make_user("ref", "referee", event))
+    page = client.get("/referee/t-pairs/rounds/1/").content.decode()
+    held = re.search(r'data-etag="([^"]+)"', page).group(1).replace("&quot;", '"')
+    kept_grids.forget()  # another worker: it never assembled the grid this page holds
+    send(client, by_number[2], "call", {"kind": "claim"}, "c1")
+    data = live(client, {"If-None-Match": held}).json()
+    assert data["rows"] == {}  # the page compares the versions and asks for the rows it lacks
+    assert dict(data["versions"])[2] != re.search(r'data-table="2" data-version="([^"]+)"', page).group(1)
+    assert 'data-state="referee_called"' in live(client, rows="2").json()["rows"]["2"]
+    assert "referee_called" in data["counts"] and 'id="referee-queue"' in data["queue"]
+
+
+def test_the_live_update_keeps_to_my_area_and_refuses_junk(client, event):
+    client.force_login(make_user("ref", "referee", event))
+    data = live(client, first=2, last=3).json()
+    assert [number for number, _version in data["versions"]] == [2, 3]
+    assert sorted(live(client, rows="1,2,3", first=2, last=3).json()["rows"]) == ["2", "3"]
+    for junk in ("x", "1,,2", "-1", ",".join(["1"] * 201), "1" * 12):
+        assert live(client, rows=junk).status_code == 400, junk
+    assert client.post("/referee/t-pairs/rounds/1/live").status_code == 405
+    client.logout()
+    assert live(client).status_code == 302  # to the login page
+
+
+def test_from_the_grid_one_click_opens_the_tables_boards_with_their_history(client, event):
+    by_number = tables(event)
+    play(client, event, by_number[2], "C", "D", [1, 2])
+    send(client, by_number[2], "boards/3", {**deal("T1"), "code": code(event, "C")}, "c3")
+    send(client, by_number[2], "boards/3/dispute", {"code": code(event, "D"), "reason": "♠Q 不对"}, "c3d")
+    client.force_login(make_user("ref", "referee", event))
+    grid = client.get("/referee/t-pairs/rounds/1/").content.decode()
+    cell = re.search(r'<td class="grid-cell"><a class="grid-state disputed" href="([^"]+)"', row_of(grid, 2))
+    assert cell, row_of(grid, 2)
+    page = client.get(cell.group(1))
+    assert page.status_code == 200
+    text = page.content.decode()
+    boards = re.findall(r'<details class="history" id="history-(\d+)"', text)
+    assert boards == ["1", "2", "3"]
+    history = {b: re.search(rf'id="history-{b}".*?</details>', text, re.S).group(0) for b in boards}
+    # Each board's history: who acted (the entrant, through the table link) and what.
+    for board in ("1", "2"):
+        assert re.findall(r"<li>v\d+ (\S+) · (\S+)（本桌链接）", history[board]) == [("录入", "C"), ("确认", "D")]
+    assert re.findall(r"<li>v\d+ (\S+) · (\S+)（本桌链接）", history["3"]) == [("录入", "C"), ("提出争议", "D")]
+    assert "♠Q 不对" in history["3"]

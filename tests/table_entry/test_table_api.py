@@ -147,8 +147,23 @@ def test_an_impossible_deal_is_refused_with_its_deal_error_and_nothing_stored(ph
 
 
 def test_the_other_side_verifies_and_the_writer_may_not(phone, event):
-    body = {**example("T1"), "code": code_of(event, "A")}
+    # A deal with exposures and a penalty: the verifying side sees them, not a bare OK.
+    body = {**example("N3p"), "code": code_of(event, "A")}
     version = phone.put(1, body, key="k1").json()["version"]
+    seen = phone.client.get(phone.base + "boards/1").json()
+    entered = EXAMPLES["N3p"]["deal"]
+    assert seen["status"] == "draft" and seen["entered_by"] == "NS" and seen["version"] == version
+    assert {seat: sorted(cards) for seat, cards in seen["captured"].items()} == {
+        seat: sorted(cards) for seat, cards in entered["captured"].items()
+    }
+    assert seen["holders"] == entered["holders"]
+    assert seen["exposed"] == {"SQ": "shown", "DJ": "shown", "C10": "first"}
+    assert seen["penalties"] == {"N": -50}
+    assert seen["scores"] == EXAMPLES["N3p"]["expected"]["scores"]  # every seat's, penalty included
+    assert seen["sides"] == EXAMPLES["N3p"]["expected"]["sides"]
+    # …and in words, as the page shows them.
+    assert seen["text"]["exposed"] == "♠Q明 ♦J明 ♣10首明"
+    assert seen["text"]["holders"] == "♠Q:N ♦J:S ♣10:W ♥A:E"
     same = phone.verify(1, code_of(event, "A"), key="k2", version=version)
     assert (same.status_code, error_code(same)) == (403, "same_side")
     assert phone.verify(1, code_of(event, "B"), key="k3").status_code == 428

@@ -45,7 +45,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from scoring.entry.services import deal_save
-from scoring.models import Appeal, Deal, Event, RefereeCall, Table
+from scoring.models import Appeal, Deal, Event, RefereeCall, Table, table_token_digest
 from tests.archives import EXAMPLES
 from tests.conftest import build_event, build_people, scaled_examples
 from tests.games.test_engine_hostile_input import hostile_values as json_values
@@ -365,7 +365,9 @@ def site(django_db_setup, django_db_blocker):
         # run to a clock, boards not played score the average, late play is penalised.
         extra = {"round_minutes": 90, "board_minutes": 6, "late_penalty": -50, "not_played": "average"}
         Event.objects.filter(pk=event.pk).update(entry=Event.Entry.PLAYERS, extra=extra)
-        Table.objects.filter(pk=table.pk).update(token=PARAMETERS["token"][0][0])
+        Table.objects.filter(pk=table.pk).update(
+            token=PARAMETERS["token"][0][0], token_digest=table_token_digest(PARAMETERS["token"][0][0])
+        )
         RefereeCall.objects.create(id=int(PARAMETERS["call_id"][0][0]), table=table, board=2, kind="claim")
         Appeal.objects.create(
             id=int(PARAMETERS["appeal_id"][0][0]), event=event, round=table.round, table=table, board=1,

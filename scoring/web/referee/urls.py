@@ -13,6 +13,7 @@ urlpatterns = [
     path("referee/", referee.referee_home, name="referee-home"),
     path("referee/<name:slug>/", referee.event_rounds, name="referee-event"),
     path("referee/<name:slug>/rounds/<num:number>/", referee.round_dashboard, name="referee-round"),
+    path("referee/<name:slug>/rounds/<num:number>/live", referee.round_live, name="referee-round-live"),
     path("referee/<name:slug>/rounds/<num:number>/tables/", referee.round_table_action, name="referee-table-action"),
     path("referee/<name:slug>/rounds/<num:number>/publish/", referee.round_publish_view, name="referee-publish"),
     path("referee/<name:slug>/rounds/<num:number>/official/", referee.round_official_view, name="referee-official"),

@@ -1,5 +1,6 @@
 """Pages for referees and organisers (login required, role checked per event)."""
 
+import hashlib
 from functools import wraps
 
 from django.contrib import messages
@@ -7,12 +8,15 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring.engine.not_played import is_awaiting, rule_words
@@ -27,7 +31,7 @@ from scoring.entry.selectors import (
     locate_board,
     next_to_confirm,
     refused_field,
-    round_progress,
+    table_history,
 )
 from scoring.entry.services import (
     blind_entry_submit,
@@ -61,13 +65,14 @@ from scoring.rulings.not_played import event_rule, not_played_boards, not_played
 from scoring.table_entry.codes import wrong_codes_clear
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 from scoring.table_entry.flags import flag_clear, round_flags
-from scoring.table_entry.grid import STATES, grid_stamp, open_calls, round_grid
+from scoring.table_entry.grid import STATES, earlier_grid, grid_stamp, moved_rows, open_calls, round_grid, stamp_digest
 from scoring.table_entry.services import call_answer
 from scoring.web.client_address import client_ip
 from scoring.web.forms import (
     BackForm,
     ConfirmForm,
     FlagClearForm,
+    GridLiveForm,
     IrregularityForm,
     TableActionForm,
     TableConfirmForm,
@@ -75,6 +80,7 @@ from scoring.web.forms import (
     form_errors,
 )
 from scoring.web.referee import game_entry
+from scoring.web.referee.grid_rows import RowWriter
 from scoring.web.seating import chair_words
 
 
@@ -128,71 +134,144 @@ def event_rounds(request, event):
     )
 
 
-@event_official
-def round_dashboard(request, event, number):
-    """The round's live grid: every table with its boards' states and, where players enter,
-    the table's state in one word, the time since its last action, calls and disputes."""
-    rnd = get_object_or_404(Round, event=event, number=number)
-    # The page asks now and then (a HEAD) whether anything changed: answered from one stamp.
-    stamp = '"grid-' + grid_stamp(rnd) + "-" + clock_stamp(rnd) + '"'
-    if request.method == "HEAD":
-        response = HttpResponse()
-        response["ETag"] = stamp
-        return response
-    area = TableRangeForm(request.GET)
+def _area(request, form_class=TableRangeForm):
+    """My area of the hall (a range of table numbers) from the query, and whether a number is in it."""
+    area = form_class(request.GET)
     first, last = (area.cleaned_data["first"], area.cleaned_data["last"]) if area.is_valid() else (None, None)
-    rows, todo = round_progress(rnd)
-    boards = event.match_length if event.match_mode == Event.MatchMode.BOARDS else None
-    cells, counts = round_grid(rnd, boards)
-    flags = round_flags(rnd)
-    flags_by_table = {}
-    for (table_id, board), kinds in sorted(flags.items()):
-        flags_by_table.setdefault(table_id, []).append({"board": board, "kinds": [FLAG_KINDS[k] for k in kinds]})
-    # Every table's address from one reverse (16,000 board links in a 1,000-table round).
-    round_url = reverse("referee-round", args=[event.slug, rnd.number])
-    for row in rows:
-        row["url"] = f"{round_url}tables/{row['table'].number}/"
-        row["grid"] = cells.get(row["table"].id)
-        row["flags"] = flags_by_table.get(row["table"].id, [])
-    counts["flagged"] = len({table_id for table_id, _board in flags})
-    # The round's clock, the boards entered after time was called, the boards not played.
-    clock = round_clock(rnd)
-    late = late_boards(rnd, clock.called_at)
-    marked = not_played_boards(rnd)
-    for row in rows:
-        table_id = row["table"].id
-        row["late"] = sorted(board for t, board in late if t == table_id)
-        for cell in row["cells"]:
-            if cell["state"] == "confirmed" and (table_id, cell["board"]) in marked:
-                cell["state"] = "not_played"
-    counts["late_after_time"] = len(late)
 
     def in_area(number):
         return (first or 0) <= number <= (last or 999_999_999)
 
-    rows = [r for r in rows if in_area(r["table"].number)]
+    return area, in_area
+
+
+def _row_writer(request, event, rnd):
+    return RowWriter(
+        round_url=reverse("referee-round", args=[event.slug, rnd.number]),
+        csrf_token=get_token(request),
+        games_mode=event.match_mode == Event.MatchMode.GAMES,
+        unlock_url=reverse("referee-table-action", args=[event.slug, rnd.number]),
+        # The round clock's marks: boards entered after time was called, boards not played.
+        late=late_boards(rnd),
+        not_played=set(not_played_boards(rnd)),
+    )
+
+
+def _grid_parts(request, event, rnd, grid, in_area):
+    """The parts of the round page a live update replaces, besides the rows: the counts, the
+    boards left, the referees' queue."""
+    context = {
+        "event": event,
+        "round": rnd,
+        "counts": grid.counts,
+        "todo": grid.todo,
+        "states": STATES,
+        "calls": [call for call in open_calls(rnd) if in_area(call.table.number)],
+    }
+    return context, {
+        name: render_to_string(f"referee/_grid_{name}.html", context, request) for name in ("counts", "todo", "queue")
+    }
+
+
+@event_official
+def round_dashboard(request, event, number):
+    """The round's live grid: every table with its boards' states and, where players enter,
+    the table's state in one word, the time since its last action, calls and disputes. The
+    page keeps itself up to date through `round_live`."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    stamp = grid_stamp(rnd)
+    if request.method == "HEAD":  # the round's stamp, as the live update's ETag carries it, and its clock's
+        response = HttpResponse()
+        response["ETag"] = f'"grid-{stamp}-{clock_stamp(rnd)}"'
+        return response
+    clock = round_clock(rnd)
+    area, in_area = _area(request)
+    grid = round_grid(rnd, stamp)
+    rows = [row for row in grid.rows if in_area(row["number"])]
     organiser = is_organiser(request.user, event)
+    context, parts = _grid_parts(request, event, rnd, grid, in_area)
+    query = request.GET.urlencode() if area.is_valid() else ""
     return render(
         request,
         "referee/round.html",
         {
-            "event": event,
-            "round": rnd,
+            **context,
+            "parts": parts,
             "rows": rows,
-            "todo": todo,
-            "counts": counts,
-            "states": STATES,
-            "calls": [call for call in open_calls(rnd) if in_area(call.table.number)],
+            "rows_html": _row_writer(request, event, rnd).rows(rows),
             "area": area,
             "organiser": organiser,
             "checklist": publication_checklist(rnd) if organiser else None,
-            "page_etag": stamp,
+            "live_url": reverse("referee-round-live", args=[event.slug, rnd.number]) + (f"?{query}" if query else ""),
+            "live_etag": _live_etag(stamp, request),
             "live_poll_seconds": 5,
+            # "n minutes ago" as the page's script rewrites it between updates.
+            "ago": [ngettext("%(m)s 分钟前", "%(m)s 分钟前", n) for n in (1, 2)],
             "clock": clock,
             "clock_words": state_words(clock),
             "pace": pace(rnd, clock),
         },
     )
+
+
+def _live_etag(stamp, request):
+    """The live update's ETag: the round's stamp (its digest, by which the next update finds the
+    grid the page holds), then the area asked for and the language."""
+    area = f"{request.GET.get('first', '')}-{request.GET.get('last', '')}|{get_language()}"
+    return f'"live-{stamp_digest(stamp)}-{hashlib.blake2b(area.encode(), digest_size=6).hexdigest()}"'
+
+
+def _held_digest(request):
+    """The digest of the stamp whose grid the page holds, from its If-None-Match, or None."""
+    parts = request.headers.get("If-None-Match", "").strip('"').split("-")
+    return parts[1] if len(parts) == 3 and parts[0] == "live" and parts[1].isalnum() else None
+
+
+@event_official
+def round_live(request, event, number):
+    """The grid's live update (static/js/grid.js), JSON:
+
+    - `304` while the round's stamp is the one the page holds (If-None-Match);
+    - else the counts, the boards left and the queue (HTML), each shown table's row version,
+      and the rows (HTML) that moved since the grid the page holds — when this process still
+      keeps that grid (else since the newest it keeps, which the page checks against the
+      versions);
+    - with `rows=3,17,…`: those tables' rows, which the page asks for when a version it holds
+      still differs.
+
+    Only the tables whose fingerprint moved are computed again (`table_entry.grid.round_grid`)."""
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    rnd = get_object_or_404(Round, event=event, number=number)
+    form = GridLiveForm(request.GET)
+    if not form.is_valid():
+        return JsonResponse({"error": {"code": "bad_request", "message": "；".join(form_errors(form))}}, status=400)
+    _form, in_area = _area(request, GridLiveForm)
+    wanted = form.cleaned_data["rows"]
+    stamp = grid_stamp(rnd)
+    etag = _live_etag(stamp, request)
+    if wanted is None and request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        grid = round_grid(rnd, stamp)
+        writer = _row_writer(request, event, rnd)
+        if wanted is not None:
+            chosen = set(wanted)
+            rows = [row for row in grid.rows if row["number"] in chosen]
+            body = {}
+        else:
+            earlier = earlier_grid(rnd, grid, _held_digest(request))
+            rows = [] if earlier is None else moved_rows(grid, earlier)
+            if len(rows) > GridLiveForm.MAX_ROWS:
+                rows = []  # a long while away: the page asks for what it lacks, a batch at a time
+            _context, parts = _grid_parts(request, event, rnd, grid, in_area)
+            versions = [[row["number"], row["version"]] for row in grid.rows if in_area(row["number"])]
+            body = {"round": rnd.status, "versions": versions, **parts}
+        body["rows"] = {row["number"]: writer.row(row) for row in rows if in_area(row["number"])}
+        response = JsonResponse(body)
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 @event_official
@@ -213,6 +292,19 @@ def round_table_action(request, event, number):
             call_answer(call, request.user)
         messages.success(request, _("%(table)s 号桌的呼叫已处理") % {"table": table.number})
     return redirect("referee-round", event.slug, number)
+
+
+def _history_shown(rows):
+    """History rows with the action's words and the hall's local time (settings.TIME_ZONE), not
+    the stored UTC."""
+    return [
+        dict(
+            row,
+            action_label=DealHistory.Action(row["action"]).label,
+            at_local=timezone.localtime(parse_datetime(row["at"])),
+        )
+        for row in rows
+    ]
 
 
 def _game_context(event, kind, values, form, problems):
@@ -288,7 +380,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         and not is_awaiting(mark)  # a board not played waits for the chief arbiter's score first
         and may_confirm(request.user, deal),
         "flags": [
-            {"kind": kind, "label": FLAG_KINDS[kind]} for kind in round_flags(table.round).get((table.id, board), [])
+            {"kind": kind, "label": FLAG_KINDS[kind]}
+            for kind in round_flags(table.round, [table.id]).get((table.id, board), [])
         ]
         if deal is not None
         else [],
@@ -298,15 +391,9 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         if deal is not None and deal.status == Deal.Status.DISPUTED
         else None,
         "history": [
-            # Local time (settings.TIME_ZONE, the hall's clock), not the stored UTC.
-            dict(
-                row,
-                action_label=DealHistory.Action(row["action"]).label,
-                at_local=timezone.localtime(parse_datetime(row["at"])),
-                # Another game's deal as this version had it, in its fields' words.
-                words=_version_words(event, kind, row["after"]),
-            )
-            for row in history_rows(table, board)
+            # Another game's deal as each version had it, in its fields' words.
+            dict(row, words=_version_words(event, kind, row["after"]))
+            for row in _history_shown(history_rows(table, board))
         ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         # Calls recorded at the table for this board, and penalties ruled on them not yet on a deal.
@@ -474,8 +561,9 @@ def board_flag_clear(request, event, number, table_number, board):
 
 @event_official
 def table_confirm(request, event, number, table_number):
-    """A second referee checks a table's boards against the paper side by side and confirms
-    the ticked ones at once (each at the version shown: a newer one is refused, not confirmed)."""
+    """The table's boards at a glance, each with its history (where the grid's cell leads): a
+    second referee checks them against the paper side by side and confirms the ticked ones at
+    once (each at the version shown: a newer one is refused, not confirmed)."""
     table = get_object_or_404(
         Table.objects.select_related("round"), round__event=event, round__number=number, number=table_number
     )
@@ -517,6 +605,7 @@ def table_confirm(request, event, number, table_number):
         }
         for deal in deals
     ]
+    history = table_history(table)
     return render(
         request,
         "referee/table_confirm.html",
@@ -528,6 +617,7 @@ def table_confirm(request, event, number, table_number):
             "seats": game.seats,
             "words": game.deal_keys is not None,
             "confirmable": bool(mine),
+            "history": [(board, _history_shown(history[board])) for board in sorted(history)],
         },
     )
 
