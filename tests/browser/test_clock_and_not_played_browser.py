@@ -10,7 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring.entry.services import deal_confirm, deal_save
-from scoring.models import Deal, Event, Round, Table
+from scoring.models import Deal, Event, Round, Table, table_token_digest
 from tests.archives import EXAMPLES
 from tests.conftest import new_page
 from tests.referee_setup import PASSWORD, example_deal
@@ -83,7 +83,7 @@ def test_a_wrong_card_count_ruled_not_played_scores_the_board_under_the_events_r
 def test_a_timed_round_whose_organiser_calls_time_ends_the_boards_not_started_not_played(live_server, browser, people):
     event = Event.objects.get(slug="t-pairs")
     table = Table.objects.get(round__event=event, round__number=3, number=1)
-    Table.objects.filter(pk=table.pk).update(token=TOKEN)
+    Table.objects.filter(pk=table.pk).update(token=TOKEN, token_digest=table_token_digest(TOKEN))
     for board in (1, 2):
         deal_save(table=table, board=board, deal_json=example_deal("T1"), user=people["referee1"])
 
