@@ -118,7 +118,7 @@ def next_to_confirm(rnd, user, after=(0, 0)):
     return (later or [place for place in waiting if place != after] or [None])[0]
 
 
-def history_rows(table, board):
+def history_rows(table, board, links=False):
     return [
         {
             "version": row.version,
@@ -131,6 +131,9 @@ def history_rows(table, board):
             # A player's action through the table link names the acting entrant and the channel.
             "entrant": row.entrant.code if row.entrant else None,
             "channel": row.channel or ("referee" if row.user_id else None),
+            # The referees' page (`links`): the call whose ruling made the change and the appeal
+            # it was made for (ids, or None). The API's rows keep referee-api.md's keys.
+            **({"call": row.call_id, "appeal": row.appeal_id} if links else {}),
         }
         for row in DealHistory.objects.filter(table=table, board=board)
         .select_related("user", "entrant")

@@ -181,6 +181,7 @@ def call_rule(
                 expected_version=deal.version if deal is not None else None,
                 existing=deal,
                 ip=ip,
+                call=call,
             )
     return call
 
@@ -218,7 +219,8 @@ def _penalty_onto(deal, call, user, ip):
 def _void_for_redeal(deal, call, user, ip):
     """The board was redealt: the result entered for the first deal no longer stands. It goes
     back to draft, with the ruling in its history; the redeal's result replaces it."""
-    deal_back_to_draft(deal=deal, user=user, reason=history_reason(call), expected_version=deal.version, ip=ip)
+    reason = history_reason(call)
+    deal_back_to_draft(deal=deal, user=user, reason=reason, expected_version=deal.version, ip=ip, call=call)
 
 
 def penalty_apply(*, call, user, ip=None):

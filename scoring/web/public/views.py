@@ -209,6 +209,9 @@ def board_detail(request, slug, number, board):
         raise Http404("no such board")
     context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": SEATS}
     context["normalised"] = event_rules(event).normalises
+    # The board's rulings and its changes since publication, each back to the call (or appeal) it came from.
+    context["rulings"] = penalty_list(event, rnd, board)
+    context["changes"] = changes_since_publication(event, rnd, board)
     return render(request, "scoring/board.html", context)
 
 

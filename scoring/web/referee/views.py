@@ -276,9 +276,11 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
             dict(
                 row,
                 action_label=DealHistory.Action(row["action"]).label,
+                # What the version left standing: its status (a redeal's void is back to draft).
+                status_label=dict(Deal.Status.choices).get((row["after"] or {}).get("status"), ""),
                 at_local=timezone.localtime(parse_datetime(row["at"])),
             )
-            for row in history_rows(table, board)
+            for row in history_rows(table, board, links=True)
         ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         # Calls recorded at the table for this board, and penalties ruled on them not yet on a deal.
