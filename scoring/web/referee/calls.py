@@ -86,6 +86,7 @@ def call_page(request, event, number, call_id):
                     claim_trick=data["claim_trick"],
                     claim_fall_by_seat=form.fall(),
                     claim_status=data["claim_status"],
+                    board=data["board"],
                     ip=client_ip(request),
                 )
             except EntryError as failure:
