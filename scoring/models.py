@@ -678,6 +678,12 @@ class DealHistory(models.Model):
     # The phone that acted through the table link (a random id it keeps): a verification from
     # the phone that entered is flagged for the referees, not refused.
     device = models.CharField(max_length=40, blank=True, default="")
+    # What made the change, when it was not the writer's own entry: the call at the table whose
+    # ruling it applies (a penalty, a redeal's void, a board not played, the chief arbiter's
+    # adjusted score), and the appeal it corrects the board for. The public list of changes
+    # names both (`scoring.rounds.publication.changes_since_publication`).
+    call = models.ForeignKey("RefereeCall", null=True, blank=True, on_delete=models.PROTECT, related_name="history")
+    appeal = models.ForeignKey("Appeal", null=True, blank=True, on_delete=models.PROTECT, related_name="changes")
 
     objects = HistoryQuerySet.as_manager()
 

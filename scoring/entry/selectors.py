@@ -111,7 +111,7 @@ def next_to_confirm(rnd, user, after=(0, 0)):
     return (later or [place for place in waiting if place != after] or [None])[0]
 
 
-def _history_row(row):
+def _history_row(row, links=False):
     return {
         "version": row.version,
         "user": row.user.username if row.user else None,
@@ -123,13 +123,16 @@ def _history_row(row):
         # A player's action through the table link names the acting entrant and the channel.
         "entrant": row.entrant.code if row.entrant else None,
         "channel": row.channel or ("referee" if row.user_id else None),
+        # The referees' pages (`links`): the call whose ruling made the change and the appeal
+        # it was made for (ids, or None). The API's rows keep referee-api.md's keys.
+        **({"call": row.call_id, "appeal": row.appeal_id} if links else {}),
     }
 
 
-def history_rows(table, board):
+def history_rows(table, board, links=False):
     """One board's history, oldest first, as the history API and pages show it."""
     return [
-        _history_row(row)
+        _history_row(row, links)
         for row in DealHistory.objects.filter(table=table, board=board)
         .select_related("user", "entrant")
         .order_by("at", "id")
@@ -140,7 +143,7 @@ def table_history(table):
     """{board: history rows} of every board of a table, in one query (the whole-table page)."""
     found = {}
     for row in DealHistory.objects.filter(table=table).select_related("user", "entrant").order_by("board", "at", "id"):
-        found.setdefault(row.board, []).append(_history_row(row))
+        found.setdefault(row.board, []).append(_history_row(row, links=True))
     return found
 
 

@@ -8,7 +8,7 @@ win) and appends to `DealHistory`. Scores come from the event's game (`scoring.g
 import re
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from scoring.cache import announce_results_changed
 from scoring.engine.not_played import ADJUSTED, MARK_KEY, is_awaiting
@@ -19,7 +19,7 @@ from scoring.events.permissions import is_organiser, may_confirm, may_enter
 from scoring.games import game_of
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.stored import apply_result, canonical_deal, event_rules, score_stored
-from scoring.models import BlindEntry, Deal, DealHistory, Irregularity, RefereeCall, Round, Table
+from scoring.models import Appeal, BlindEntry, Deal, DealHistory, Irregularity, RefereeCall, Round, Table
 
 # Control characters, and lone surrogates (JSON's "\\ud800"), which no database encodes.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
@@ -120,9 +120,10 @@ def checked_text(value, label):
     return value.strip()
 
 
-def _history(deal, *, table, action, user, before, reason="", ip=None, player=None):
+def _history(deal, *, table, action, user, before, reason="", ip=None, player=None, call=None, appeal=None):
     """A history row; `player` (a `scoring.table_entry.codes.TableSide`) when a player acted
-    through the table link."""
+    through the table link; `call` the call at the table whose ruling made the change, `appeal`
+    the appeal it corrects the board for."""
     return DealHistory(
         event=table.round.event,
         table=table,
@@ -138,13 +139,39 @@ def _history(deal, *, table, action, user, before, reason="", ip=None, player=No
         entrant=player.entrant if player else None,
         channel=DealHistory.TABLE_LINK if player else "",
         device=player.device if player else "",
+        call=call,
+        appeal=appeal,
     )
 
 
 def _record(deal, *, table, **history):
-    """Append to the history and announce the change (inside the writing transaction)."""
+    """Append to the history and announce the change (inside the writing transaction). A
+    change to a published board that has an undecided appeal is that appeal's correction (the
+    normal path of `scoring.rulings.appeals`): the row names it."""
     announce_results_changed(table.round.event, public=table.round.is_published, shard=table.pk)
+    if table.round.is_published and history.get("action") != DealHistory.Action.CONFIRM and "appeal" not in history:
+        history["appeal"] = open_appeal(table, deal.board)
     insert(_history(deal, table=table, **history))
+
+
+def open_appeal(table, board):
+    """The latest undecided appeal about `board` at `table`, or None."""
+    return Appeal.objects.filter(table=table, board=board, decided_at=None).order_by("-filed_at", "-id").first()
+
+
+def adjusting_call(table, board):
+    """The latest ruled call of the board whose outcome the chief arbiter's adjusted score carries
+    out (an adjusted score, or a board not played awaiting his score), or None."""
+    return (
+        RefereeCall.objects.filter(
+            table=table,
+            board=board,
+            outcome__in=(RefereeCall.Outcome.ADJUSTED, RefereeCall.Outcome.NOT_PLAYED),
+        )
+        .exclude(ruled_at=None)
+        .order_by("-ruled_at", "-id")
+        .first()
+    )
 
 
 def _score(table, deal_json, adjusted=None):
@@ -211,6 +238,7 @@ def deal_save(
             reason=reason,
             ip=ip,
             player=player,
+            call=adjusting_call(table, board) if adjusted is not None else None,
         )
         _start_round(table.round)  # the first deal entered puts the round in play
         try:
@@ -258,11 +286,23 @@ def deal_save(
         existing.confirmed_by = None
     action = DealHistory.Action.ADJUST if adjusted is not None else DealHistory.Action.CHANGE
     action = DealHistory.Action.RULING if settles_dispute else action
+    # The chief arbiter's adjusted score carries out a call's ruling, if the board has one.
+    call = adjusting_call(table, board) if action == DealHistory.Action.ADJUST else None
     with transaction.atomic():
         _check_round_unchanged(table)
         # Conditional on the version read above, so a change made meanwhile wins and this one is 412.
         _conditional_update(existing, expected_version, with_extra=marked)
-        _record(existing, table=table, action=action, user=user, before=before, reason=reason, ip=ip, player=player)
+        _record(
+            existing,
+            table=table,
+            action=action,
+            user=user,
+            before=before,
+            reason=reason,
+            ip=ip,
+            player=player,
+            call=call,
+        )
         if settles_dispute:
             _answer_dispute(existing, user)
     return existing, False
@@ -313,7 +353,9 @@ def _check_not_awaiting(deal):
         raise EntryError("awaiting_adjusted", _("这一副未打，等裁判长给调整分：给出之前不能确认"))
 
 
-def deal_not_played(*, table, board, user, adjusted, mark, reason, expected_version=None, ip=None, existing=UNREAD):
+def deal_not_played(
+    *, table, board, user, adjusted, mark, reason, expected_version=None, ip=None, existing=UNREAD, call=None
+):
     """Record a board as not played; `scoring.rulings.not_played` has decided its score
     (`adjusted`) and its mark (`scoring.engine.not_played.new_mark`). Returns `(deal, created)`.
 
@@ -321,7 +363,7 @@ def deal_not_played(*, table, board, user, adjusted, mark, reason, expected_vers
     any deal), the mark in its `extra`, and a ruling with `reason` in its history. The ruling is
     the check: it stands confirmed at once — except a board awaiting the chief arbiter's adjusted
     score, a draft that cannot be confirmed until he gives it (`deal_save`). A deal already there
-    is replaced, at `expected_version`."""
+    is replaced, at `expected_version`. `call` is the call whose ruling ended the board in no play."""
     reason = checked_text(reason, REASON)
     if not reason:
         raise EntryError("reason_required", _("记录未打要写明理由"))
@@ -346,7 +388,7 @@ def deal_not_played(*, table, board, user, adjusted, mark, reason, expected_vers
                 _check_round_unchanged(table)
                 deal.save()
                 ruling = DealHistory.Action.RULING
-                _record(deal, table=table, action=ruling, user=user, before=None, reason=reason, ip=ip)
+                _record(deal, table=table, action=ruling, user=user, before=None, reason=reason, ip=ip, call=call)
                 _attach_rulings(deal, pending_calls)
         except IntegrityError:
             raise EntryError("version_required", _("这一副刚被别人录入，请重新载入后再改")) from None
@@ -367,7 +409,8 @@ def deal_not_played(*, table, board, user, adjusted, mark, reason, expected_vers
     with transaction.atomic():
         _check_round_unchanged(table)
         _conditional_update(existing, expected_version, with_extra=True)
-        _record(existing, table=table, action=DealHistory.Action.RULING, user=user, before=before, reason=reason, ip=ip)
+        ruling = DealHistory.Action.RULING
+        _record(existing, table=table, action=ruling, user=user, before=before, reason=reason, ip=ip, call=call)
         if disputed:
             _answer_dispute(existing, user)
     return existing, False
@@ -491,15 +534,23 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
             action=DealHistory.Action.RULING,
             user=user,
             before=before,
-            reason=f"{kind}: {ruling}",
+            reason=f"{kind_words(kind)}：{ruling}"[:REASON_LIMIT],
             ip=ip,
+            call=call,
         )
     return deal
 
 
-def deal_back_to_draft(*, deal, user, reason, expected_version, ip=None):
+def kind_words(kind):
+    """An irregularity's kind as the history stores it: its Chinese name (pages translate it)."""
+    with translation.override(None):  # no language: the Chinese msgid itself
+        return str(Irregularity.Kind(kind).label) if kind in Irregularity.Kind.values else kind
+
+
+def deal_back_to_draft(*, deal, user, reason, expected_version, ip=None, call=None):
     """A ruling voids the deal's result (the board was redealt): the deal goes back to draft,
-    unconfirmed, with the ruling in its history, and the redeal's result replaces it."""
+    unconfirmed, with the ruling (and `call`, the call it was ruled on) in its history, and the
+    redeal's result replaces it."""
     table = deal.table
     _check_may_write(user, table, reason=reason)
     with transaction.atomic():
@@ -510,7 +561,8 @@ def deal_back_to_draft(*, deal, user, reason, expected_version, ip=None):
         deal.status = Deal.Status.DRAFT
         deal.confirmed_by = None
         _conditional_update(deal, expected_version)
-        _record(deal, table=table, action=DealHistory.Action.RULING, user=user, before=before, reason=reason, ip=ip)
+        ruling = DealHistory.Action.RULING
+        _record(deal, table=table, action=ruling, user=user, before=before, reason=reason, ip=ip, call=call)
     return deal
 
 

@@ -6,23 +6,34 @@ from scoring.models import Deal, Irregularity, RefereeCall
 from scoring.rulings.calls import claim_text
 
 
-def penalty_list(event):
-    """Every penalty (罚分) and ruling of the published rounds, for the public list: round, table,
-    board, seat and who sat there, the irregularity and the ruling in the referee's words; a
-    board not played with the rule it was scored by (`not_played`, with the call that ended it
-    in no play, if any)."""
+def _where(path, rnd, board):
+    """The filter of one round's board (or of the whole event) along `path` to the table."""
+    found = {}
+    if rnd is not None:
+        found[f"{path}table__round"] = rnd
+    if board is not None:
+        found[f"{path}board"] = board
+    return found
+
+
+def penalty_list(event, rnd=None, board=None):
+    """Every penalty (罚分) and ruling of the published rounds (of `board` of `rnd` only, when
+    given), for the public list: round, table, board, seat and who sat there, the irregularity
+    and the ruling in the referee's words, and the call it was ruled on (`call`: its id, the
+    row's anchor); a board not played with the rule it was scored by (`not_played`, with the
+    call that ended it in no play, if any)."""
     rows = []
     ruled = set()
     not_played = {
         (deal.table_id, deal.board): deal
         for deal in Deal.objects.public()
-        .filter(table__round__event=event, extra__has_key=MARK_KEY)
+        .filter(table__round__event=event, extra__has_key=MARK_KEY, **_where("", rnd, board))
         .select_related("table__round", "table__ns_entrant", "table__ew_entrant")
         .select_related("table__north", "table__east", "table__south", "table__west")
     }
     for item in (
         Irregularity.objects.public()
-        .filter(deal__table__round__event=event)
+        .filter(deal__table__round__event=event, **_where("deal__", rnd, board))
         .select_related("deal__table__round", "deal__table__ns_entrant", "deal__table__ew_entrant")
         .select_related("deal__table__north", "deal__table__east", "deal__table__south", "deal__table__west")
         .order_by("deal__table__round__number", "deal__table__number", "deal__board", "id")
@@ -34,7 +45,7 @@ def penalty_list(event):
     # Rulings at the tables that took no points (a redeal, a claim, nothing): listed with their call.
     for call in (
         RefereeCall.objects.public()
-        .filter(table__round__event=event)
+        .filter(table__round__event=event, **_where("", rnd, board))
         .exclude(outcome=RefereeCall.Outcome.PENALTY)
         .select_related("table__round", "table__ns_entrant", "table__ew_entrant")
         .select_related("table__north", "table__east", "table__south", "table__west")
@@ -52,7 +63,7 @@ def penalty_list(event):
         rows.append({**row, "not_played": mark_words(mark)})
     for deal in (
         Deal.objects.public()
-        .filter(table__round__event=event)
+        .filter(table__round__event=event, **_where("", rnd, board))
         .exclude(penalties={})
         .select_related("table__round", "table__ns_entrant", "table__ew_entrant")
         .select_related("table__north", "table__east", "table__south", "table__west")
@@ -86,9 +97,11 @@ def _penalty_row(table, board, seat, points, kind, ruling):
 def _call_part(call):
     """What the public sees of the call a ruling came from: when, the seats, the facts, the outcome."""
     return {
+        "call": call.pk,
         "called_at": call.at,
         "seats": call.seats,
         "facts": call.note,
         "outcome": call.get_outcome_display(),
         "claim": claim_text(call),
+        "claim_status": call.get_claim_status_display() if call.claim_status else "",
     }

@@ -211,19 +211,23 @@ def round_make_official(rnd, *, user, now=None):
     return rnd
 
 
-def changes_since_publication(event):
-    """Every change to a published round's results after it was published (public list)."""
+def changes_since_publication(event, rnd=None, board=None):
+    """Every change to a published round's results after it was published (public list), or to
+    `board` of `rnd` only; each with the call at the table whose ruling it applies and the
+    appeal it was made for, where it has them (`call`, `appeal`: the public page links them)."""
 
     rows = []
-    published = {r.id: r for r in event.rounds.published()}
+    published = {r.id: r for r in event.rounds.published() if rnd is None or r.id == rnd.id}
     history = (
         DealHistory.objects.filter(table__round_id__in=published)
         .exclude(action__in=[DealHistory.Action.CONFIRM])
-        .select_related("table", "table__round", "user")
+        .select_related("table", "table__round", "user", "call", "appeal", "appeal__call")
         .order_by("at", "id")
     )
+    if board is not None:
+        history = history.filter(board=board)
     for row in history:
-        rnd = published[row.table.round_id]
-        if rnd.published_at and row.at > rnd.published_at:
+        its_round = published[row.table.round_id]
+        if its_round.published_at and row.at > its_round.published_at:
             rows.append(row)
     return rows

@@ -139,5 +139,6 @@ def public_appeals(event):
         Appeal.objects.public()
         .filter(event=event)
         .select_related("round", "table", "entrant", "call")
+        .prefetch_related("changes")
         .order_by("round__number", "table__number", "board", "id")
     )

@@ -18,6 +18,7 @@ from scoring.cache import announce_results_changed
 from scoring.entry.errors import EntryError
 from scoring.entry.grid import copy_suffix
 from scoring.entry.hot_sql import deal_at
+from scoring.entry.selectors import check_board
 from scoring.entry.services import (
     REASON_LIMIT,
     checked_board,
@@ -116,15 +117,23 @@ def call_rule(
     claim_trick=None,
     claim_fall_by_seat=None,
     claim_status="",
+    board=None,
     ip=None,
 ):
     """The referee's ruling on a call. A penalty goes onto the board's deal now if it has one,
     else when the deal is first saved (`pending_penalties`); a redeal voids a result already
-    entered (back to draft, in the history) so that the redeal's result replaces it."""
+    entered (back to draft, in the history) so that the redeal's result replaces it. `board` names
+    the board of a call opened without one (a table's "call a referee"), as the referee finds it."""
     table = call.table
     _check_may_rule(user, table)
     if call.ruled_at is not None:
         raise EntryError("already_ruled", _("这个呼叫已经裁决；改变裁决要通过申诉"))
+    board = checked_board(board)
+    if board is not None and call.board is not None and board != call.board:
+        raise EntryError("bad_board", _("这个呼叫已经写明是第 {board} 副"), board=call.board)
+    if board is not None and call.board is None:
+        check_board(table.round.event, table, board)
+        call.board = board
     if call.kind == RefereeCall.Kind.DISPUTE:
         raise EntryError("bad_kind", _("录入争议在这一副的录入页裁决"))
     if outcome not in RefereeCall.Outcome.values:
@@ -151,6 +160,7 @@ def call_rule(
     deal = deal_at(table, call.board) if call.board is not None else None
     with transaction.atomic():
         updated = RefereeCall.objects.filter(pk=call.pk, ruled_at=None).update(
+            board=call.board,
             outcome=outcome,
             ruling=ruling,
             penalty_seat=seat,
@@ -181,6 +191,7 @@ def call_rule(
                 expected_version=deal.version if deal is not None else None,
                 existing=deal,
                 ip=ip,
+                call=call,
             )
     return call
 
@@ -218,7 +229,8 @@ def _penalty_onto(deal, call, user, ip):
 def _void_for_redeal(deal, call, user, ip):
     """The board was redealt: the result entered for the first deal no longer stands. It goes
     back to draft, with the ruling in its history; the redeal's result replaces it."""
-    deal_back_to_draft(deal=deal, user=user, reason=history_reason(call), expected_version=deal.version, ip=ip)
+    reason = history_reason(call)
+    deal_back_to_draft(deal=deal, user=user, reason=reason, expected_version=deal.version, ip=ip, call=call)
 
 
 def penalty_apply(*, call, user, ip=None):

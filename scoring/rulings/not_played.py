@@ -66,9 +66,12 @@ def not_played_score(table, board, *, reason, time=False):
     return zero_scores(), new_mark(ZERO, reason, time=time)
 
 
-def board_not_played(*, table, board, user, reason, expected_version=None, ip=None, time=False, existing=UNREAD):
+def board_not_played(
+    *, table, board, user, reason, expected_version=None, ip=None, time=False, existing=UNREAD, call=None
+):
     """A referee records the board not played at `table`, with a reason (a deal already there is
-    replaced at `expected_version`). Returns `(deal, created)`."""
+    replaced at `expected_version`); `call` is the call whose ruling this is, if any. Returns
+    `(deal, created)`."""
     check_board(table.round.event, table, board)
     if existing is UNREAD:
         existing = deal_at(table, board)
@@ -83,6 +86,7 @@ def board_not_played(*, table, board, user, reason, expected_version=None, ip=No
         expected_version=expected_version,
         ip=ip,
         existing=existing,
+        call=call,
     )
 
 

@@ -184,6 +184,8 @@ class CallRuleForm(forms.Form):
     claimant = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
     claim_trick = forms.IntegerField(min_value=1, max_value=26, required=False)
     claim_status = forms.ChoiceField(choices=[("", "—"), *RefereeCall.ClaimStatus.choices], required=False)
+    # The board of a call opened without one (a table's "call a referee"), named when ruling.
+    board = forms.IntegerField(min_value=1, max_value=10_000, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,6 +1,7 @@
 """An appeal end to end (issue 23): a side lodges it from its phone through the table link within
 the correction period; the organiser, at a tablet, corrects the board through the normal
-correction path and records the committee's decision; the public sees it with the ruling."""
+correction path and records the committee's decision; the public sees it with the ruling, and the
+change on the public list of changes leads back to the appeal."""
 
 import pytest
 from django.utils import timezone
@@ -77,3 +78,10 @@ def test_an_appeal_lodged_from_the_table_decided_applied_and_public(live_server,
     expect(phone.locator("#appeals")).to_contain_text("藏牌成立，罚 W 50 分")
     expect(phone.locator("#appeals")).to_contain_text("W 在第 5 墩藏了红心，应罚")
     assert Deal.objects.get(pk=deal.pk).version == 3
+    # The change itself, on the public list of changes, leads back to the appeal it was made for.
+    phone.goto(f"{live_server.url}/events/t-pairs/changes/")
+    change = phone.locator("#changes tbody tr").filter(has_text="藏牌成立")
+    expect(change.locator(".change-appeal")).to_contain_text(f"{table.ns_entrant.code} · 改变裁决")
+    change.locator(".change-appeal a").click()
+    phone.wait_for_url(f"**/events/t-pairs/penalties/#appeal-{appeal.pk}")
+    expect(phone.locator(f"#appeal-{appeal.pk}")).to_contain_text("W 在第 5 墩藏了红心，应罚")

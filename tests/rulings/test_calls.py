@@ -227,3 +227,36 @@ def test_the_public_list_shows_ruled_calls_of_published_rounds_only(event, peopl
         "E 抢先出牌",
     )
     assert row["outcome"] == "不处罚" and row["points"] == 0
+
+
+def test_a_tables_call_without_a_board_is_ruled_with_the_board_the_referee_names(client, event, people):
+    """The table link's "call a referee" need not say which board: the referee names it on the
+    call's page when his ruling needs one (a penalty here), and the penalty joins that deal."""
+    from scoring.table_entry.services import table_call
+
+    table = table_one(event)
+    deal, _ = deal_save(table=table, board=7, deal_json=example_deal("T1"), user=people["referee2"])
+    call = table_call(table, {"kind": "revoke", "note": "W 垫牌可疑"})
+    assert call.board is None
+    with pytest.raises(EntryError) as refused:  # without a board a penalty has nowhere to go
+        call_rule(call=call, user=people["referee1"], outcome="penalty", ruling="藏牌", penalty_seat="W", penalty=-50)
+    assert refused.value.code == "bad_board"
+    with pytest.raises(EntryError) as refused:  # a board outside the match
+        call_rule(call=call, user=people["referee1"], outcome="nothing", ruling="x", board=17)
+    assert refused.value.code == "not_found"
+
+    client.force_login(people["referee1"])
+    page = f"/referee/t-pairs/rounds/3/calls/{call.pk}/"
+    assert 'name="board"' in client.get(page).content.decode()
+    form = {"outcome": "penalty", "ruling": "藏牌成立", "penalty_seat": "W", "penalty": "50", "board": "7"}
+    assert client.post(page, form).status_code == 302
+    call.refresh_from_db()
+    deal.refresh_from_db()
+    assert call.board == 7 and call.ruled_at is not None
+    assert deal.penalties == {"W": -50} and deal.scores["W"] == T1["W"] - 50
+    assert Irregularity.objects.get(deal=deal).call_id == call.pk
+    assert 'name="board"' not in client.get(page).content.decode()  # named once, for good
+    other = call_open(table=table, user=people["referee1"], kind="conduct", board=2)
+    with pytest.raises(EntryError) as refused:
+        call_rule(call=other, user=people["referee1"], outcome="nothing", ruling="警告", board=3)
+    assert refused.value.code == "bad_board"

@@ -220,6 +220,9 @@ def board_detail(request, slug, number, board):
     context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": game.seats}
     context["normalised"] = getattr(event_rules(event), "normalises", False)
     context["alone"] = plays_alone(game)  # no sides to total: each seat's player instead
+    # The board's rulings and its changes since publication, each back to the call (or appeal) it came from.
+    context["rulings"] = penalty_list(event, rnd, board)
+    context["changes"] = changes_since_publication(event, rnd, board)
     return render(request, "scoring/board.html", context)
 
 

@@ -18,7 +18,9 @@ from scoring.web.referee.views import event_official
 @event_official
 def appeals_page(request, event, number):
     rnd = get_object_or_404(Round, event=event, number=number)
-    form = AppealLodgeForm(request.POST or None)
+    # Opened from a ruling's page: its table, board and call are filled in (the form checks them).
+    initial = {name: request.GET.get(name, "")[:12] for name in ("table", "board", "call")}
+    form = AppealLodgeForm(request.POST or None, initial=initial)
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
@@ -27,7 +29,8 @@ def appeals_page(request, event, number):
             if table is None:
                 form.add_error("table", _("本轮没有 %(n)s 号桌") % {"n": data["table"]})
             else:
-                call = RefereeCall.objects.filter(pk=data["call"], table=table).first() if data["call"] else None
+                # A ruling of another table is refused by appeal_lodge, by name.
+                call = RefereeCall.objects.filter(pk=data["call"], table__round=rnd).first() if data["call"] else None
                 try:
                     appeal = appeal_lodge(
                         table=table,
@@ -53,6 +56,12 @@ def appeals_page(request, event, number):
             "appeals": round_appeals(rnd),
             "form": form,
             "window_ends": appeal_window_ends(rnd),
+            # The rulings a side may appeal against, for the form's list.
+            "ruled_calls": RefereeCall.objects.filter(table__round=rnd)
+            .exclude(ruled_at=None)
+            .exclude(kind=RefereeCall.Kind.DISPUTE)
+            .select_related("table")
+            .order_by("table__number", "board", "at"),
         },
     )
 

@@ -12,6 +12,7 @@ from scoring.events.permissions import may_enter
 from scoring.games.huapai import SEATS
 from scoring.messages import message_text
 from scoring.models import RefereeCall, Round, Table
+from scoring.rulings.appeals import appeal_window_ends
 from scoring.rulings.calls import call_open, call_rule, claim_text, penalty_apply, round_calls
 from scoring.rulings.not_played import not_played_text
 from scoring.web.client_address import client_ip
@@ -85,6 +86,7 @@ def call_page(request, event, number, call_id):
                     claim_trick=data["claim_trick"],
                     claim_fall_by_seat=form.fall(),
                     claim_status=data["claim_status"],
+                    board=data["board"],
                     ip=client_ip(request),
                 )
             except EntryError as failure:
@@ -110,6 +112,8 @@ def call_page(request, event, number, call_id):
             "not_played": not_played_text(deal) if deal is not None else None,
             "penalty_pending": call.outcome == RefereeCall.Outcome.PENALTY and not call.irregularities.exists(),
             "may_enter": may_enter(request.user, event, call.table.round),
+            # Within the correction period a ruling may be appealed: the appeals form, filled in.
+            "appeal_open": call.ruled_at is not None and appeal_window_ends(call.table.round) is not None,
         },
     )
 

@@ -391,9 +391,14 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         if deal is not None and deal.status == Deal.Status.DISPUTED
         else None,
         "history": [
-            # Another game's deal as each version had it, in its fields' words.
-            dict(row, words=_version_words(event, kind, row["after"]))
-            for row in _history_shown(history_rows(table, board))
+            # Another game's deal as each version had it, in its fields' words; what the version
+            # left standing (a redeal's void is back to draft).
+            dict(
+                row,
+                words=_version_words(event, kind, row["after"]),
+                status_label=dict(Deal.Status.choices).get((row["after"] or {}).get("status"), ""),
+            )
+            for row in _history_shown(history_rows(table, board, links=True))
         ],
         "irregularities": Irregularity.objects.filter(deal=deal).select_related("referee") if deal else [],
         # Calls recorded at the table for this board, and penalties ruled on them not yet on a deal.
