@@ -277,3 +277,20 @@ def test_the_organiser_sets_the_rule_and_the_clock_on_the_event_form(client, eve
     assert not {"not_played", "round_minutes", "late_penalty"} & set(event.extra)
     data.update(round_minutes="601")
     assert client.post("/organiser/t-pairs/edit/", data).status_code == 200  # refused, the form again
+
+
+def test_a_board_of_another_game_is_recorded_not_played_with_no_score():
+    """The not-played rule belongs to the competition, not to 华牌: a 蚌埠斗地主 board not played
+    (the default rule: no score) is a stored deal of that game, every seat 0, confirmed."""
+    from scoring.archive.database import import_archive
+    from scoring.rulings.not_played import board_not_played
+    from tests.archives import doudizhu_archive
+    from tests.referee_setup import make_user
+
+    event = import_archive(doudizhu_archive(slug="t-ddz-np", tables={1: ("DDZ14",), 2: ()}))
+    table = Table.objects.get(round__event=event, number=2)
+    referee = make_user("ddz-ref", "referee", event)
+    deal, created = board_not_played(table=table, board=1, user=referee, reason="牌数错误，不同意抽牌")
+    assert created and deal.status == Deal.Status.CONFIRMED
+    assert (deal.score_n, deal.score_e, deal.score_s, deal.score_w) == (0, 0, 0, 0)
+    assert deal.game_data is not None and deal.captured == {}
