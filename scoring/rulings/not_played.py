@@ -96,13 +96,14 @@ def not_played_text(deal):
     return mark_words(mark) if mark else None
 
 
-def not_played_boards(rnd):
-    """{(table id, board): mark} of the round's boards recorded not played."""
+def not_played_boards(rnd, table_ids=None):
+    """{(table id, board): mark} of the round's boards recorded not played (at `table_ids` only,
+    when given)."""
+    deals = Deal.objects.filter(table__round=rnd, extra__has_key=MARK_KEY)
+    if table_ids is not None:
+        deals = deals.filter(table_id__in=table_ids)
     return {
-        (table_id, board): extra[MARK_KEY]
-        for table_id, board, extra in Deal.objects.filter(table__round=rnd, extra__has_key=MARK_KEY).values_list(
-            "table_id", "board", "extra"
-        )
+        (table_id, board): extra[MARK_KEY] for table_id, board, extra in deals.values_list("table_id", "board", "extra")
     }
 
 

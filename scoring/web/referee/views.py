@@ -145,15 +145,17 @@ def _area(request, form_class=TableRangeForm):
     return area, in_area
 
 
-def _row_writer(request, event, rnd):
+def _row_writer(request, event, rnd, rows):
+    """Writes `rows` (the clock's marks read for those tables only: a live update writes a few)."""
+    tables = {row["id"] for row in rows}
     return RowWriter(
         round_url=reverse("referee-round", args=[event.slug, rnd.number]),
         csrf_token=get_token(request),
         games_mode=event.match_mode == Event.MatchMode.GAMES,
         unlock_url=reverse("referee-table-action", args=[event.slug, rnd.number]),
         # The round clock's marks: boards entered after time was called, boards not played.
-        late=late_boards(rnd),
-        not_played=set(not_played_boards(rnd)),
+        late={(table, board) for table, board in late_boards(rnd) if table in tables},
+        not_played=set(not_played_boards(rnd, tables)) if tables else set(),
     )
 
 
@@ -198,7 +200,7 @@ def round_dashboard(request, event, number):
             **context,
             "parts": parts,
             "rows": rows,
-            "rows_html": _row_writer(request, event, rnd).rows(rows),
+            "rows_html": _row_writer(request, event, rnd, rows).rows(rows),
             "area": area,
             "organiser": organiser,
             "checklist": publication_checklist(rnd) if organiser else None,
@@ -254,7 +256,6 @@ def round_live(request, event, number):
         response = HttpResponse(status=304)
     else:
         grid = round_grid(rnd, stamp)
-        writer = _row_writer(request, event, rnd)
         if wanted is not None:
             chosen = set(wanted)
             rows = [row for row in grid.rows if row["number"] in chosen]
@@ -267,7 +268,9 @@ def round_live(request, event, number):
             _context, parts = _grid_parts(request, event, rnd, grid, in_area)
             versions = [[row["number"], row["version"]] for row in grid.rows if in_area(row["number"])]
             body = {"round": rnd.status, "versions": versions, **parts}
-        body["rows"] = {row["number"]: writer.row(row) for row in rows if in_area(row["number"])}
+        rows = [row for row in rows if in_area(row["number"])]
+        writer = _row_writer(request, event, rnd, rows)
+        body["rows"] = {row["number"]: writer.row(row) for row in rows}
         response = JsonResponse(body)
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
