@@ -128,7 +128,10 @@ def test_a_penalty_is_taken_with_or_without_its_minus_sign_and_any_whole_number(
     expect(error).to_contain_text("罚分须是 0 到 100000 之间的整数")
     # The site's own words, never the browser's bubble: the field itself has no constraint to fail.
     assert page.evaluate("document.querySelector('[name=penalty-S]').validity.valid") is True
-    page.click("#save")
+    # The server's answer, a new page (the same words were already on the old one: without waiting
+    # for the answer, the next fill could land on the page being replaced).
+    with page.expect_navigation():
+        page.click("#save")
     expect(page.locator("#error-penalty-S")).to_contain_text("罚分须是")
     assert not Deal.objects.filter(table__round__number=3, board=6).exists()
     page.fill("input[name=penalty-S]", "")
