@@ -159,6 +159,7 @@
       form.requestSubmit(document.getElementById("save-next") || document.getElementById("save"));
     }
   });
-  preview();
+  // A board recorded not played shows the score it was given; a preview of its empty form would blank it.
+  if (!form.hasAttribute("data-recorded-not-played")) preview();
   if (!form.querySelector("#errors")) focusRow(rows.findIndex(function (r) { return !r.querySelector("input:checked"); }));
 })();

@@ -174,7 +174,8 @@
       form.requestSubmit(document.getElementById("save-next") || document.getElementById("save"));
     }
   });
-  preview();
+  // A board recorded not played shows the score it was given; a preview of its empty form would blank it.
+  if (!form.hasAttribute("data-recorded-not-played")) preview();
   // The referee starts where a played deal starts: the first field the deal needs and lacks.
   if (!form.querySelector("#errors") && document.getElementById("save")) {
     var first = rows.findIndex(function (row) { return row.querySelector(".required") && !filled(row); });

@@ -74,6 +74,8 @@ def test_boards_ruled_not_played_from_calls_are_scored_under_each_events_rule(li
     expect(page.locator("#not-played")).to_contain_text("未打：按其他 1 桌的平均分")
     expect(page.locator("#not-played")).to_contain_text("其他人不同意抽牌")
     expect(page.locator("#deal-status")).to_contain_text("已确认")
+    # The page's scripts have settled (a live preview of the empty form once blanked the score).
+    page.wait_for_load_state("networkidle")
     for seat in "NESW":
         expect(page.locator(f'#preview-scores [data-seat="{seat}"]')).to_have_text(str(T1[seat]))
     deal = Deal.objects.get(table=one, board=5)
@@ -90,6 +92,8 @@ def test_boards_ruled_not_played_from_calls_are_scored_under_each_events_rule(li
     expect(page.locator("#call-not-played")).to_have_text("未打：无成绩（双方 0 分）")
     page.click("#call-facts a")
     expect(page.locator("#deal-status")).to_contain_text("已确认")
+    # The page's scripts have settled (a live preview of the empty form once blanked the score).
+    page.wait_for_load_state("networkidle")
     for seat in "NESW":
         expect(page.locator(f'#preview-scores [data-seat="{seat}"]')).to_have_text("0")
 

@@ -1,6 +1,7 @@
 """Public pages: events, standings (published rounds only), an entrant's record."""
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.archive.database import import_archive
 from tests.archives import four_pairs_two_rounds
@@ -77,7 +78,10 @@ def test_the_standings_page_in_chromium_filters_and_sorts(live_server, page):
     assert page.locator("#standings tbody tr").nth(0).locator("td").nth(1).inner_text() == "D"
     page.fill("input[name=q]", "A")
     page.get_by_role("button", name="查看").click()
-    assert page.locator("#standings tbody tr").count() == 1
+    page.wait_for_url("**q=A**")
+    # count() does not wait: the filtered page may still be replacing the full one.
+    expect(page.locator("#standings tbody tr")).to_have_count(1)
+    expect(page.locator("#standings tbody tr td").nth(1)).to_have_text("A")
     page.set_viewport_size({"width": 390, "height": 800})
     assert page.locator("#standings").is_visible()
 
