@@ -464,6 +464,8 @@ def main():
     parser.add_argument("--trials", type=int, default=10, help="updates timed per number of acting tables and path")
     parser.add_argument("--grid-only", action="store_true", help="no server: set up, fill and time the grid")
     parser.add_argument("--pg-name", default="huapai_load", help="the PostgreSQL database (dropped and created)")
+    parser.add_argument("--no-grid", action="store_true", help="the hall only: do not fill and time the grid")
+    parser.add_argument("--timeline", action="store_true", help="the hall's p95 in each 5 s of its minute")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     print(
@@ -531,6 +533,8 @@ def main():
                 f"(after the first {WARM_UP_SECONDS} s {p95(steady(run['writes'])):.0f} ms) {run['write_statuses']}",
                 flush=True,
             )
+            if args.timeline:
+                print(f"    5 s windows, polls / writes p95 ms: {timeline(run)}", flush=True)
         print(
             f"  database: {found['deals']:,} deals, {found['confirmed']:,} confirmed; "
             f"{found['single_creates']:,} boards with one create and "
@@ -538,7 +542,21 @@ def main():
             f"{found['doubled']} doubled",
             flush=True,
         )
-        grid(env, args)
+        if not args.no_grid:
+            grid(env, args)
+
+
+def timeline(run, window=5.0):
+    """Each `window` seconds of a hall run: the p95 of the polls and of the writes started in it."""
+    spans = []
+    end = max((at for at, _latency in run["polls"] + run["writes"]), default=0.0)
+    start = 0.0
+    while start <= end:
+        polls = [x for at, x in run["polls"] if start <= at < start + window]
+        writes = [x for at, x in run["writes"] if start <= at < start + window]
+        spans.append(f"{start:.0f}s {p95(polls):.0f}/{p95(writes):.0f}")
+        start += window
+    return " · ".join(spans)
 
 
 def grid(env, args):

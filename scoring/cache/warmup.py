@@ -3,12 +3,16 @@ labels, players' statistics) are computed again outside any request, so that nei
 organiser's request nor the first of the crowd pays for them.
 
 The warmer polls the events' public versions (one query a second) and warms each event
-whose version moved since it last looked. In production it runs inside each gunicorn worker,
-started once per worker by gunicorn's `post_worker_init` hook (gunicorn.conf.py) — the only
-thread here, because a process's own memory cache can be filled only from inside that
-process; with a shared cache (Redis) every worker sees the move but one warms it
-(`scoring.cache.flight.alone`). `manage.py warm_public` runs the same warmer as a process of
-its own, for another server sharing a cache with it.
+whose version moved since it last looked. It also builds the table links' states of every
+round being played in players' entry, once per round it has not seen (and at a worker's
+start): at a round's start a hall's phones all ask for their table's full state within
+seconds, and each worker would otherwise build a thousand of them inside those requests.
+
+In production it runs inside each gunicorn worker, started once per worker by gunicorn's
+`post_worker_init` hook (gunicorn.conf.py) — the only thread here, because a process's own
+memory cache can be filled only from inside that process; with a shared cache (Redis) every
+worker sees the move but one warms it (`scoring.cache.flight.alone`). `manage.py warm_public`
+runs the same warmer as a process of its own, for another server sharing a cache with it.
 
 `make run` (runserver, one process, memory cache) has no warmer: its pages are correct and
 the first visitor after a publication computes them. With `HUAPAI_WARM_IN_BACKGROUND` off
@@ -18,7 +22,9 @@ the first visitor after a publication computes them. With `HUAPAI_WARM_IN_BACKGR
 import logging
 import threading
 
+from django.conf import settings
 from django.db import close_old_connections
+from django.utils import translation
 
 from scoring.cache.flight import alone
 from scoring.cache.versions import current_version, public_versions
@@ -60,6 +66,31 @@ def warm_event_id(event_id):
                 return
 
 
+def warm_table_states(round_id):
+    """Build every table link state of the round not kept at its current stamp
+    (`scoring.cache.tables`); skipped while another caller warms it. Returns the number built."""
+    from scoring.cache.tables import warm_round_states
+    from scoring.models import Table
+    from scoring.table_entry.state import state_body, state_stamp
+
+    with alone(f"warming-tables:{round_id}") as mine:
+        if not mine:
+            return 0
+        tokens = list(Table.objects.filter(round_id=round_id).values_list("token", flat=True))
+        # A phone's request speaks the site's language unless it asks for another.
+        with translation.override(settings.LANGUAGE_CODE):
+            return warm_round_states(tokens, state_stamp, state_body)
+
+
+def rounds_played_by_players():
+    """Ids of the rounds paired or in play, not yet published, of events in players' entry."""
+    return set(
+        Round.objects.filter(
+            event__entry=Event.Entry.PLAYERS, status__in=[Round.Status.SCHEDULED, Round.Status.IN_PLAY]
+        ).values_list("id", flat=True)
+    )
+
+
 class Warmer:
     """Warms the events whose public version moved since its previous pass. The first pass
     only notes the versions: warming every event at each start would cost minutes for
@@ -67,6 +98,7 @@ class Warmer:
 
     def __init__(self):
         self.seen = None  # {event id: public version} at the previous pass
+        self.tables_warmed = set()  # rounds whose table states this warmer built
 
     def run_pass(self):
         """Warm what moved; returns the ids of the events warmed."""
@@ -75,7 +107,17 @@ class Warmer:
         self.seen = versions
         for event_id in moved:
             warm_event_id(event_id)
+        self.warm_tables()
         return moved
+
+    def warm_tables(self):
+        """Build the table states of each round in players' entry not seen before (at the
+        first pass: every such round, so a worker restarted mid-round is ready too)."""
+        playing = rounds_played_by_players()
+        for round_id in sorted(playing - self.tables_warmed):
+            warm_table_states(round_id)
+            self.tables_warmed.add(round_id)
+        self.tables_warmed &= playing
 
     def run(self, *, stop, poll_seconds=POLL_SECONDS):
         """Pass after pass until `stop` (a `threading.Event`) is set."""

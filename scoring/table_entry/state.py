@@ -2,7 +2,9 @@
 and one board in full for the side that verifies it. Plain data; nothing here writes."""
 
 import hashlib
+import json
 from functools import cache
+from typing import NamedTuple
 
 from django.db import connection
 from django.utils import timezone
@@ -18,7 +20,7 @@ from scoring.messages import message_text
 from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.rulings.clock import round_clock
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
-from scoring.table_entry.services import players_may_write, same_token
+from scoring.table_entry.services import players_may_write, same_token, table_for_token
 
 
 def _board_numbers(event, played):
@@ -52,9 +54,16 @@ def _stamp_sql():
     )
 
 
+class Stamped(NamedTuple):
+    stamp: str
+    locked: bool
+    open_calls: int
+    table_id: int
+
+
 def state_stamp(token):
-    """`(stamp, locked, open calls)` of the table a link reaches, or None: the stamp changes whenever the
-    state would (its deals, open calls and sign-offs, the round's status, the event's entry
+    """`Stamped(stamp, locked, open calls, table id)` of the table a link reaches, or None: the
+    stamp changes whenever the state would (its deals, open calls and sign-offs, the round's status, the event's entry
     mode and settings, the round's clock, the language). The clock's face does not change
     with the time (a running clock sends when it ends), so a 304 keeps it right. One
     statement, so an unchanged table's poll — most polls — is answered 304 without building
@@ -65,7 +74,15 @@ def state_stamp(token):
         return None
     row = row[1:]
     parts = (*row[:-1], get_language())
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1]), row[3]
+    return Stamped(hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1]), row[3], row[0])
+
+
+def state_body(token, open_calls):
+    """The state as the link sends it (JSON bytes), or None when no table has this token."""
+    table = table_for_token(token)
+    if table is None:  # replaced between the stamp and now
+        return None
+    return json.dumps(table_state(table, open_calls), ensure_ascii=False, sort_keys=True).encode()
 
 
 def table_state(table, open_calls=None):

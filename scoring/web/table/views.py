@@ -38,7 +38,7 @@ from scoring.table_entry.services import (
     table_signoff,
     table_verify,
 )
-from scoring.table_entry.state import board_detail, state_stamp, table_state
+from scoring.table_entry.state import board_detail, state_body, state_stamp, table_state
 from scoring.web.api.views import MAX_BODY, _expected_version
 from scoring.web.client_address import client_ip
 from scoring.web.seating import session_note_words
@@ -239,13 +239,6 @@ def _read(view):
     return wrapper
 
 
-def _state_body(token, open_calls):
-    table = table_for_token(token)
-    if table is None:  # replaced between the stamp and now
-        return None
-    return json.dumps(table_state(table, open_calls), ensure_ascii=False, sort_keys=True).encode()
-
-
 def state(request, token):
     """The table's boards, polled by the page every few seconds. Its ETag comes from one
     statement (`state_stamp`): an unchanged table costs that and a 304, no state built."""
@@ -254,7 +247,7 @@ def state(request, token):
     stamped = state_stamp(token)
     if stamped is None:
         return _not_found()
-    stamp, locked, open_calls = stamped
+    stamp, locked, open_calls, table_id = stamped
     if locked:
         table = table_for_token(token)
         return _locked(table) or _not_found() if table is not None else _not_found()
@@ -262,7 +255,7 @@ def state(request, token):
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        body = table_state_body(stamp, lambda: _state_body(token, open_calls))
+        body = table_state_body(table_id, stamp, lambda: state_body(token, open_calls))
         if body is None:
             return _not_found()
         response = HttpResponse(body, content_type="application/json")
