@@ -10,7 +10,9 @@ from django.test import Client
 
 import scoring.table_entry.state
 from scoring.cache.warmup import Warmer
+from scoring.entry.services import deal_save
 from scoring.models import Table
+from tests.referee_setup import make_user
 from tests.table_entry.test_table_api import Table_, code_of, example, two_board_round
 
 pytestmark = pytest.mark.django_db
@@ -73,3 +75,46 @@ def test_two_languages_at_one_table_each_keep_their_state(builds):
         assert Table_(chinese, table).state().status_code == 200
         assert Table_(english, table).state().status_code == 200
     assert builds == [1, 1]  # once each, not at every poll
+
+
+@pytest.fixture
+def rows_computed(monkeypatch):
+    """Counts the grid rows computed (`table_rows`)."""
+    import scoring.table_entry.grid
+
+    computed = []
+    real = scoring.table_entry.grid.table_rows
+
+    def counting(rnd, table_ids=None):
+        rows = real(rnd, table_ids)
+        computed.extend(rows)
+        return rows
+
+    monkeypatch.setattr(scoring.table_entry.grid, "table_rows", counting)
+    return computed
+
+
+@pytest.mark.parametrize("entry", ["players", "referees"])
+def test_the_warmer_keeps_the_referees_grid_of_a_round_in_play_computed(entry, rows_computed, monkeypatch):
+    import scoring.cache.warmup
+
+    event = two_board_round(entry=entry)
+    rnd = event.rounds.get(number=1)
+    clock = [1000.0]
+    monkeypatch.setattr(scoring.cache.warmup.time, "monotonic", lambda: clock[0])
+    warmer = Warmer()
+    warmer.run_pass()
+    assert len(rows_computed) == 1  # the round's one table
+    from scoring.table_entry.grid import round_grid
+
+    grid = round_grid(rnd)
+    assert [row["number"] for row in grid.rows] == [1] and len(rows_computed) == 1  # nothing computed again
+    # A table acts: the next refresh (not before its interval) computes that row only.
+    table = Table.objects.get(round=rnd, number=1)
+    deal_save(table=table, board=1, deal_json=example("T1"), user=make_user("referee9", "referee", event))
+    warmer.run_pass()
+    assert len(rows_computed) == 1
+    clock[0] += scoring.cache.warmup.GRID_REFRESH_SECONDS
+    warmer.run_pass()
+    assert len(rows_computed) == 2
+    assert round_grid(rnd).rows[0]["state"] != grid.rows[0]["state"] and len(rows_computed) == 2
