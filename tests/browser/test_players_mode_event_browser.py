@@ -9,7 +9,7 @@ organiser then publishes the round. No management command, archive or ORM write 
 superuser.
 
 With HUAPAI_SCREENSHOTS=<folder> the test also saves the screenshots of docs/organising.md
-§6a there (table-entry-*.png).
+§6 there (table-entry-*.png).
 """
 
 import random
@@ -120,6 +120,9 @@ def test_a_round_scored_by_the_players_from_the_printed_links_and_cards(live_ser
         east_west.fill("#verify-form input[name=code]", ew_code)
         east_west.click("#verify")
         expect(east_west.locator("#signoff-section")).to_be_visible()
+        if number == 1:
+            east_west.locator("#signoff-section").scroll_into_view_if_needed()
+            shot(east_west, "4-signoff")
         east_west.fill("#signoff-form input[name=code]", ew_code)
         east_west.click("#signoff")
         expect(east_west.locator("#signed-off")).to_contain_text("EW 已签字")
