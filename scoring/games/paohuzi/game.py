@@ -14,6 +14,7 @@ from .engine import score_deal
 from .match import next_dealer, play_match, split_matches, table_points
 from .options import DEAL_OPTIONS, DEFAULT_RULES, EVENT_OPTIONS, rules_for
 from .stored import score_stored
+from .terms import BREAKDOWN_TERMS
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,7 @@ class Paohuzi:
     generic_options = True
     deal_keys = ("dealer", "winner", *WIN_KEYS, "wangba")  # the deal is kept whole (`Deal.game_data`)
     takes_penalties = False  # the law has no penalty points: an arbiter adjusts the score
-    breakdown_terms = ()  # its notes are not yet a closed vocabulary: shown as written
+    breakdown_terms = BREAKDOWN_TERMS
     statistics = ()
 
     def rules(self, ruleset=GAME_ID, options=None, **settings):

@@ -10,6 +10,7 @@ from .deal import GAME_ID, read_deal, validate_deal
 from .engine import score_deal, score_valid_deal
 from .match import match_outcome, match_standing, shengji_match
 from .options import DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
+from .terms import BREAKDOWN_TERMS
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class Shengji:
     deal_keys = ("declarer", "points", "state")
     generic_options = True
     takes_penalties = False  # the law has no penalty points
-    breakdown_terms = ()
+    breakdown_terms = BREAKDOWN_TERMS
     statistics = ()
 
     def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
