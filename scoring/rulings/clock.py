@@ -201,9 +201,12 @@ def late_play_penalty(*, table, board, user, seat, ip=None):
     ruled = RefereeCall.objects.filter(
         table=table, board=board, kind=RefereeCall.Kind.SLOW_PLAY, outcome=RefereeCall.Outcome.PENALTY, note=LATE_FACTS
     )
-    if ruled.exists():
-        raise EntryError("already_ruled", _("这一副的迟打罚分已经给过"))
     with transaction.atomic():
+        # Two referees giving it at once: the table's row is locked (SQLite's write lock is taken
+        # at BEGIN), so the second one reads the first one's call and is refused.
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        if ruled.exists():
+            raise EntryError("already_ruled", _("这一副的迟打罚分已经给过"))
         call = call_open(
             table=table, user=user, kind=RefereeCall.Kind.SLOW_PLAY, board=board, seats=seat, facts=LATE_FACTS
         )
