@@ -56,7 +56,8 @@ def test_the_state_has_a_side_per_player_and_says_the_deal_is_the_games_fields(p
     assert set(state["sides"]) == {"N", "E", "S", "W"}  # in seat order: state["game"]["sides"]
     assert state["sides"]["E"]["entrants"] == ["p02"]
     assert state["signed_off"] == {"N": False, "E": False, "S": False, "W": False}
-    assert state["game"] == {"id": DOUDIZHU, "seats": ["N", "E", "S", "W"], "sides": ["N", "E", "S", "W"], "fields": True}
+    seats = ["N", "E", "S", "W"]
+    assert state["game"] == {"id": DOUDIZHU, "seats": seats, "sides": seats, "fields": True}
     assert [b["board"] for b in state["boards"]] == [1, 2, 3, 4] and state["writable"] is True
 
 
@@ -195,8 +196,10 @@ def test_the_preview_scores_the_pages_fields_and_a_json_deal_with_the_engine(pho
     ).json()
     assert fields["problems"] == [] and fields["scores"] == scores("DDZ14")
     assert fields["totals"] == scores("DDZ14")  # the table's running total with this deal
-    refused = phone.client.post(phone.base + "boards/1/preview", {"landlord": "E", "bid": "1", "first_out": "E", "feidan-S": "4"}).json()
-    assert refused["scores"] is None and [(p["field"], p["code"]) for p in refused["problems"]] == [("feidan", "bad_feidan")]
+    farmer_with_four = {"landlord": "E", "bid": "1", "first_out": "E", "feidan-S": "4"}  # §1.2 V8: at most 3
+    refused = phone.client.post(phone.base + "boards/1/preview", farmer_with_four).json()
+    assert refused["scores"] is None
+    assert [(p["field"], p["code"]) for p in refused["problems"]] == [("feidan", "bad_feidan")]
     as_json = phone.send("post", "boards/1/preview", deal("DDZ13"), key=None).json()
     assert as_json["scores"] == scores("DDZ13")
     assert not Deal.objects.exists()
