@@ -26,7 +26,7 @@ from scoring.events.lineups import session_notes
 from scoring.events.rulebook import rules_text
 from scoring.games import game_of
 from scoring.games.huapai import SEATS
-from scoring.games.stored import event_rules
+from scoring.games.stored import event_rules, plays_alone
 from scoring.messages import message_json
 from scoring.table_entry import idempotency
 from scoring.table_entry.codes import wrong_codes_lock_until
@@ -337,6 +337,9 @@ def page(request, token):
                 "cards": [] if fields else card_rows({}, decks),
                 "exposables": [] if fields else exposable_rows({}, decks),
                 "seats": game_of(event).seats if fields else SEATS,
+                # Who verifies and signs: two partnerships, or every player alone (docs/organising.md).
+                "two_sides": set(game_of(event).sides) == {"NS", "EW"},
+                "alone": plays_alone(game_of(event)),
                 "penalties": dict.fromkeys(SEATS, ""),
                 "self_capture": getattr(rules, "self_capture_doubles", False),
                 "rules_text": rules_text(event),
@@ -356,7 +359,13 @@ def service_worker(request, token):
     from the phone's storage). Scoped to this table's link."""
     if table_for_token(token) is None:
         return _not_found()
-    assets = [static("css/site.css"), static("js/table.js"), static("js/site.js"), reverse("javascript-catalog")]
+    assets = [
+        static("css/site.css"),
+        static("js/table.js"),
+        static("js/entry_fields.js"),  # another game's fields (the page loads it only for such a game)
+        static("js/site.js"),
+        reverse("javascript-catalog"),
+    ]
     # The assets' addresses carry their content hash (the static manifest): a new release is
     # a new cache, and the old one is dropped when the new worker takes over.
     version = hashlib.sha256("|".join(assets).encode()).hexdigest()[:12]
