@@ -123,6 +123,9 @@ def table_verify(table, board, body, *, expected_version, ip=None, device=""):
     deal = _deal(table, board)
     if deal is None:
         raise EntryError("not_found", _("这一副还没有录入"))
+    if deal.entered_side == side.side and deal.status == Deal.Status.DRAFT and not two_sides(table):
+        # Where every player plays alone, any other player at the table verifies (docs/organising.md).
+        raise EntryError("same_side", _("录入这一副的选手不能确认它：请本桌另一位选手用自己的录入码确认"))
     return deal_verify(deal=deal, player=side, expected_version=expected_version, ip=ip)
 
 
