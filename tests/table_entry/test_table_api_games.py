@@ -9,7 +9,9 @@ from django.test import Client
 
 from scoring.archive.database import import_archive
 from scoring.entry.services import deal_confirm
+from scoring.games import GAMES
 from scoring.models import Deal, DealHistory, Entrant, RefereeCall, Table
+from scoring.table_entry.codes import seat_sides
 from tests.archives import DOUDIZHU, doudizhu_archive, game_examples
 from tests.referee_setup import make_user
 from tests.table_entry.test_table_api import Table_, error_code
@@ -211,3 +213,34 @@ def test_the_page_asks_the_games_fields_not_the_card_grid(client, table):
         assert f'data-key="{key}"' in page
     assert 'id="card-grid"' not in page and 'name="feidan-W"' in page
     assert "js/entry_fields.js" in page and "js/table.js" in page
+
+
+# Who plays for which side, from each game's law: 华牌 and 升级 (§2.1) partners opposite; 蚌埠斗地主
+# (§1.1) and 跑胡子 (§3.1, seats E S W) every player for himself.
+SIDES_BY_LAW = {
+    "huapai": {"N": "NS", "S": "NS", "E": "EW", "W": "EW"},
+    "shengji": {"N": "NS", "S": "NS", "E": "EW", "W": "EW"},
+    "bengbu-doudizhu": {"N": "N", "E": "E", "S": "S", "W": "W"},
+    "paohuzi": {"E": "E", "S": "S", "W": "W"},
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(SIDES_BY_LAW))
+def test_each_seat_acts_for_the_side_its_game_gives_it(game_id):
+    assert seat_sides(GAMES[game_id]) == SIDES_BY_LAW[game_id]
+
+
+def test_a_table_of_three_closes_when_its_three_players_have_signed(phone, event, table, monkeypatch):
+    # 跑胡子's table (§3.1: E, S, W; North empty) through the same code: a seat the game does not
+    # have acts for no side, and the three seated players sign the table off.
+    fill_and_confirm(phone, event)
+    monkeypatch.setattr(GAMES[DOUDIZHU], "sides", {seat: (seat,) for seat in "ESW"})
+    assert phone.state().json()["signed_off"] == {"E": False, "S": False, "W": False}
+    assert error_code(phone.signoff(code(event, "N"), key="s-north")) == "bad_code"
+    for seat in "ES":
+        assert phone.signoff(code(event, seat), key=f"s-{seat}").status_code == 200
+    table.refresh_from_db()
+    assert not table.signed_off
+    assert phone.signoff(code(event, "W"), key="s-W").json()["signed_off"] == {"E": True, "S": True, "W": True}
+    table.refresh_from_db()
+    assert table.signed_off
