@@ -2,9 +2,13 @@
 other than 华牌): one player enters a deal in the game's fields with the engine's live score, a
 board entered while the network is down waits on the phone and arrives once, another player
 verifies (the writer's own code refused), every player signs off from the phones and the table
-closes; the referees' live grid shows it. Scores are the law's worked examples."""
+closes; the referees' live grid shows it. Scores are the law's worked examples.
+
+With HUAPAI_SCREENSHOTS=<folder> the test also saves the screenshots of docs/organising.md §6a
+there (table-entry-doudizhu-*.png)."""
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -12,6 +16,7 @@ from playwright.sync_api import expect
 from scoring.archive.database import import_archive
 from scoring.models import Deal, DealHistory, Entrant, Table
 from tests.archives import DOUDIZHU, doudizhu_archive, game_examples
+from tests.browser.test_event_from_scratch_browser import SHOTS
 from tests.conftest import new_page
 from tests.referee_setup import PASSWORD, make_user
 
@@ -33,6 +38,12 @@ def event():
     return import_archive(archive)
 
 
+def shot(page, name):
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"table-entry-doudizhu-{name}.png"))
+
+
 def code(seat):
     return Entrant.objects.get(code=SEAT_OF[seat]).access_code
 
@@ -46,7 +57,7 @@ def pick(page, key, word):
     page.locator(f'.field-row[data-key="{key}"] label').filter(has_text=re.compile(f"^{re.escape(word)}$")).click()
 
 
-def enter(page, board, name, seat=None):
+def enter(page, board, name, seat=None, picture=None):
     """A deal of the law's examples entered in the fields; the live score is the law's."""
     board_button(page, board).click()
     expect(page.locator("#entry")).to_be_visible()
@@ -65,6 +76,9 @@ def enter(page, board, name, seat=None):
         page.fill(f'input[name="feidan-{feidan_seat}"]', str(count))
     scores = EXAMPLES[name]["expected"]["scores"]
     expect(page.locator("#preview-scores [data-seat]")).to_have_text([str(scores[s]) for s in "NESW"])
+    if picture:
+        page.locator("#preview-scores").scroll_into_view_if_needed()
+        shot(page, picture)
     if seat:
         page.fill("#entry-code", code(seat))
     page.click("#save")
@@ -95,7 +109,7 @@ def test_a_doudizhu_table_scores_itself_from_two_phones(live_server, browser, ev
     expect(north.locator("#card-grid")).to_have_count(0)  # the game's fields, not 华牌's cards
 
     # North enters board 1 in the game's fields; the score on the phone is the engine's.
-    enter(north, 1, PLAYED[0], "N")
+    enter(north, 1, PLAYED[0], "N", picture="1-phone")
     expect(north.locator("#outbox-status")).to_have_text("全部已保存到服务器")
     expect(board_button(north, 1)).to_have_class("board-button draft")
     # East sees the deal in the game's words and every seat's score.
@@ -137,6 +151,8 @@ def test_a_doudizhu_table_scores_itself_from_two_phones(live_server, browser, ev
     expect(north.locator("#signoff-all-rows tr").last.locator("th")).to_have_text(
         ["合计", *(str(totals[s]) for s in "NESW")]
     )
+    north.locator("#signoff-section").scroll_into_view_if_needed()
+    shot(north, "2-signoff")
     sign(north, "N")
     sign(north, "S")  # the phone passed to South
     sign(east, "E")
