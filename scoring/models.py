@@ -415,6 +415,10 @@ class Table(models.Model):
     # only referees change a deal, with a reason.
     ns_signed_off_at = models.DateTimeField(null=True, blank=True)
     ew_signed_off_at = models.DateTimeField(null=True, blank=True)
+    # In a game whose sides are not two partnerships (蚌埠斗地主, 跑胡子: every seat its own side),
+    # {side: when it signed off}; when the last seated side signs, both columns above take that
+    # moment, so "the table is signed off" reads the same for every game (docs/organising.md).
+    side_signoffs = models.JSONField(default=dict, blank=True)
     # Set when a tenth wrong code within ten minutes arrives (`scoring.table_entry.codes`):
     # read with the table, so a poll needs no query to know the table is locked.
     locked_until = models.DateTimeField(null=True, blank=True)

@@ -14,6 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from scoring.entry.errors import EntryError
+from scoring.games import game_of
 from scoring.games.refusals import _
 from scoring.models import Entrant, Table, WrongCode
 
@@ -24,15 +25,12 @@ CODE_MAX_LENGTH = 32
 
 @dataclass(frozen=True)
 class TableSide:
-    """The side acting through a table link: "NS" or "EW", and its entrant."""
+    """The side acting through a table link: one of the game's sides ("NS" or "EW" in a game of
+    partnerships; a seat, "N" … "W", where every player plays alone), and its entrant."""
 
     side: str
     entrant: Entrant
     device: str = ""  # the phone's own random id, when it sent one (X-Table-Device)
-
-    @property
-    def other(self):
-        return "EW" if self.side == "NS" else "NS"
 
 
 def _normalised(code):
@@ -42,14 +40,25 @@ def _normalised(code):
     return "".join(code.split()).replace("-", "").upper()
 
 
+def seat_sides(game):
+    """{seat: the game's side it plays for}: 华牌 and 升级 N and S one side, E and W the other;
+    蚌埠斗地主 and 跑胡子 every seat its own side (`Game.sides`)."""
+    return {seat: side for side, seats in game.sides.items() for seat in seats}
+
+
 def side_entrants(table):
     """[(side, entrant)] of the table: its two pairs or teams; in an individual event, the
-    entrants of the four players seated there (N and S one side, E and W the other)."""
+    entrants of the players seated there, each on the side of the game its seat plays for
+    (华牌: N and S one side, E and W the other; a game of individuals: each seat its own)."""
     if table.ns_entrant_id or table.ew_entrant_id:
         return [(side, e) for side, e in (("NS", table.ns_entrant), ("EW", table.ew_entrant)) if e is not None]
-    seats = {table.north_id: "NS", table.south_id: "NS", table.east_id: "EW", table.west_id: "EW"}
+    sides = seat_sides(game_of(table.round.event))
+    seated = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
+    seats = {player: sides[seat] for seat, player in seated.items() if player and seat in sides}
     entrants = Entrant.objects.filter(event_id=table.round.event_id, memberships__player_id__in=[p for p in seats if p])
-    return [(seats[e.player_id], e) for e in entrants.annotate(player_id=F("memberships__player_id")).order_by("code")]
+    order = list(dict.fromkeys(sides.values()))  # the game's sides in seat order
+    found = [(seats[e.player_id], e) for e in entrants.annotate(player_id=F("memberships__player_id")).order_by("code")]
+    return sorted(found, key=lambda pair: order.index(pair[0]))
 
 
 def side_for_code(table, code):

@@ -25,11 +25,12 @@ from scoring.entry.services import (
     deal_verify,
     not_played_mark,
 )
+from scoring.games import game_of
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
 from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
 from scoring.rulings.appeals import appeal_lodge
-from scoring.table_entry.codes import side_for_code
+from scoring.table_entry.codes import side_entrants, side_for_code
 
 
 def table_for_token(token):
@@ -58,6 +59,8 @@ def players_may_write(table):
         return EntryError("players_entry_off", _("本赛事由裁判录入成绩：本桌链接只能查看"))
     if rnd.is_published:
         return EntryError("round_published", _("本轮成绩已公布：更正由裁判处理"))
+    if table.signed_off and not two_sides(table):
+        return EntryError("signed_off", _("本桌每位选手都已签字确认成绩：更改请叫裁判"))
     if table.signed_off:
         return EntryError("signed_off", _("双方已签字确认本桌成绩：更改请叫裁判"))
     return None
@@ -78,6 +81,18 @@ def _deal(table, board):
     return deal
 
 
+HUAPAI_DEAL_KEYS = ("captured", "holders", "exposed", "penalties")
+
+
+def deal_of_body(table, body):
+    """The deal a player's body carries, as the referee API reads one for the event's game: 华牌's
+    cards, holders, exposures and penalties; another game's own keys (`Game.deal_keys`) and its
+    "game" (a deal of another game is refused by the engine). The code and anything else stay out."""
+    game = game_of(table.round.event)
+    keys = HUAPAI_DEAL_KEYS if game.deal_keys is None else ("game", *game.deal_keys)
+    return {key: body[key] for key in keys if key in body}
+
+
 def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
     """A side enters or replaces a board's deal (a draft, for the other side to verify)."""
     side = _acting_side(table, body, device)
@@ -88,7 +103,7 @@ def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
         raise EntryError("confirmed", _("这一副双方已确认：要更改请叫裁判"))
     if existing is not None and not_played_mark(existing) is not None:
         raise EntryError("not_played", _("裁判已把这一副记为未打：要更改请叫裁判"))
-    deal_json = {key: body[key] for key in ("captured", "holders", "exposed", "penalties") if key in body}
+    deal_json = deal_of_body(table, body)
     if "adjusted" in body:
         raise EntryError("forbidden", _("只有裁判长（组织者）可以给调整分"))
     return deal_save(
@@ -108,6 +123,9 @@ def table_verify(table, board, body, *, expected_version, ip=None, device=""):
     deal = _deal(table, board)
     if deal is None:
         raise EntryError("not_found", _("这一副还没有录入"))
+    if deal.entered_side == side.side and deal.status == Deal.Status.DRAFT and not two_sides(table):
+        # Where every player plays alone, any other player at the table verifies (docs/organising.md).
+        raise EntryError("same_side", _("录入这一副的选手不能确认它：请本桌另一位选手用自己的录入码确认"))
     return deal_verify(deal=deal, player=side, expected_version=expected_version, ip=ip)
 
 
@@ -120,7 +138,7 @@ def table_dispute(table, board, body, *, expected_version=None, ip=None, device=
         raise EntryError("not_found", _("这一副还没有录入：请先录入，或呼叫裁判"))
     with transaction.atomic():
         deal = deal_dispute(deal=deal, player=side, reason=body.get("reason"), expected_version=expected_version, ip=ip)
-        Table.objects.filter(pk=table.pk).update(ns_signed_off_at=None, ew_signed_off_at=None)
+        Table.objects.filter(pk=table.pk).update(ns_signed_off_at=None, ew_signed_off_at=None, side_signoffs={})
     return deal
 
 
@@ -138,16 +156,41 @@ def unconfirmed_boards(table):
     return waiting if over else [*waiting, max((b for b, *_rest in deals), default=0) + 1]
 
 
+def table_sides(table, seated=None):
+    """The sides that sign a table off, in seat order: the game's sides with someone seated
+    (华牌, 升级: NS and EW; 蚌埠斗地主: N E S W; 跑胡子: E S W). `seated`: `side_entrants(table)`
+    when the caller has it."""
+    seated = side_entrants(table) if seated is None else seated
+    found = dict.fromkeys(side for side, _entrant in seated)
+    return list(found) or list(game_of(table.round.event).sides)
+
+
+def two_sides(table):
+    """Whether the table's sides are the two partnerships NS and EW (each has its own column)."""
+    return set(game_of(table.round.event).sides) == {"NS", "EW"}
+
+
+def signed_sides(table, sides=None):
+    """{side: whether it has signed the table off} for every side of the table (`sides`: the
+    table's, when the caller has them)."""
+    if two_sides(table):
+        return {"NS": table.ns_signed_off_at is not None, "EW": table.ew_signed_off_at is not None}
+    signed = table.side_signoffs if isinstance(table.side_signoffs, dict) else {}
+    return {side: side in signed for side in (table_sides(table) if sides is None else sides)}
+
+
 def table_signoff(table, body):
     """A side signs off its table's round once every board is confirmed; signing again before the
-    other side has is no change, and after both have it is `409 signed_off` like every player write.
+    others have is no change, and after all have it is `409 signed_off` like every player write.
     `side` (optional: the page sends it) is the side whose view the signer was shown
-    (`state.side_view`): a code of the other side is refused, so nobody signs the other side's
-    figures by mistake."""
+    (`state.side_view`): a code of another side is refused, so nobody signs another side's
+    figures by mistake. In a game of partnerships the table is closed when NS and EW have signed;
+    where every player plays alone, when every seated player has (docs/organising.md)."""
     side = _acting_side(table, body)
     shown = body.get("side")
-    if shown is not None and shown not in ("NS", "EW"):
-        raise EntryError("bad_side", _("side 必须是 NS 或 EW"))
+    sides = table_sides(table)
+    if shown is not None and shown not in sides:
+        raise EntryError("bad_side", _("side 必须是 {sides} 之一"), sides="、".join(sides))
     if shown is not None and shown != side.side:
         raise EntryError("other_side", _("这是另一方的录入码：请先选本方，看清本方的成绩再签字"))
     missing = unconfirmed_boards(table)
@@ -157,12 +200,32 @@ def table_signoff(table, body):
             _("还有未确认的副：{boards}"),
             boards="、".join(str(b) for b in missing[:20]),
         )
-    column = "ns_signed_off_at" if side.side == "NS" else "ew_signed_off_at"
-    with transaction.atomic():
-        # Conditional: signing twice keeps the first time.
-        Table.objects.filter(pk=table.pk, **{f"{column}__isnull": True}).update(**{column: timezone.now()})
-    table.refresh_from_db(fields=["ns_signed_off_at", "ew_signed_off_at"])
+    if two_sides(table):
+        column = "ns_signed_off_at" if side.side == "NS" else "ew_signed_off_at"
+        with transaction.atomic():
+            # Conditional: signing twice keeps the first time.
+            Table.objects.filter(pk=table.pk, **{f"{column}__isnull": True}).update(**{column: timezone.now()})
+    else:
+        _sign_alone(table, side.side, sides)
+    table.refresh_from_db(fields=["ns_signed_off_at", "ew_signed_off_at", "side_signoffs"])
     return side
+
+
+def _sign_alone(table, side, sides):
+    """One player of a game without partnerships signs; the last one closes the table (both
+    columns take that moment). The row is locked while read and written: two players signing at
+    once both count."""
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        signed = dict(locked.side_signoffs) if isinstance(locked.side_signoffs, dict) else {}
+        if side in signed:
+            return  # signing twice keeps the first time
+        now = timezone.now()
+        signed[side] = now.isoformat()
+        changes = {"side_signoffs": signed}
+        if all(s in signed for s in sides):
+            changes.update(ns_signed_off_at=now, ew_signed_off_at=now)
+        Table.objects.filter(pk=table.pk).update(**changes)
 
 
 CALL_KINDS = [k for k in RefereeCall.Kind.values if k != RefereeCall.Kind.DISPUTE]

@@ -12,15 +12,18 @@ from django.utils.translation import get_language
 
 from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.engine.vocabulary import MatchMode
+from scoring.entry.game_fields import deal_words, game_fields
 from scoring.entry.hot_sql import first_row
 from scoring.entry.selectors import snapshot
+from scoring.games import game_of
 from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
+from scoring.games.stored import event_rules
 from scoring.messages import message_text
 from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.rulings.clock import round_clock
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
-from scoring.table_entry.services import players_may_write, same_token, table_for_token
+from scoring.table_entry.services import players_may_write, same_token, signed_sides, table_for_token, table_sides
 
 
 def _board_numbers(event, played):
@@ -45,7 +48,7 @@ def _stamp_sql():
         f"SELECT t.token, t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT SUM(d.version) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT COUNT(*) FROM {call} c WHERE c.table_id = t.id AND c.answered_at IS NULL),"
-        f" t.ns_signed_off_at, t.ew_signed_off_at, r.status, e.entry,"
+        f" t.ns_signed_off_at, t.ew_signed_off_at, t.side_signoffs, r.status, e.entry,"
         # The round's clock: its newest entry, and the event's settings (the minutes it runs).
         f" (SELECT MAX(k.id) FROM {clock} k WHERE k.round_id = t.round_id), e.extra,"
         f" CASE WHEN t.locked_until > %s THEN 1 ELSE 0 END"
@@ -85,9 +88,19 @@ def state_body(token, open_calls):
     return json.dumps(table_state(table, open_calls), ensure_ascii=False, sort_keys=True).encode()
 
 
+def _side_scores(deal, game):
+    """{side: score} of a stored deal: NS and EW as stored; where every seat is its own side
+    (or any other sides a game has), the sum of its seats' scores."""
+    if set(game.sides) == {"NS", "EW"}:
+        return {"NS": deal["ns_score"], "EW": deal["ew_score"]}
+    return {side: sum(deal[f"score_{seat.lower()}"] or 0 for seat in seats) for side, seats in game.sides.items()}
+
+
 def table_state(table, open_calls=None):
     """The table as its link shows it. `open_calls`: the count `state_stamp` read already."""
     event, rnd = table.round.event, table.round
+    game = game_of(event)
+    fields = bool(game_fields(game, event_rules(event)))
     deals = {
         d["board"]: d
         for d in table.deals.order_by("sequence").values(
@@ -109,7 +122,7 @@ def table_state(table, open_calls=None):
                 "status": deal["status"],
                 "version": deal["version"],
                 "scores": {seat: deal[f"score_{seat.lower()}"] for seat in "NESW"},
-                "sides": {"NS": deal["ns_score"], "EW": deal["ew_score"]},
+                "sides": _side_scores(deal, game),
                 "entered_by": deal["entered_side"] or "referee",
                 # Recorded not played by a referee (or when time was called), in words.
                 "not_played": message_text(mark_words(mark)) if isinstance(mark, dict) else None,
@@ -131,6 +144,8 @@ def table_state(table, open_calls=None):
         else []
     )
     every_board = bool(boards) and all(b["status"] == Deal.Status.CONFIRMED for b in boards)
+    signing = table_sides(table, seated)
+    totals = {side: sum(b["sides"][side] for b in boards if b["status"] == Deal.Status.CONFIRMED) for side in signing}
     return {
         "event": {"slug": event.slug, "name": event.name},
         "round": {"number": rnd.number, "status": rnd.status},
@@ -138,16 +153,20 @@ def table_state(table, open_calls=None):
         "sides": {side: {"entrants": v["entrants"], "names": v["names"]} for side, v in sides.items()},
         "seats": _seat_names(table, player_names),
         "boards": boards,
+        # The game: its seats and the sides that verify and sign, and whether its deal is entered
+        # as its fields (`Game.entry_fields`) rather than 华牌's card grid.
+        "game": {"id": game.id, "seats": list(game.seats), "sides": signing, "fields": fields},
         "totals": {
             "NS": sum(d["ns_score"] for d in confirmed),
             "EW": sum(d["ew_score"] for d in confirmed),
+            "sides": totals,
             "confirmed": len(confirmed),
             "boards": len(boards),
         },
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
-        "signed_off": {"NS": table.ns_signed_off_at is not None, "EW": table.ew_signed_off_at is not None},
+        "signed_off": signed_sides(table, signing),
         # What each side signs, from its own side, once every board is confirmed.
-        "signoff": {side: side_view(boards, games, side) for side in ("NS", "EW")} if every_board else None,
+        "signoff": {side: side_view(boards, games, side, signing) for side in signing} if every_board else None,
         "writable": refusal is None,
         "read_only": None if refusal is None else {"code": refusal.code, "message": message_text(refusal)},
         "referee_called": bool(open_calls)
@@ -159,13 +178,20 @@ def table_state(table, open_calls=None):
     }
 
 
-def side_view(boards, games, side):
+def side_view(boards, games, side, sides=("NS", "EW")):
     """The table's round as `side` signs it: its own score first ("we") and the other side's
     ("they"), board by board and in total, and in games mode each 局 from its side (won, lost,
-    drawn, or not finished) with the 局 each side has won."""
-    other = "EW" if side == "NS" else "NS"
+    drawn, or not finished) with the 局 each side has won. Where every player plays alone there
+    is no one other side: "they" is None and each row has every side's score (`all`)."""
+    others = [s for s in sides if s != side]
+    other = others[0] if len(others) == 1 else None
     played = [b for b in boards if b.get("sides")]
-    rows = [{"board": b["board"], "we": b["sides"][side], "they": b["sides"][other]} for b in played]
+    rows = []
+    for b in played:
+        row = {"board": b["board"], "we": b["sides"][side], "they": b["sides"][other] if other else None}
+        if other is None:
+            row["all"] = {s: b["sides"][s] for s in sides}
+        rows.append(row)
     results = []
     for game in games:
         ours, theirs = (game.ns, game.ew) if side == "NS" else (game.ew, game.ns)
@@ -176,7 +202,11 @@ def side_view(boards, games, side):
         "side": side,
         "other": other,
         "boards": rows,
-        "totals": {"we": sum(r["we"] for r in rows), "they": sum(r["they"] for r in rows)},
+        "totals": {
+            "we": sum(r["we"] for r in rows),
+            "they": sum(r["they"] for r in rows) if other else None,
+            **({} if other else {"all": {s: sum(r["all"][s] for r in rows) for s in sides}}),
+        },
         "games": results,
         "games_won": {
             "we": sum(r["result"] == "won" for r in results),
@@ -214,6 +244,16 @@ def board_detail(table, board):
     deal = table.deals.filter(board=board).first()
     if deal is None:
         return {"board": board, "status": "empty", "version": None}
+    event = table.round.event
+    game, rules = game_of(event), event_rules(event)
+    if game_fields(game, rules):
+        # Another game's deal: its fields in their words, and as the deal JSON (`game_data`).
+        return {
+            "board": board,
+            **snapshot(deal),
+            "entered_by": deal.entered_side or "referee",
+            "words": [[label, value] for label, value in deal_words(game, deal.game_data, rules)],
+        }
     return {
         "board": board,
         **snapshot(deal),

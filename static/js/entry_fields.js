@@ -1,3 +1,62 @@
+// The fields as deal JSON and back, for a page that sends the deal itself (the table link's page,
+// table-api.md): the same shaping as the server's form (scoring.web.forms.GameDealForm.deal_json):
+// a field left empty is absent, an unticked box is absent, a count of 0 is left out, a choice is its
+// value as the law writes it (data-json), "nobody" in a seat-or-nobody field is null.
+window.EntryFields = (function () {
+  "use strict";
+  function rowsOf(form) { return Array.prototype.slice.call(form.querySelectorAll(".field-row")); }
+  function checked(row) { return Array.prototype.slice.call(row.querySelectorAll("input:checked")); }
+  function dealOf(form) {
+    var deal = {};
+    rowsOf(form).forEach(function (row) {
+      var key = row.dataset.key;
+      var kind = row.dataset.kind;
+      var on = checked(row);
+      if (kind === "seats") {
+        if (on.length) deal[key] = on.map(function (i) { return i.value; });
+      } else if (kind === "bool") {
+        if (on.length) deal[key] = true;
+      } else if (kind === "counts" || kind === "per_seat" || kind === "int") {
+        var counts = {};
+        row.querySelectorAll('input[type="number"]').forEach(function (input) {
+          if (input.value === "") return;
+          var number = Number(input.value);
+          var value = Number.isInteger(number) ? number : input.value;  // the engine names a bad one
+          if (kind === "int") deal[key] = value;
+          else if (value !== 0) counts[input.name.slice(key.length + 1)] = value;
+        });
+        if (kind !== "int" && Object.keys(counts).length) deal[key] = counts;
+      } else {
+        var value = on.length && on[0].value !== "" ? (on[0].dataset.json ? JSON.parse(on[0].dataset.json) : on[0].value) : "";
+        if (kind === "seat_or_huang") deal[key] = value === "" ? null : value;
+        else if (value !== "") deal[key] = value;
+      }
+    });
+    return deal;
+  }
+  function fill(form, deal) {
+    deal = deal || {};
+    rowsOf(form).forEach(function (row) {
+      var key = row.dataset.key;
+      var value = deal[key];
+      row.querySelectorAll("input").forEach(function (input) {
+        if (input.type === "number") {
+          var own = input.name === key ? value : value && value[input.name.slice(key.length + 1)];
+          input.value = own === undefined || own === null ? "" : String(own);
+        } else if (row.dataset.kind === "seats") {
+          input.checked = Array.isArray(value) && value.indexOf(input.value) !== -1;
+        } else if (row.dataset.kind === "bool") {
+          input.checked = value === true;
+        } else {
+          var written = input.dataset.json ? JSON.parse(input.dataset.json) : input.value;
+          input.checked = value === undefined || value === null ? input.value === "" : written === value;
+        }
+      });
+    });
+  }
+  return { deal: dealOf, fill: fill };
+})();
+
 // Deal entry for a game whose deal is a few fields (蚌埠斗地主: landlord, bid, 明/暗, who went out
 // first, 飞弹, 天炸/天尊): keys choose a field's value and move on, and a live preview.
 // Scores are never computed here: the form is posted to the server's preview endpoint (the rules
@@ -175,7 +234,11 @@
     }
   });
   // A board recorded not played shows the score it was given; a preview of its empty form would blank it.
-  if (!form.hasAttribute("data-recorded-not-played")) preview();
+  // (The table page has no board open at first: it sets data-preview when one is opened.)
+  if (form.dataset.preview && !form.hasAttribute("data-recorded-not-played")) preview();
+  // For the table page: a board opened afresh (nothing touched yet), and its preview now.
+  window.EntryFields.reset = function () { touched = {}; };
+  window.EntryFields.preview = function () { clearTimeout(timer); preview(); };
   // The referee starts where a played deal starts: the first field the deal needs and lacks.
   if (!form.querySelector("#errors") && document.getElementById("save")) {
     var first = rows.findIndex(function (row) { return row.querySelector(".required") && !filled(row); });

@@ -27,6 +27,9 @@
     if (POINT_CARDS.indexOf(code) === -1) POINT_CARDS.push(code);
   });
   var EXPOSABLE = ["SQ", "DJ", "C10", "HA"];
+  // Another game's deal is its entry fields (static/js/entry_fields.js shapes them and draws the
+  // engine's preview, as on the referee's page); 华牌's is the card grid below.
+  var fieldsMode = app.dataset.fields === "1" && !!window.EntryFields;
 
   // --- what this phone keeps --------------------------------------------------
   function load() {
@@ -49,6 +52,10 @@
     localStorage.setItem("huapai-device", device);
   }
   var state = kept.state || JSON.parse(document.getElementById("initial-state").textContent);
+
+  // The game's seats and the sides that verify and sign (two partnerships, or every player alone).
+  function game() { return state.game || { seats: SEATS, sides: ["NS", "EW"], fields: false }; }
+  function twoSides() { var sides = game().sides; return sides.length === 2 && sides.indexOf("NS") !== -1 && sides.indexOf("EW") !== -1; }
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -156,9 +163,10 @@
   function rememberSide(action, data) {
     var side = null;
     if (action.kind === "put") side = data.entered_by;
-    if (action.kind === "verify") side = data.entered_by === "NS" ? "EW" : data.entered_by === "EW" ? "NS" : null;
+    // (Where every player plays alone, the verifier's seat is not in the answer: no guess.)
+    if (action.kind === "verify" && twoSides()) side = data.entered_by === "NS" ? "EW" : data.entered_by === "EW" ? "NS" : null;
     if (action.kind === "signoff") side = data.side;
-    if (side === "NS" || side === "EW") { kept.side = side; keep(); }
+    if (side && game().sides.indexOf(side) !== -1) { kept.side = side; keep(); }
   }
   window.addEventListener("online", function () { retryDelay = 2000; setOnline(true); flush(); refresh(); });
   window.addEventListener("offline", function () { setOnline(false); });
@@ -198,6 +206,10 @@
 
   var STATUS_WORDS = { empty: gettext("未录入"), draft: gettext("等对方核对"), confirmed: gettext("双方已确认"),
                        disputed: gettext("有争议，等裁判") };
+  var ALONE_WORDS = { draft: gettext("等另一位选手核对"), confirmed: gettext("已核对确认") };
+  function statusWord(status) {
+    return (!twoSides() && ALONE_WORDS[status]) || STATUS_WORDS[status] || status;
+  }
 
   function drawBoards() {
     var list = document.getElementById("boards");
@@ -209,11 +221,16 @@
       button.className = "board-button " + (b.not_played ? "not_played" : b.status) + (pendingFor(b.board).length ? " pending" : "");
       button.dataset.board = b.board;
       button.textContent = b.board;
-      button.title = b.not_played || STATUS_WORDS[b.status] || b.status;
+      button.title = b.not_played || statusWord(b.status);
       li.appendChild(button);
       list.appendChild(li);
     });
-    setText(document.getElementById("totals"), t(gettext("已确认 %(confirmed)s / %(boards)s 副 · NS %(NS)s · EW %(EW)s"), state.totals));
+    if (twoSides() || !state.totals.sides) {
+      setText(document.getElementById("totals"), t(gettext("已确认 %(confirmed)s / %(boards)s 副 · NS %(NS)s · EW %(EW)s"), state.totals));
+    } else {
+      setText(document.getElementById("totals"), [t(gettext("已确认 %(confirmed)s / %(boards)s 副"), state.totals)].concat(
+        game().sides.map(function (side) { return side + " " + state.totals.sides[side]; })).join(" · "));
+    }
     show(document.getElementById("read-only"), !state.writable);
     setText(document.getElementById("read-only"), state.read_only ? state.read_only.message : "");
     show(document.getElementById("referee-coming"), state.referee_called);
@@ -291,7 +308,10 @@
     gameRows.innerHTML = "";
     show(document.getElementById("signoff-choose"), !view);
     show(document.getElementById("signoff-view"), !!view);
-    if (view) {
+    show(document.getElementById("signoff-pair"), !!view && !!view.other);
+    show(document.getElementById("signoff-all"), !!view && !view.other);
+    if (view && !view.other) drawSignoffAlone(view);
+    if (view && view.other) {
       var we = t(gettext("我方 %(side)s"), { side: view.side });
       var they = t(gettext("对方 %(side)s"), { side: view.other });
       ["signoff-we", "signoff-games-we"].forEach(function (id) { setText(document.getElementById(id), we); });
@@ -308,10 +328,31 @@
       setText(document.getElementById("signoff-games-won"), view.games.length
         ? t(gettext("赢的局：我方 %(we)s，对方 %(they)s"), view.games_won) : "");
     }
-    var signed = [];
-    if (state.signed_off.NS) signed.push(t(gettext("NS 已签字")));
-    if (state.signed_off.EW) signed.push(t(gettext("EW 已签字")));
+    var signed = game().sides.filter(function (side) { return state.signed_off[side]; })
+      .map(function (side) { return t(gettext("%(side)s 已签字"), { side: side }); });
     setText(document.getElementById("signed-off"), signed.join(" · "));
+  }
+
+  // Where every player plays alone: every player's score, board by board and in total, the
+  // signer's own column first named as theirs.
+  function drawSignoffAlone(view) {
+    var sides = game().sides;
+    var head = document.getElementById("signoff-all-head");
+    var body = document.getElementById("signoff-all-rows");
+    head.innerHTML = "";
+    body.innerHTML = "";
+    cells(head, [t(gettext("副"))].concat(sides.map(function (side) {
+      return side === view.side ? t(gettext("我 %(side)s"), { side: side }) : side;
+    })), "th");
+    view.boards.forEach(function (b) {
+      body.appendChild(cells(document.createElement("tr"), [b.board].concat(sides.map(function (s) { return b.all[s]; }))));
+    });
+    body.appendChild(cells(document.createElement("tr"), [t(gettext("合计"))].concat(
+      sides.map(function (s) { return view.totals.all[s]; })), "th"));
+    var mine = sides.indexOf(view.side) + 1;
+    [head].concat(Array.prototype.slice.call(body.rows)).forEach(function (row) {
+      if (row.cells[mine]) row.cells[mine].classList.add("mine");
+    });
   }
   document.getElementById("signoff-form").addEventListener("change", function (event) {
     if (event.target.name === "side") drawSignoff();
@@ -361,6 +402,16 @@
     return { captured: captured, holders: holders, exposed: exposed, penalties: penalties };
   }
 
+  // The deal as this page sends it: the fields (another game) or the card grid (华牌).
+  function dealOfForm() { return fieldsMode ? window.EntryFields.deal(form) : dealFromGrid(); }
+
+  function formFromDeal(detail) {
+    if (!fieldsMode) { gridFromDeal(detail); return; }
+    form.reset();
+    window.EntryFields.fill(form, detail.game_data || {});
+    document.getElementById("entry-code").value = kept.code || "";
+  }
+
   function gridFromDeal(deal) {
     form.reset();
     var filled = {};
@@ -402,8 +453,16 @@
 
   var previewTimer = null;
   var pendingPreview = null;
+  // Another game's preview is entry_fields.js's (the same form and endpoint as the referee's page).
+  function previewFields() {
+    form.dataset.preview = base + "boards/" + openBoard + "/preview";
+    window.EntryFields.reset();
+    window.EntryFields.preview();
+  }
+  function startPreview() { if (fieldsMode) previewFields(); else schedulePreview(); }
+
   function preview() {
-    if (!openBoard) return;
+    if (!openBoard || fieldsMode) return;
     var rows = form.querySelectorAll("#card-grid .card-row");
     var left = Array.prototype.filter.call(rows, function (row) { return !row.querySelector("input:checked"); }).length;
     setText(document.getElementById("grid-progress"), left ? t(gettext("还有 %(left)s 张牌未分配"), { left: left }) : t(gettext("每张牌都已分配")));
@@ -437,7 +496,7 @@
         show(document.getElementById("preview-offline"), true);
       });
   }
-  function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(preview, 150); }
+  function schedulePreview() { if (fieldsMode) return; clearTimeout(previewTimer); previewTimer = setTimeout(preview, 150); }
   form.addEventListener("change", function () { askHolders(); schedulePreview(); });
   form.addEventListener("input", schedulePreview);
 
@@ -454,13 +513,19 @@
       tr.appendChild(td);
       body.appendChild(tr);
     }
-    SEATS.forEach(function (seat) { line(seat, detail.text.captured[seat]); });
-    line(t(gettext("持牌人")), detail.text.holders);
-    line(t(gettext("亮牌")), detail.text.exposed);
-    line(t(gettext("罚分")), Object.keys(detail.penalties || {}).map(function (s) { return s + " " + detail.penalties[s]; }).join(" "));
+    if (detail.words) {
+      detail.words.forEach(function (pair) { line(pair[0], pair[1]); });  // another game's fields in words
+    } else {
+      SEATS.forEach(function (seat) { line(seat, detail.text.captured[seat]); });
+      line(t(gettext("持牌人")), detail.text.holders);
+      line(t(gettext("亮牌")), detail.text.exposed);
+      line(t(gettext("罚分")), Object.keys(detail.penalties || {}).map(function (s) { return s + " " + detail.penalties[s]; }).join(" "));
+    }
     var scores = document.getElementById("deal-scores");
     scores.innerHTML = "";
-    SEATS.map(function (s) { return detail.scores[s]; }).concat([detail.sides.NS, detail.sides.EW]).forEach(function (v) {
+    var values = game().seats.map(function (s) { return detail.scores[s]; });
+    if (twoSides()) values = values.concat([detail.sides.NS, detail.sides.EW]);
+    values.forEach(function (v) {
       var td = document.createElement("td");
       td.className = "num";
       td.textContent = v;
@@ -475,7 +540,7 @@
     var pending = pendingFor(openBoard);
     setText(document.getElementById("board-title"), t(gettext("第 %(board)s 副"), { board: openBoard }));
     setText(document.getElementById("board-status"), pending.length
-      ? t(gettext("保存在本手机，尚未发送")) : b.not_played || STATUS_WORDS[b.status] || b.status);
+      ? t(gettext("保存在本手机，尚未发送")) : b.not_played || statusWord(b.status));
     // A board a referee recorded not played is the referees': the players read it only.
     var canWrite = state.writable && !pending.length && !b.not_played;
     var entering = canWrite && (b.status === "empty" || (b.status === "draft" && editing));
@@ -502,7 +567,7 @@
     askHolders();
     show(document.getElementById("board-panel"), true);
     drawPanel();
-    schedulePreview();
+    startPreview();
     document.getElementById("board-panel").scrollIntoView();
   }
 
@@ -516,9 +581,9 @@
   });
   document.getElementById("edit-board").addEventListener("click", function () {
     editing = true;
-    if (detail) gridFromDeal(detail);
+    if (detail) formFromDeal(detail);
     drawPanel();
-    schedulePreview();
+    startPreview();
   });
 
   form.addEventListener("submit", function (event) {
@@ -527,7 +592,7 @@
     if (!code) { showError(t(gettext("请填本方录入码"))); return; }
     kept.code = code;  // the entering side's code is remembered on this phone
     var b = boardState(openBoard);
-    var body = dealFromGrid();
+    var body = dealOfForm();
     body.code = code;
     enqueue({ kind: "put", board: openBoard, method: "PUT", url: base + "boards/" + openBoard, body: body,
               version: b && b.status !== "empty" ? b.version : null });

@@ -135,10 +135,13 @@ def test_every_games_form_is_valid_with_its_defaults(game_id):
     event_rules(event)  # the stored options read back as the game's rules
 
 
-def test_players_do_not_enter_a_game_the_table_link_cannot_show(client, director):
+def test_players_enter_another_game_through_the_table_link(client, director):
+    # The table link enters every game (its entry fields), so the players' mode is offered for
+    # 蚌埠斗地主 as for 华牌 (tests/table_entry/test_table_api_games.py).
     response = client.post("/organiser/new/", {**DOUDIZHU_EVENT, "entry": "players"})
-    assert response.status_code == 200 and not Event.objects.exists()
-    assert "由裁判录入" in response.content.decode()
+    assert response.status_code == 302
+    event = Event.objects.get()
+    assert event.game == "bengbu-doudizhu" and event.entry == Event.Entry.PLAYERS
 
 
 def test_the_form_offers_the_chosen_games_rule_sets_only(client, director):

@@ -11,7 +11,6 @@ from django.utils.translation import pgettext_lazy
 from scoring.engine.clock import BOARD_MINUTES_LIMIT, ROUND_MINUTES_LIMIT, clock_settings
 from scoring.engine.not_played import DEFAULT_RULE, RULES, rule_of
 from scoring.engine.vocabulary import ARCHIVE_TIEBREAKS, TIEBREAK_LABELS
-from scoring.entry.game_fields import game_fields
 from scoring.events.rulebook import option_label, value_word
 from scoring.games import GAMES, game_of
 from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
@@ -305,11 +304,6 @@ class EventForm(forms.ModelForm):
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("结束日期不能早于开始日期"))
-        if cleaned.get("entry") == Event.Entry.PLAYERS and game_fields(self.game):
-            # The table link's page is 华牌's card grid: another game's deals are entered by referees.
-            self.add_error(
-                "entry", _("%(game)s 的成绩由裁判录入（选手录入页只有华牌的牌格）") % {"game": self.game.name}
-            )
         if cleaned.get("swap_directions") and (
             cleaned.get("kind", self.instance.kind) != Event.Kind.PAIRS or (cleaned.get("sessions_per_round") or 1) < 2
         ):

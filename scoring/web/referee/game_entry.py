@@ -3,6 +3,8 @@
 board takes, and the rows its template draws (each field's choices as entered, and the refusals
 beside it). The 华牌 grid is `scoring.entry.grid`; nothing here scores."""
 
+import json
+
 from django.utils.translation import gettext
 
 from scoring.entry import game_fields
@@ -88,6 +90,7 @@ def field_rows(event, values, errors=None):
             row["options"] = [
                 {
                     "value": str(choice),
+                    "json": json.dumps(choice),  # the value as the deal JSON writes it (the table page sends JSON)
                     "word": gettext(spec.words[choice]) if choice in spec.words else str(choice),
                     "title": "",
                     "checked": entered == str(choice),

@@ -24,12 +24,15 @@ from scoring.entry.grid import card_rows, exposable_rows
 from scoring.entry.selectors import check_board, deal_preview, snapshot
 from scoring.events.lineups import session_notes
 from scoring.events.rulebook import rules_text
+from scoring.games import game_of
 from scoring.games.huapai import SEATS
-from scoring.games.stored import event_rules
+from scoring.games.stored import event_rules, plays_alone
 from scoring.messages import message_json
 from scoring.table_entry import idempotency
 from scoring.table_entry.codes import wrong_codes_lock_until
 from scoring.table_entry.services import (
+    deal_of_body,
+    signed_sides,
     table_appeal,
     table_call,
     table_deal_put,
@@ -41,6 +44,9 @@ from scoring.table_entry.services import (
 from scoring.table_entry.state import board_detail, state_body, state_stamp, table_state
 from scoring.web.api.views import MAX_BODY, _expected_version
 from scoring.web.client_address import client_ip
+from scoring.web.forms import form_errors
+from scoring.web.referee import game_entry
+from scoring.web.referee.game_entry import FIELDS
 from scoring.web.seating import session_note_words
 
 # The one place where a table link's domain error becomes an HTTP status (table-api.md);
@@ -200,10 +206,7 @@ def board_dispute(request, table, body, board):
 @table_write("POST")
 def signoff(request, table, body):
     side = table_signoff(table, body)
-    return 200, {
-        "side": side.side,
-        "signed_off": {"NS": table.ns_signed_off_at is not None, "EW": table.ew_signed_off_at is not None},
-    }
+    return 200, {"side": side.side, "signed_off": signed_sides(table)}
 
 
 @table_write("POST")
@@ -285,11 +288,30 @@ def preview(request, token, board):
     if table is None:
         return _not_found()
     try:
-        body = _read_body(request)
         _board(table, board)
+        if request.content_type != "application/json" and game_entry.entry_kind(table.round.event) == FIELDS:
+            return _fields_preview(request, table, board)
+        body = _read_body(request)
     except EntryError as failure:
         return _answer(*_refused(failure))
-    deal_json = {key: body[key] for key in ("captured", "holders", "exposed", "penalties") if key in body}
+    return _answer(200, deal_preview(table, board, deal_of_body(table, body)))
+
+
+def _fields_preview(request, table, board):
+    """The preview of another game's fields as the page's form posts them (the referee's page
+    posts the same form, `game_entry.entry_form`; `static/js/entry_fields.js` draws both)."""
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    if not length.isascii() or not length.isdigit() or int(length) > MAX_BODY:
+        raise EntryError("too_large", gettext("请求超过 64 KiB"))
+    form, _kind = game_entry.entry_form(table.round.event, request.POST)
+    if not form.is_valid():
+        problems = [
+            {"code": "bad_form", "field": name, "message": line}
+            for name in form.errors
+            for line in form_errors(form, only=name)
+        ]
+        return _answer(200, {"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
+    deal_json = {key: value for key, value in form.deal_json().items() if not key.startswith("adjusted")}
     return _answer(200, deal_preview(table, board, deal_json))
 
 
@@ -301,7 +323,8 @@ def page(request, token):
     else:
         event = table.round.event
         rules = event_rules(event)
-        decks = getattr(rules, "decks", 1)  # the table link's page is the 华牌 grid
+        fields = game_entry.entry_kind(event) == FIELDS
+        decks = getattr(rules, "decks", 1)  # 华牌's card grid, one deck or two
         response = render(
             request,
             "table/table.html",
@@ -309,9 +332,14 @@ def page(request, token):
                 "table": table,
                 "event": event,
                 "round": table.round,
-                "cards": card_rows({}, decks),
-                "exposables": exposable_rows({}, decks),
-                "seats": SEATS,
+                # Another game's deal: its entry fields, as the referee's page draws them.
+                "fields": game_entry.field_rows(event, {}) if fields else None,
+                "cards": [] if fields else card_rows({}, decks),
+                "exposables": [] if fields else exposable_rows({}, decks),
+                "seats": game_of(event).seats if fields else SEATS,
+                # Who verifies and signs: two partnerships, or every player alone (docs/organising.md).
+                "two_sides": set(game_of(event).sides) == {"NS", "EW"},
+                "alone": plays_alone(game_of(event)),
                 "penalties": dict.fromkeys(SEATS, ""),
                 "self_capture": getattr(rules, "self_capture_doubles", False),
                 "rules_text": rules_text(event),
@@ -331,7 +359,13 @@ def service_worker(request, token):
     from the phone's storage). Scoped to this table's link."""
     if table_for_token(token) is None:
         return _not_found()
-    assets = [static("css/site.css"), static("js/table.js"), static("js/site.js"), reverse("javascript-catalog")]
+    assets = [
+        static("css/site.css"),
+        static("js/table.js"),
+        static("js/entry_fields.js"),  # another game's fields (the page loads it only for such a game)
+        static("js/site.js"),
+        reverse("javascript-catalog"),
+    ]
     # The assets' addresses carry their content hash (the static manifest): a new release is
     # a new cache, and the old one is dropped when the new worker takes over.
     version = hashlib.sha256("|".join(assets).encode()).hexdigest()[:12]
