@@ -172,7 +172,9 @@
   window.addEventListener("offline", function () { setOnline(false); });
 
   // --- the table's state --------------------------------------------------------
-  var etag = null;
+  // The page's own state comes with its ETag: the first poll is a 304 unless something moved.
+  // A state kept on this phone from an earlier visit has none (its poll brings the state now).
+  var etag = kept.state ? null : app.dataset.stateEtag || null;
   function refresh() {
     var headers = etag ? { "If-None-Match": etag } : {};
     return fetch(app.dataset.state, { headers: headers, credentials: "omit", cache: "no-store" })

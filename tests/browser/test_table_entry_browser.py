@@ -205,3 +205,20 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     assert channels == {("A", "table link"), ("B", "table link")}
     for opened in (north_south, east_west, referee):
         opened.context.close()
+
+
+def test_the_pages_first_poll_is_answered_not_modified(live_server, browser, event):
+    """The page comes with its state's ETag, so a phone that has just opened it polls a 304; after
+    a change the page fetches the new state whole."""
+    polls = []
+    page = new_page(browser, **PHONE)
+    page.on("response", lambda answer: polls.append(answer.status) if answer.url.endswith("/state") else None)
+    table = Table.objects.get(round__event=event, number=1)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    with page.expect_response(lambda response: response.url.endswith("/state")):
+        page.evaluate("window.dispatchEvent(new Event('online'))")  # a poll now, not in 5 s
+    assert polls[0] == 304
+    enter(page, 1, "T1", pair="A")
+    expect(board_button(page, 1)).to_have_class(re.compile("draft"))
+    assert 200 in polls  # the state after the change came whole
+    page.context.close()

@@ -315,6 +315,20 @@ def _fields_preview(request, table, board):
     return _answer(200, deal_preview(table, board, deal_json))
 
 
+def _initial_state(token, table):
+    """The state the page starts with and its ETag, from the same kept body as the polls: the
+    page's first poll is then a 304 (a hall's phones open their pages at once)."""
+    stamped = state_stamp(token)
+    body = (
+        table_state_body(stamped.table_id, stamped.stamp, lambda: state_body(token, stamped.open_calls))
+        if stamped
+        else None
+    )
+    if body is None:
+        return {"state": table_state(table), "state_etag": ""}
+    return {"state": json.loads(body), "state_etag": f'"{stamped.stamp}"'}
+
+
 def page(request, token):
     """The table's phone page. Its address is the credential to read: no caching anywhere."""
     table = table_for_token(token)
@@ -344,7 +358,7 @@ def page(request, token):
                 "self_capture": getattr(rules, "self_capture_doubles", False),
                 "rules_text": rules_text(event),
                 "decks": decks,
-                "state": table_state(table),
+                **_initial_state(token, table),
                 "session_notes": session_note_words(session_notes(table, event, table.round.sessions)),
             },
         )
