@@ -9,7 +9,16 @@ from scoring.events.permissions import is_organiser
 from scoring.games import game_of
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label, split_games
 from scoring.games.refusals import DealError, Text, _
-from scoring.games.stored import COLUMN_SEATS, event_rules, plays_alone
+from scoring.games.stored import (
+    COLUMN_SEATS,
+    canonical_deal,
+    carries_state,
+    event_rules,
+    place_deal,
+    plays_alone,
+    table_match,
+)
+from scoring.games.stored import deal_json as stored_json
 from scoring.messages import message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Event, Table
 
@@ -203,7 +212,14 @@ def deal_preview(table, board, deal_json):
     game = game_of(event)
     rules = event_rules(event)
     adjusted = deal_json.get("adjusted")
-    problems = [] if adjusted is not None else game.read_deal(deal_json, rules)[1]
+    problems = []
+    if carries_state(game) and adjusted is None:
+        try:  # the deal at its place in the table's match: the state reached before it
+            deal_json = placed_deal(table, board, game, rules, deal_json)
+        except DealError as failure:
+            problems = [failure]
+    if not problems:
+        problems = [] if adjusted is not None else game.read_deal(deal_json, rules)[1]
     try:
         result = None if problems else game.score_stored(rules, deal_json, adjusted)
     except DealError as failure:
@@ -243,7 +259,37 @@ def deal_preview(table, board, deal_json):
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
         "totals": _table_totals(table, board, game, result) if plays_alone(game) else None,
         "questions": holder_questions(deal_json) if game.deal_keys is None else [],
+        # A game that carries a state (升级): the levels before and after, the match's progress.
+        "match": match_lines(table, board, game, rules, canonical_deal(game, result) if result else None),
     }
+
+
+def placed_deal(table, board, game, rules, entered):
+    """The deal JSON of board `board` of a game that carries a state (升级) with the state the
+    table's match reached before it: every earlier board must be there (entered, in whatever
+    status), in order (`games.stored.place_deal`). Raises `DealError`."""
+    earlier = list(Deal.objects.filter(table=table, board__lt=board).order_by("board"))
+    missing = sorted(set(range(1, board)) - {deal.board for deal in earlier})
+    if missing:
+        raise DealError(
+            "earlier_missing",
+            _("请先录第 {boards} 副：这一副接着本桌前面各副的状态打"),
+            boards="、".join(map(str, missing)),
+        )
+    return place_deal(game, rules, entered, [stored_json(deal) for deal in earlier])
+
+
+def match_lines(table, board, game, rules, entered=None):
+    """The table's match around board `board` in the game's words, for a game that carries a
+    state from deal to deal (升级: the levels before and after the deal, the match's progress to
+    its end): the engine's match of the earlier deals as stored, and with the deal as entered
+    (`entered`, placed and canonical; None: not scored); [] for any other game."""
+    if not carries_state(game):
+        return []
+    earlier = [stored_json(deal) for deal in table.deals.filter(board__lt=board).order_by("board")]
+    before = table_match(game, rules, earlier) or game.table_match([], rules)
+    after = game.table_match([*earlier, entered], rules) if entered is not None else None
+    return [message_text(line) for line in game.match_lines(before, after, rules)]
 
 
 def refused_field(game, problem):

@@ -8,7 +8,14 @@ from django.db.models import Count, Sum
 from scoring.engine.standings import Format, MatchResult, TableResult, match_finished
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, STANDINGS_TOTAL, Kind, MatchMode
 from scoring.games import game_of
-from scoring.games.stored import STANDINGS_OPTION, event_option, table_points
+from scoring.games.stored import (
+    STANDINGS_OPTION,
+    carries_state,
+    event_option,
+    event_rules,
+    table_outcome,
+    table_points,
+)
 from scoring.models import Deal, Entrant, Match, Round, Table
 
 
@@ -66,6 +73,13 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
 
     individual = event.kind == Kind.INDIVIDUAL
     game = game_of(event)
+    # A game whose match carries a state (升级): each table's deals as stored, in playing order,
+    # for the engine's match to decide it (`table_outcome`).
+    stored_by_table = defaultdict(list)
+    if carries_state(game):
+        for table_id, data in deals.order_by("table_id", "board").values_list("table_id", "game_data"):
+            stored_by_table[table_id].append(data or {})
+        rules = event_rules(event)
     by_points = individual and event_option(event, STANDINGS_OPTION) == STANDINGS_TABLE_POINTS
     tables_by_match = defaultdict(list)
     for table_id, match_id, ns_code, ew_code, *seat_codes in Table.objects.filter(
@@ -89,6 +103,8 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
             table.side_scores = sides_by_table.get(table_id, [])
             if by_points:
                 table.seat_points = table_points(game, table.seat_totals)
+            if stored_by_table:
+                table.set_outcome(table_outcome(game, rules, stored_by_table[table_id], event.match_length))
         tables_by_match[match_id].append(table)
 
     results = []

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -29,6 +29,7 @@ from scoring.entry.selectors import (
     enters_blind,
     history_rows,
     locate_board,
+    match_lines,
     next_to_confirm,
     refused_field,
     table_history,
@@ -47,6 +48,7 @@ from scoring.events.rulebook import rules_text
 from scoring.games import game_of
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
+from scoring.games.stored import deal_json as stored_json
 from scoring.games.stored import event_rules
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
@@ -310,15 +312,22 @@ def _history_shown(rows):
     ]
 
 
-def _game_context(event, kind, values, form, problems):
+def _game_context(event, kind, values, form, problems, table, board, deal):
     """What the page of the event's game draws: 华牌's card grid, or another game's fields
-    with the refusals beside them (the form's, and the engine's `problems` by deal key)."""
+    with the refusals beside them (the form's, and the engine's `problems` by deal key), and
+    the table's match around the board where the game carries a state (升级's levels)."""
     rules = event_rules(event)
     if kind == game_entry.FIELDS:
         errors = game_entry.form_errors_by_field(form) if form is not None else {}
         for key, text in problems:
             errors.setdefault(key, []).append(text)
-        return {"fields": game_entry.field_rows(event, values, errors), "seats": game_of(event).seats}
+        game = game_of(event)
+        return {
+            "fields": game_entry.field_rows(event, values, errors, board),
+            "seats": game.seats,
+            "entry_help": gettext(game.entry_help) if getattr(game, "entry_help", "") else "",
+            "match_lines": match_lines(table, board, game, rules, stored_json(deal) if deal is not None else None),
+        }
     return {
         "cards": card_rows(values, rules.decks),
         "exposables": exposable_rows(values, rules.decks),
@@ -357,7 +366,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "table": table,
         "board": board,
         "deal": deal,
-        **_game_context(event, kind, values, form, problems),
+        **_game_context(event, kind, values, form, problems, table, board, deal),
         "template": game_entry.TEMPLATES[kind],
         "takes_penalties": game_of(event).takes_penalties,
         "rules_text": rules_text(event),
@@ -439,7 +448,7 @@ def board_entry(request, event, number, table_number, board):
         return render(request, context["template"], context)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
-    form, _kind = game_entry.entry_form(event, request.POST)
+    form, _kind = game_entry.entry_form(event, request.POST, board)
     if not form.is_valid():
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         context = _board_context(
@@ -507,7 +516,7 @@ def board_entry(request, event, number, table_number, board):
 @require_POST
 def board_preview(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
-    form, kind = game_entry.entry_form(event, request.POST)
+    form, kind = game_entry.entry_form(event, request.POST, board)
     if not form.is_valid():
         problems = [
             {"code": "bad_form", "field": name, "message": line}
