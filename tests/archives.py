@@ -214,7 +214,7 @@ SHENGJI_TABLE_TWO = [
 ]
 
 
-def shengji_archive(*, slug="t-sj", status=None, table_one=None, table_two=None):
+def shengji_archive(*, slug="t-sj", status=None, table_one=None, table_two=None, options=None, boards=4):
     """A 升级 pairs event of four pairs A–D (p01–p08), one round: A (NS) against B at table 1
     playing SJM2 (the seed's 模擬 as a 4-deal match: NS 5, EW A, NS win), C (NS) against D at
     table 2 playing `SHENGJI_TABLE_TWO` (EW win, 4 to 3); matches of 4 deals, no target (M3)."""
@@ -222,8 +222,18 @@ def shengji_archive(*, slug="t-sj", status=None, table_one=None, table_two=None)
     rnd = {
         "number": 1,
         "matches": [
-            {"table": 1, "ns": "A", "ew": "B", "deals": table_one or shengji_match_deals("SJM2")},
-            {"table": 2, "ns": "C", "ew": "D", "deals": table_two or copy.deepcopy(SHENGJI_TABLE_TWO)},
+            {
+                "table": 1,
+                "ns": "A",
+                "ew": "B",
+                "deals": shengji_match_deals("SJM2") if table_one is None else table_one,
+            },
+            {
+                "table": 2,
+                "ns": "C",
+                "ew": "D",
+                "deals": copy.deepcopy(SHENGJI_TABLE_TWO) if table_two is None else table_two,
+            },
         ],
     }
     if status:
@@ -235,8 +245,8 @@ def shengji_archive(*, slug="t-sj", status=None, table_one=None, table_two=None)
             "name": "升级测试赛",
             "game": SHENGJI,
             "kind": "pairs",
-            "match": {"mode": "boards", "boards": 4},
-            "options": {"start_level": 1, "target": None, "deals": 4},
+            "match": {"mode": "boards", "boards": boards},
+            "options": {"start_level": 1, "target": None, "deals": 4} if options is None else options,
         },
         "players": people,
         "pairs": [

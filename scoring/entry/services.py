@@ -213,7 +213,8 @@ def _rethread_later(table, board, user, ip=None):
     earlier = [stored_json(deal) for deal in Deal.objects.filter(table=table, board__lte=board).order_by("board")]
     for deal in later:
         try:
-            placed = place_deal(game, rules, stored_json(deal), earlier)
+            own = {key: value for key, value in stored_json(deal).items() if key != "state"}  # its entry
+            placed = place_deal(game, rules, own, earlier)
             scored = score_stored(game, rules, placed, deal.adjusted)
         except DealError as error:
             raise EntryError(

@@ -179,3 +179,12 @@ def table_outcome(game, rules, deals, length):
         return None
     levels = result["state"]["levels"]
     return levels["NS"], levels["EW"], result["winner"], result["finished"] or result["deals_played"] >= length
+
+
+def boards_played_out(game, rules, deals, length):
+    """How many boards a table's match needs (1…this): `length`, or fewer for a game whose match
+    ends by itself (升级: the deals up to the one that ended it, as stored in playing order)."""
+    result = table_match(game, rules, deals)
+    if result is None or not result["finished"]:
+        return length
+    return min(length, result["deals_played"])
