@@ -188,3 +188,9 @@ def boards_played_out(game, rules, deals, length):
     if result is None or not result["finished"]:
         return length
     return min(length, result["deals_played"])
+
+
+def table_summary(game, rules, deals):
+    """A table's match in the game's words (`Game.match_summary`, a `Text`), or None."""
+    result = table_match(game, rules, deals)
+    return None if result is None else game.match_summary(result)

@@ -218,6 +218,24 @@ class Shengji:
         lines.append(self._progress(rules, played, winner))
         return lines
 
+    def match_summary(self, result):
+        """A table's match in one line, for the round and entrant pages: the levels reached and
+        the winner, or how many deals it stands at ("NS 打5（5）· EW 打A（1）· 南北(NS) 胜")."""
+        levels = result["state"]["levels"]
+        reached = Text(
+            _("NS 打{ns}（{ns_level}）· EW 打{ew}（{ew_level}）"),
+            ns=rank(levels["NS"]),
+            ns_level=levels["NS"],
+            ew=rank(levels["EW"]),
+            ew_level=levels["EW"],
+        )
+        winner = result["winner"]
+        if winner == "draw":
+            return Text(_("{levels} · 打平"), levels=reached)
+        if winner is not None:
+            return Text(_("{levels} · {winner} 胜"), levels=reached, winner=side_label(winner))
+        return Text(_("{levels} · {played} 副，未打完"), levels=reached, played=result["deals_played"])
+
     def _progress(self, rules, played, winner):
         if winner == "draw":
             return Text(_("比赛结束：第 {played} 副后双方打平"), played=played)
