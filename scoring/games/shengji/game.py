@@ -68,10 +68,10 @@ def seat_statistics(deal):
 
 
 def _levels_text(state):
-    """Both sides' levels in words, the side on 台上 marked: "台上 南北(NS) · NS 打3 · EW 打A"."""
+    """Both sides' levels in words, the side on 台上 marked: "台上 南北(NS) · NS 打3（3） · EW 打A（1）"."""
     levels = state["levels"]
     return Text(
-        _("台上 {declarer} · NS 打{ns}（{ns_level}）· EW 打{ew}（{ew_level}）"),
+        _("台上 {declarer} · NS 打{ns}（{ns_level}） · EW 打{ew}（{ew_level}）"),
         declarer=side_label(state["declarer"]),
         ns=rank(levels["NS"]),
         ns_level=levels["NS"],
@@ -224,10 +224,10 @@ class Shengji:
 
     def match_summary(self, result):
         """A table's match in one line, for the round and entrant pages: the levels reached and
-        the winner, or how many deals it stands at ("NS 打5（5）· EW 打A（1）· 南北(NS) 胜")."""
+        the winner, or how many deals it stands at ("NS 打5（5） · EW 打A（1） · 南北(NS) 胜")."""
         levels = result["state"]["levels"]
         reached = Text(
-            _("NS 打{ns}（{ns_level}）· EW 打{ew}（{ew_level}）"),
+            _("NS 打{ns}（{ns_level}） · EW 打{ew}（{ew_level}）"),
             ns=rank(levels["NS"]),
             ns_level=levels["NS"],
             ew=rank(levels["EW"]),
