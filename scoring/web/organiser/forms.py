@@ -368,6 +368,8 @@ class EventForm(forms.ModelForm):
         elif options.get(STATE_DEALS_OPTION) and carries_state(game):
             # A match of a set number of deals (升级's `deals`): a table plays that many at most.
             self.instance.match_length = options[STATE_DEALS_OPTION]
+            if "match_length" in cleaned:  # the form's own field would write its value over it
+                cleaned["match_length"] = options[STATE_DEALS_OPTION]
         return options
 
     def changed_result_fields(self):
