@@ -54,6 +54,10 @@ PHRASES = {
 }
 # An option left without a value (升级's target or number of deals: none).
 NO_VALUE = gettext_lazy("不设")
+NO_VALUE_PHRASES = {
+    "target": gettext_lazy("不设目标级数"),
+    "deals": gettext_lazy("不限局数"),
+}
 
 
 def game_name(game):
@@ -75,7 +79,7 @@ def value_word(name, value):
 
 def _option_phrase(spec, value):
     if value is None:
-        return f"{option_label(spec)}：{NO_VALUE}"
+        return str(NO_VALUE_PHRASES.get(spec.name) or f"{option_label(spec)}：{NO_VALUE}")
     phrase = PHRASES.get(spec.name)
     word = value_word(spec.name, value)
     return phrase % {"value": word} if phrase else f"{option_label(spec)}：{word}"
