@@ -146,3 +146,13 @@ def test_an_adjusted_score_is_refused_the_points_are_corrected():
             user=organiser,
         )
     assert refused.value.code == "bad_adjusted"
+
+
+def test_a_board_cannot_be_recorded_not_played_a_match_skips_no_deal():
+    from scoring.rulings.not_played import board_not_played
+
+    _event, table, referee, _second = setting()
+    with pytest.raises(EntryError) as refused:
+        board_not_played(table=table, board=1, user=referee, reason="没打")
+    assert refused.value.code == "bad_adjusted"  # 升级 has no adjusted score: the points are corrected
+    assert not Deal.objects.filter(table=table).exists()

@@ -7,7 +7,7 @@ from scoring.games.refusals import DealError, Text, _
 
 from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES, rank
 from .deal import GAME_ID, check_deal, read_deal, side_label, validate_deal
-from .engine import score_deal, score_valid_deal
+from .engine import BREAKDOWN_TERMS, score_deal, score_valid_deal
 from .match import _state, match_outcome, match_over, match_standing, shengji_match
 from .options import DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
 
@@ -98,7 +98,7 @@ class Shengji:
     deal_keys = ("declarer", "points", "state", "options")
     generic_options = True
     takes_penalties = False  # the law has no penalty points
-    breakdown_terms = ()
+    breakdown_terms = BREAKDOWN_TERMS  # the notes' words, translated one by one
     # The state (台上 and both levels) is carried from deal to deal at a table: the site places
     # each deal in its table's match (`place_deal`) and ranks by the match (`table_match`).
     carries_state = True
