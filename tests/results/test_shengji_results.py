@@ -63,6 +63,7 @@ def test_the_public_standings_rank_by_match_points_then_level_difference(client,
     for row in rows:
         points, difference, _level = expected[row[1]]
         assert row[4:6] == [str(points), str(difference)], row
+    assert "场分相同，级差少 3" in page  # D below A: the same 场分, 4 − 1 levels of difference
     after = standings_table(client.get("/events/t-sj/standings/?after=1").content.decode())
     assert [row[1] for row in after] == order
 
@@ -95,6 +96,7 @@ def test_the_standings_workbook_pdf_and_picture_read_back(client, event):
     rows = [dict(zip(header, [c.value for c in row], strict=True)) for row in ws.iter_rows(min_row=2)]
     assert {r["编号"]: (r["场分"], r["级差"], r["终局级数"]) for r in rows} == expected
     assert [r["编号"] for r in rows] == ["A", "D", "C", "B"]
+    assert rows[1]["与上一名"] == "场分相同，级差少 3"
     text = "\n".join(
         page.extract_text() for page in PdfReader(io.BytesIO(content(client.get("/events/t-sj/standings.pdf")))).pages
     )

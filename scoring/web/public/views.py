@@ -120,7 +120,8 @@ def standings(request, slug):
     # A game without penalty points has no 罚分 column; its own words for the figures (升级: 级差).
     exclude = None if game.takes_penalties else (*(table_class._meta.exclude or ()), "penalties")
     table = table_class(data, exclude=exclude)
-    for name, label in standings_labels(game).items():
+    table.figure_words = standings_labels(game)  # the explanations name them so too
+    for name, label in table.figure_words.items():
         if name in table.columns.names():
             table.columns[name].column.verbose_name = label
     _configure_table(table, request)
