@@ -293,6 +293,16 @@ def match_lines(table, board, game, rules, entered=None):
     return [message_text(line) for line in game.match_lines(before, after, rules)]
 
 
+def match_ended_at(table, board, game, rules):
+    """Whether the table's match, as stored, ended with board `board` or before it (a game that
+    carries a state: 升级's target reached, or its deals played); False for any other game."""
+    if not carries_state(game):
+        return False
+    deals = [stored_json(deal) for deal in table.deals.filter(board__lte=board).order_by("board")]
+    result = table_match(game, rules, deals)
+    return bool(result and result["finished"])
+
+
 def refused_field(game, problem):
     """The entry field a refusal is about, where the game says (another game's deal key)."""
     field_of = getattr(game, "refusal_key", None)

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scoring.archive.database import import_archive
-from scoring.models import Deal
+from scoring.models import Deal, Event
 from tests.archives import SHENGJI, game_examples, shengji_archive
 from tests.referee_setup import make_user
 
@@ -84,3 +84,18 @@ def test_a_second_referee_confirms_and_the_history_reads_in_the_games_words(clie
     assert deal.status == Deal.Status.CONFIRMED and deal.scores == {"N": 0, "E": 1, "S": 0, "W": 1}  # S3
     page = client.get(BOARD.format(board=1)).content.decode()
     assert "台上：东西(EW)" in page and "台下得分：55" in page
+
+
+def test_no_next_deal_is_offered_once_the_match_has_ended(client, referees):
+    # SJM5 (matches of two deals, M3): after its second deal the match is over, a draw.
+    Event.objects.filter(slug="t-sj").update(options=EXAMPLES["SJM5"]["match_options"])
+    first, second = (deal["points"] for deal in EXAMPLES["SJM5"]["match"])
+    client.post(BOARD.format(board=1), {"declarer": "NS", "points": str(first), "next": "1"})
+    page = client.get(BOARD.format(board=2)).content.decode()
+    assert "已打 1 副" in page
+    response = client.post(BOARD.format(board=2), {"points": str(second), "next": "1"})
+    assert response.status_code == 302 and response["Location"].endswith("/boards/2/")  # not on to board 3
+    page = client.get(BOARD.format(board=2)).content.decode()
+    assert 'id="save-next"' not in page and "比赛结束：第 2 副后双方打平" in page
+    after = client.post(BOARD.format(board=3), {"points": "40"})
+    assert after.status_code == 400 and "比赛已在第 2 局结束" in after.content.decode()  # M2/M3: match_over

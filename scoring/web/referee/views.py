@@ -29,6 +29,7 @@ from scoring.entry.selectors import (
     enters_blind,
     history_rows,
     locate_board,
+    match_ended_at,
     match_lines,
     next_to_confirm,
     refused_field,
@@ -420,7 +421,10 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "irregularity_kinds": Irregularity.Kind.choices,
         "blind": enters_blind(request.user, event),
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
-        "next_board": board + 1 if event.match_mode == Event.MatchMode.GAMES or board < event.match_length else None,
+        "next_board": board + 1
+        if (event.match_mode == Event.MatchMode.GAMES or board < event.match_length)
+        and not match_ended_at(table, board, game_of(event), event_rules(event))  # 升级: no deal after the end
+        else None,
     }
 
 
@@ -507,7 +511,12 @@ def board_entry(request, event, number, table_number, board):
         )
         context["posted_version"] = form.cleaned_data.get("version") or ""
         return render(request, context["template"], context, status=409 if conflict else 400)
-    if request.POST.get("next") and event.match_mode == Event.MatchMode.BOARDS and board < event.match_length:
+    if (
+        request.POST.get("next")
+        and event.match_mode == Event.MatchMode.BOARDS
+        and board < event.match_length
+        and not match_ended_at(table, board, game_of(event), event_rules(event))
+    ):
         return redirect("referee-board", event.slug, number, table_number, board + 1)
     return redirect("referee-board", event.slug, number, table_number, board)
 
