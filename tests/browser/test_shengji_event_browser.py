@@ -32,6 +32,7 @@ ADMIN_PASSWORD = "Sheng-ji-admin-2026"
 REFEREE_PASSWORD = "Da-guo-A-ji-7"
 NAME = "2026 升级双人公开赛"
 TABLET = {"width": 1024, "height": 768}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 PAIRS = [("林国平", "何美玲"), ("高志强", "罗春华"), ("梁永红", "宋建华"), ("唐晓东", "许丽萍")]
 EXAMPLES = game_examples(SHENGJI)
 SHOTS = os.environ.get("HUAPAI_SCREENSHOTS")  # a folder: the entry page's screenshots are saved there
@@ -186,6 +187,18 @@ def test_a_shengji_event_from_the_console(live_server, browser):
             second.wait_for_selector("#deal-status:has-text('已确认')")
     second.context.close()
     assert Deal.objects.filter(table__round__event=event, status="confirmed").count() == 4
+
+    # On a phone: the second deal's page reads the level state and takes the points without sideways scrolling.
+    phone = conftest_new_page(browser, **PHONE)
+    sign_in(phone, base, "referee1", REFEREE_PASSWORD)
+    phone.goto(f"{base}/referee/{slug}/rounds/1/tables/2/boards/2/")
+    expect(phone.locator('input[name="points"]')).to_be_visible()
+    expect(phone.locator("#match-lines")).to_contain_text(levels_words(TABLE_DEALS[2][0][3]))
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["viewport"]["width"], f"the entry page scrolls sideways on a phone ({width}px)"
+    if SHOTS:
+        phone.screenshot(path=str(Path(SHOTS) / "shengji-entry-phone.png"), full_page=True)
+    phone.context.close()
 
     director.goto(f"{base}/organiser/{slug}/rounds/1/")
     director.click("#publish-round")
