@@ -191,3 +191,66 @@ def doudizhu_archive(*, slug="t-ddz", options=None, tables=DOUDIZHU_TABLES, stat
         "players": players(8),
         "rounds": [rnd],
     }
+
+
+SHENGJI = "shengji"
+
+
+def shengji_match_deals(name):
+    """The deals of a 升级 worked match (examples.json `SJM…`) as archive deals, boards from 1
+    (without "game": the event says it; later deals without a state: the match carries it)."""
+    deals = copy.deepcopy(game_examples(SHENGJI)[name]["match"])
+    return [{"board": board, **{k: v for k, v in d.items() if k != "game"}} for board, d in enumerate(deals, 1)]
+
+
+# Table 2 of round 1 of `shengji_archive`: EW on 台上 first; 40 (S2: EW A→3), 60 (S3: EW 3→4),
+# 100 (S4: the sides swap, NS on 台上 at A, nothing gained), 45 (S2: NS A→3). After 4 deals NS 3,
+# EW 4: EW win by one level (M3). Worked by hand from §2.3 S2–S5.
+SHENGJI_TABLE_TWO = [
+    {"board": 1, "declarer": "EW", "points": 40},
+    {"board": 2, "points": 60},
+    {"board": 3, "points": 100},
+    {"board": 4, "points": 45},
+]
+
+
+def shengji_archive(*, slug="t-sj", status=None, table_one=None, table_two=None, options=None, boards=4):
+    """A 升级 pairs event of four pairs A–D (p01–p08), one round: A (NS) against B at table 1
+    playing SJM2 (the seed's 模擬 as a 4-deal match: NS 5, EW A, NS win), C (NS) against D at
+    table 2 playing `SHENGJI_TABLE_TWO` (EW win, 4 to 3); matches of 4 deals, no target (M3)."""
+    people = players(8)
+    rnd = {
+        "number": 1,
+        "matches": [
+            {
+                "table": 1,
+                "ns": "A",
+                "ew": "B",
+                "deals": shengji_match_deals("SJM2") if table_one is None else table_one,
+            },
+            {
+                "table": 2,
+                "ns": "C",
+                "ew": "D",
+                "deals": copy.deepcopy(SHENGJI_TABLE_TWO) if table_two is None else table_two,
+            },
+        ],
+    }
+    if status:
+        rnd["status"] = status
+    return {
+        "format": "huapai-event/1",
+        "event": {
+            "slug": slug,
+            "name": "升级测试赛",
+            "game": SHENGJI,
+            "kind": "pairs",
+            "match": {"mode": "boards", "boards": boards},
+            "options": {"start_level": 1, "target": None, "deals": 4} if options is None else options,
+        },
+        "players": people,
+        "pairs": [
+            {"id": code, "players": [people[2 * i]["id"], people[2 * i + 1]["id"]]} for i, code in enumerate("ABCD")
+        ],
+        "rounds": [rnd],
+    }

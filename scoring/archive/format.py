@@ -31,10 +31,14 @@ from scoring.games.refusals import DealError, Refusal, Text, _
 from scoring.games.stored import (
     MATCH_LENGTH_OPTION,
     STANDINGS_OPTION,
+    canonical_deal,
+    carries_state,
     column_scores,
     event_option_specs,
+    place_deal,
     rules_for_event,
     score_stored,
+    table_outcome,
     table_points,
 )
 
@@ -175,6 +179,12 @@ class ParsedEvent:
                 ]
                 for table in tables if by_points else ():
                     table.seat_points = table_points(self.game, table.seat_totals)
+                if carries_state(self.game):  # 升级: each table's match decided by the engine
+                    for table, parsed in zip(tables, match.tables, strict=True):
+                        deals = sorted(parsed.deals, key=lambda d: d.board)
+                        confirmed = [canonical_deal(self.game, d.scored) for d in deals if d.status == "confirmed"]
+                        outcome = table_outcome(self.game, _rules_for(self.event), confirmed, self.event["length"])
+                        table.set_outcome(outcome)
                 results.append(
                     MatchResult(round=rnd.number, home=match.home, away=match.away, bye=match.bye, tables=tables)
                 )
@@ -811,6 +821,10 @@ def _lineups(raw, where, ns_members, ew_members):
     return found
 
 
+def _board_or_zero(raw):
+    return raw.get("board") if isinstance(raw, dict) and _number(raw.get("board")) else 0
+
+
 def _deals(table, raw_match, round_number, rules, event):
     game = GAMES[event["game"]]
     # A game whose match is a number of deals (`deals_per_match`) has no board beyond it.
@@ -823,11 +837,21 @@ def _deals(table, raw_match, round_number, rules, event):
         where=_table(round_number, table.number),
     )
     boards = set()
+    threaded = carries_state(game)  # 升级: each deal at its place in the table's match (M1)
+    if threaded:
+        raw_deals = sorted(raw_deals, key=_board_or_zero)
+    earlier = []
     for raw in raw_deals:
         board = raw.get("board") if isinstance(raw, dict) else None
         _require(_number(board), _("{where}：每副需要正整数 board"), where=_table(round_number, table.number))
         where = Text(_("第{round}轮 {table}号桌 第{board}副"), round=round_number, table=table.number, board=board)
         _require(board not in boards, _("{where}：同一桌重复"), where=where)
+        _require(
+            not threaded or board == len(earlier) + 1,
+            _("{where}：前面缺少第 {missing} 副（每副接着上一副的状态打）"),
+            where=where,
+            missing=len(earlier) + 1,
+        )
         _require(
             not counted or board <= event["length"],
             _("{where}：这场比赛只有 {deals} 副"),
@@ -838,7 +862,8 @@ def _deals(table, raw_match, round_number, rules, event):
         boards.add(board)
         adjusted = raw.get("adjusted")
         try:
-            scored = score_stored(game, rules, raw, adjusted)
+            placed = place_deal(game, rules, raw, earlier) if threaded else raw
+            scored = score_stored(game, rules, placed, adjusted)
         except DealError as error:
             problem = Text(error.template, **error.params)
             raise ArchiveError(
@@ -850,6 +875,8 @@ def _deals(table, raw_match, round_number, rules, event):
             raise ArchiveError(_("{where}：{problem}"), where=where, problem=Text(problem))
         _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
         del scored["breakdown"]  # 360,000 deals: keep only what is stored
+        if threaded:
+            earlier.append(canonical_deal(game, scored))
         table.deals.append(
             ParsedDeal(
                 board=board,

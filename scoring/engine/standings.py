@@ -53,6 +53,16 @@ class TableResult:
     seats: dict = field(default_factory=dict)  # seat -> player id (individual)
     seat_totals: dict = field(default_factory=dict)  # seat -> total score (individual)
     seat_points: dict = field(default_factory=dict)  # seat -> the game's table points (individual)
+    # A game whose match carries a state (升级): the match's own winner ("NS", "EW", "draw"; None
+    # while unfinished: the totals, its levels, then decide as they stand) and whether it is over.
+    winner: str | None = None
+    finished: bool | None = None
+
+    def set_outcome(self, outcome):
+        """A table of a game that carries a state (`games.stored.table_outcome`): the totals
+        are the levels the sides reached, the match's winner and end its own."""
+        if outcome is not None:
+            self.ns_total, self.ew_total, self.winner, self.finished = outcome
 
     @classmethod
     def from_deals(cls, ns, ew, deals, seats=None):
@@ -141,8 +151,13 @@ def match_games(side_scores, threshold, games):
     return split
 
 
-def table_points(fmt, side_scores, ns_total, ew_total):
-    """场分 (NS, EW) of one pairs table: per 局 in games mode, on the totals in boards mode."""
+def table_points(fmt, side_scores, ns_total, ew_total, winner=None):
+    """场分 (NS, EW) of one pairs table: per 局 in games mode, on the totals in boards mode; by
+    the match's own winner where its game says (升级: the side that passed the target level)."""
+    if winner is not None:
+        ns = "win" if winner == "NS" else "draw" if winner == "draw" else "loss"
+        ew = {"win": "loss", "loss": "win", "draw": "draw"}[ns]
+        return fmt.points[ns], fmt.points[ew]
     if fmt.mode == MatchMode.GAMES:
         ns_points = ew_points = 0
         for game in match_games(side_scores, fmt.threshold, fmt.length):
@@ -168,7 +183,7 @@ def score_match(fmt, match):
             match.away: (_outcome_points(fmt.points, away, home), away, home, penalties[match.away]),
         }
     (table,) = match.tables
-    ns_points, ew_points = table_points(fmt, table.side_scores, table.ns_total, table.ew_total)
+    ns_points, ew_points = table_points(fmt, table.side_scores, table.ns_total, table.ew_total, table.winner)
     return {
         table.ns: (ns_points, table.ns_total, table.ew_total, table.ns_penalty),
         table.ew: (ew_points, table.ew_total, table.ns_total, table.ew_penalty),
@@ -186,7 +201,10 @@ def match_finished(fmt, match):
     if not match.tables:
         return False
     for table in match.tables:
-        if fmt.mode == MatchMode.GAMES:
+        if table.finished is not None:  # its game says (升级: the target reached, or the deals played)
+            if not table.finished:
+                return False
+        elif fmt.mode == MatchMode.GAMES:
             if sum(game.finished for game in split_games(table.side_scores, fmt.threshold)) < fmt.length:
                 return False
         elif table.deal_count < fmt.length:

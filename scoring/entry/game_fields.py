@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext
 
 from scoring.engine.vocabulary import SEAT_NAMES
+from scoring.messages import message_text
 
 # What a field asks (the games' entry fields): one seat; several seats; one of some values; yes
 # or no; an integer per seat; an integer; a seat or nobody (跑胡子's 黄庄).
@@ -40,6 +41,8 @@ class GameField:
     minimum: int = 0
     maximum: int | None = None
     words: dict = field(default_factory=dict)
+    step: int | None = None  # an integer's step (升级's points: multiples of 5); the engine refuses others
+    first_only: bool = False  # asked on a table's first deal only (升级's 台上: later deals carry the state)
 
 
 def _read(spec):
@@ -58,16 +61,22 @@ def _read(spec):
         minimum=get("minimum", None) or 0,
         maximum=most if most is not None else get("maximum", None),
         words=dict(get("words", None) or {}),
+        step=get("step", None),
+        first_only=bool(get("first_only", False)),
     )
 
 
-def game_fields(game, rules=None):
+def game_fields(game, rules=None, board=None):
     """The game's entry fields in the order a referee records them (empty for a game whose
-    entry is its own grid, 华牌's)."""
+    entry is its own grid, 华牌's). With `board`, the fields that board asks: a field of a
+    table's first deal only (`first_only`) is left out of the later ones."""
     fields_of = getattr(game, "entry_fields", None)
     if fields_of is None:
         return []
-    return [_read(spec) for spec in fields_of(rules)]
+    fields = [_read(spec) for spec in fields_of(rules)]
+    if board is not None and board > 1:
+        fields = [spec for spec in fields if not spec.first_only]
+    return fields
 
 
 def seat_word(seat):
@@ -90,13 +99,18 @@ def value_word(spec, value):
 
 
 def deal_words(game, deal, rules=None):
-    """[(label, value in words)] of the fields a stored deal gives (`Deal.game_data`)."""
+    """[(label, value in words)] of the fields a stored deal gives (`Deal.game_data`), then what
+    the game says of it beyond its fields (`Game.deal_words`: 升级's levels before the deal)."""
     deal = deal or {}
-    return [
+    words = [
         (spec.label, value_word(spec, deal[spec.key]))
         for spec in game_fields(game, rules)
         if spec.key in deal and (deal[spec.key] not in (None, [], {}) or spec.kind == SEAT_OR_NONE)
     ]
+    more = getattr(game, "deal_words", None)
+    if more is not None:
+        words += [(gettext(label), message_text(value)) for label, value in more(deal)]
+    return words
 
 
 def deal_text(game, deal, rules=None):

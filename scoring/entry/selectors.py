@@ -9,7 +9,17 @@ from scoring.events.permissions import is_organiser
 from scoring.games import game_of
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label, split_games
 from scoring.games.refusals import DealError, Text, _
-from scoring.games.stored import COLUMN_SEATS, event_rules, plays_alone
+from scoring.games.stored import (
+    COLUMN_SEATS,
+    boards_played_out,
+    canonical_deal,
+    carries_state,
+    event_rules,
+    place_deal,
+    plays_alone,
+    table_match,
+)
+from scoring.games.stored import deal_json as stored_json
 from scoring.messages import message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Event, Table
 
@@ -203,7 +213,14 @@ def deal_preview(table, board, deal_json):
     game = game_of(event)
     rules = event_rules(event)
     adjusted = deal_json.get("adjusted")
-    problems = [] if adjusted is not None else game.read_deal(deal_json, rules)[1]
+    problems = []
+    if carries_state(game) and adjusted is None:
+        try:  # the deal at its place in the table's match: the state reached before it
+            deal_json = placed_deal(table, board, game, rules, deal_json)
+        except DealError as failure:
+            problems = [failure]
+    if not problems:
+        problems = [] if adjusted is not None else game.read_deal(deal_json, rules)[1]
     try:
         result = None if problems else game.score_stored(rules, deal_json, adjusted)
     except DealError as failure:
@@ -243,7 +260,47 @@ def deal_preview(table, board, deal_json):
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
         "totals": _table_totals(table, board, game, result) if plays_alone(game) else None,
         "questions": holder_questions(deal_json) if game.deal_keys is None else [],
+        # A game that carries a state (升级): the levels before and after, the match's progress.
+        "match": match_lines(table, board, game, rules, canonical_deal(game, result) if result else None),
     }
+
+
+def placed_deal(table, board, game, rules, entered):
+    """The deal JSON of board `board` of a game that carries a state (升级) with the state the
+    table's match reached before it: every earlier board must be there (entered, in whatever
+    status), in order (`games.stored.place_deal`). Raises `DealError`."""
+    earlier = list(Deal.objects.filter(table=table, board__lt=board).order_by("board"))
+    missing = sorted(set(range(1, board)) - {deal.board for deal in earlier})
+    if missing:
+        raise DealError(
+            "earlier_missing",
+            _("请先录第 {boards} 副：这一副接着本桌前面各副的状态打"),
+            boards="、".join(map(str, missing)),
+        )
+    return place_deal(game, rules, entered, [stored_json(deal) for deal in earlier])
+
+
+def match_lines(table, board, game, rules, entered=None):
+    """The table's match around board `board` in the game's words, for a game that carries a
+    state from deal to deal (升级: the levels before and after the deal, the match's progress to
+    its end): the engine's match of the earlier deals as stored, and with the deal as entered
+    (`entered`, placed and canonical; None: not scored); [] for any other game."""
+    if not carries_state(game):
+        return []
+    earlier = [stored_json(deal) for deal in table.deals.filter(board__lt=board).order_by("board")]
+    before = table_match(game, rules, earlier) or game.table_match([], rules)
+    after = game.table_match([*earlier, entered], rules) if entered is not None else None
+    return [message_text(line) for line in game.match_lines(before, after, rules)]
+
+
+def match_ended_at(table, board, game, rules):
+    """Whether the table's match, as stored, ended with board `board` or before it (a game that
+    carries a state: 升级's target reached, or its deals played); False for any other game."""
+    if not carries_state(game):
+        return False
+    deals = [stored_json(deal) for deal in table.deals.filter(board__lte=board).order_by("board")]
+    result = table_match(game, rules, deals)
+    return bool(result and result["finished"])
 
 
 def refused_field(game, problem):
@@ -289,10 +346,20 @@ def round_progress(rnd):
     deals = Deal.objects.filter(table__round=rnd).order_by("sequence") if boards is None else Deal.objects.none()
     for table_id, ns, ew in deals.values_list("table_id", "ns_score", "ew_score"):
         sides.setdefault(table_id, []).append((ns, ew))
+    game = game_of(event)
+    stored = {}  # a match that ends by itself (升级's target): its boards up to the one that ended it
+    if carries_state(game) and boards is not None:
+        rules = event_rules(event)
+        for table_id, data in (
+            Deal.objects.filter(table__round=rnd).order_by("board").values_list("table_id", "game_data")
+        ):
+            stored.setdefault(table_id, []).append(data or {})
     rows, todo = [], 0
     for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"):
         table_states = states.get(table.id, {})
         numbers = boards or range(1, max(table_states, default=0) + 2)  # games mode: played boards and the next
+        if table.id in stored:
+            numbers = range(1, boards_played_out(game, rules, stored[table.id], event.match_length) + 1)
         cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
         todo += sum(cell["state"] != "confirmed" for cell in cells)
         # 局 totals are shown only where they decide a match (games mode).

@@ -14,17 +14,27 @@ from scoring.cache import announce_results_changed
 from scoring.engine.not_played import ADJUSTED, MARK_KEY, is_awaiting
 from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import create_with_history, deal_at, insert, round_status_for_write
-from scoring.entry.selectors import snapshot
+from scoring.entry.selectors import placed_deal, snapshot
 from scoring.events.permissions import is_organiser, may_confirm, may_enter
 from scoring.games import game_of
 from scoring.games.refusals import DealError, Text, _
-from scoring.games.stored import apply_result, canonical_deal, event_rules, score_stored
+from scoring.games.stored import (
+    apply_result,
+    canonical_deal,
+    carries_state,
+    event_rules,
+    place_deal,
+    score_stored,
+)
+from scoring.games.stored import deal_json as stored_json
 from scoring.models import Appeal, BlindEntry, Deal, DealHistory, Irregularity, RefereeCall, Round, Table
 
 # Control characters, and lone surrogates (JSON's "\\ud800"), which no database encodes.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 # Stored as the history's reason in Chinese; pages show it through gettext (history_reason).
 BLIND_AGREEMENT = _("两名裁判独立录入一致")
+# A later deal of a game that carries state, rewritten because an earlier one changed.
+RETHREADED = _("前面一副更改：本副的台上与级数随之更新")
 UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
 
 
@@ -174,14 +184,58 @@ def adjusting_call(table, board):
     )
 
 
-def _score(table, deal_json, adjusted=None):
+def _score(table, deal_json, adjusted=None, board=None):
     """The deal scored by the event's game as it will be stored, with what players' statistics
-    need of it (where the game keeps anything)."""
+    need of it (where the game keeps anything). A game that carries a state from deal to deal
+    (升级's levels) scores board `board` at its place in the table's match (`placed_deal`)."""
     event = table.round.event
+    game, rules = game_of(event), event_rules(event)
     try:
-        return score_stored(game_of(event), event_rules(event), deal_json, adjusted)
+        if board is not None and carries_state(game):
+            deal_json = placed_deal(table, board, game, rules, deal_json)
+        return score_stored(game, rules, deal_json, adjusted)
     except DealError as error:
         raise EntryError(error.code, error.template, **error.params) from None
+
+
+def _rethread_later(table, board, user, ip=None):
+    """After board `board` of a game that carries state changed, every later deal at the table
+    takes the state the match now reaches (its own entry — the points — as it was): each one
+    whose result moves is rewritten with a history row. A later deal the match can no longer
+    take (it now ends before it) refuses the whole change. Inside the writer's transaction."""
+    game = game_of(table.round.event)
+    if not carries_state(game):
+        return
+    rules = event_rules(table.round.event)
+    later = list(Deal.objects.select_for_update().filter(table=table, board__gt=board).order_by("board"))
+    if not later:
+        return
+    earlier = [stored_json(deal) for deal in Deal.objects.filter(table=table, board__lte=board).order_by("board")]
+    for deal in later:
+        try:
+            own = {key: value for key, value in stored_json(deal).items() if key != "state"}  # its entry
+            placed = place_deal(game, rules, own, earlier)
+            scored = score_stored(game, rules, placed, deal.adjusted)
+        except DealError as error:
+            raise EntryError(
+                "later_deal_refused",
+                _("这一改动使本桌第 {board} 副不再成立：{reason}"),
+                board=deal.board,
+                reason=Text(error.template, **error.params),
+            ) from None
+        if canonical_deal(game, scored) == stored_json(deal) and _same_scores(deal, scored):
+            earlier.append(stored_json(deal))
+            continue
+        before = snapshot(deal)
+        expected = deal.version
+        apply_result(deal, scored, game)
+        _conditional_update(deal, expected)
+        _record(deal, table=table, action=DealHistory.Action.CHANGE, user=user, before=before, reason=RETHREADED, ip=ip)
+        earlier.append(stored_json(deal))
+
+
+def _same_scores(deal, scored):
+    return all(deal.scores[seat] == scored["scores"].get(seat, 0) for seat in deal.scores)
 
 
 def _apply(deal, table, scored):
@@ -209,7 +263,7 @@ def deal_save(
     adjusted = deal_json.get("adjusted")
     if adjusted is not None and (player is not None or not is_organiser(user, table.round.event)):
         raise EntryError("forbidden", _("只有裁判长（组织者）可以给调整分"))
-    scored = _score(table, deal_json, adjusted)
+    scored = _score(table, deal_json, adjusted, board)
     # Everything but the writes happens before the transaction: on SQLite it
     # holds the one write lock, which every other referee is waiting for.
     if existing is UNREAD:
@@ -223,7 +277,7 @@ def deal_save(
             penalties = dict(scored.get("penalties") or {})
             for seat, points in pending.items():
                 penalties[seat] = penalties.get(seat, 0) + points
-            scored = _score(table, {**deal_json, "penalties": penalties}, adjusted)
+            scored = _score(table, {**deal_json, "penalties": penalties}, adjusted, board)
         deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
         deal.entered_side = player.side if player else ""
         deal.adjusted = adjusted
@@ -305,6 +359,7 @@ def deal_save(
         )
         if settles_dispute:
             _answer_dispute(existing, user)
+        _rethread_later(table, board, user, ip)
     return existing, False
 
 
@@ -582,7 +637,7 @@ def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
     """
     reason = checked_text(reason, REASON)
     _check_may_write(user, table, reason)
-    scored = _score(table, deal_json)
+    scored = _score(table, deal_json, board=board)
     canonical = canonical_deal(game_of(table.round.event), scored)
     with transaction.atomic():
         # The table's row is locked first: two referees entering the same board at the same

@@ -1,6 +1,7 @@
 """The demo events and their users: a 华牌 pairs event (fixtures/demo-event.json, made by
-fixtures/make_demo.py) and a small 蚌埠斗地主 event (fixtures/demo-doudizhu.json, made by
-fixtures/make_demo_doudizhu.py)."""
+fixtures/make_demo.py), a small 蚌埠斗地主 event (fixtures/demo-doudizhu.json, made by
+fixtures/make_demo_doudizhu.py) and a small 升级 pairs event (fixtures/demo-shengji.json, made by
+fixtures/make_demo_shengji.py)."""
 
 import json
 
@@ -19,6 +20,7 @@ DEMO_FILE = settings.BASE_DIR / "fixtures" / "demo-event.json"
 DEMO_EVENTS = {
     DEMO_SLUG: DEMO_FILE,
     "demo-bengbu-doudizhu-2026": settings.BASE_DIR / "fixtures" / "demo-doudizhu.json",
+    "demo-shengji-2026": settings.BASE_DIR / "fixtures" / "demo-shengji.json",
 }
 # Demo credentials for a local demo only; `make run` prints them.
 DEMO_USERS = [

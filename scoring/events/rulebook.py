@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.games import game_of
-from scoring.games.stored import event_rules
+from scoring.games.stored import carries_state, event_rules
 from scoring.models import GAME_LABELS
 
 RULESET_NAMES = {
@@ -29,6 +29,9 @@ OPTION_LABELS = {
     "tianzun_points": gettext_lazy("天尊每家付分"),
     "deals_per_match": gettext_lazy("每场副数"),
     "standings": gettext_lazy("名次依据"),
+    "start_level": gettext_lazy("开始级数（1 即 A）"),
+    "target": gettext_lazy("目标级数（留空：不设）"),
+    "deals": gettext_lazy("每场局数（留空：不设）"),
 }
 VALUE_WORDS = {
     ("feidan_stack", "add"): gettext_lazy("累加"),
@@ -45,6 +48,15 @@ PHRASES = {
     "tianzun_points": gettext_lazy("天尊每家付 %(value)s"),
     "deals_per_match": gettext_lazy("每场 %(value)s 副"),
     "standings": gettext_lazy("名次按%(value)s"),
+    "start_level": gettext_lazy("双方从第 %(value)s 级开始"),
+    "target": gettext_lazy("先升过第 %(value)s 级者胜"),
+    "deals": gettext_lazy("打满 %(value)s 副后级高者胜"),
+}
+# An option left without a value (升级's target or number of deals: none).
+NO_VALUE = gettext_lazy("不设")
+NO_VALUE_PHRASES = {
+    "target": gettext_lazy("不设目标级数"),
+    "deals": gettext_lazy("不限局数"),
 }
 
 
@@ -66,6 +78,8 @@ def value_word(name, value):
 
 
 def _option_phrase(spec, value):
+    if value is None:
+        return str(NO_VALUE_PHRASES.get(spec.name) or f"{option_label(spec)}：{NO_VALUE}")
     phrase = PHRASES.get(spec.name)
     word = value_word(spec.name, value)
     return phrase % {"value": word} if phrase else f"{option_label(spec)}：{word}"
@@ -76,9 +90,12 @@ def rules_in_force(event):
     game = game_of(event)
     if game.generic_options:
         stored = event.options if isinstance(event.options, dict) else {}
-        return [f"{game_name(game)} ({game.id})"] + [
+        phrases = [f"{game_name(game)} ({game.id})"] + [
             _option_phrase(spec, stored.get(spec.name, spec.default)) for spec in game.option_specs
         ]
+        if carries_state(game):  # a match that ends by itself: the most deals a table plays in a round
+            phrases.append(_("每桌每轮至多 %(n)s 副，未打完按当时级数定胜负") % {"n": event.match_length})
+        return phrases
     rules = event_rules(event)
     phrases = [f"{RULESET_NAMES.get(rules.name, rules.name)} ({rules.name})"]
     phrases.append(_("两副牌，每张分牌两张") if rules.decks == 2 else _("一副牌"))

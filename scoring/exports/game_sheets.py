@@ -39,6 +39,8 @@ def sheet_columns(game, fields):
             columns.append((label, " ".join(words), 20))
         else:
             columns.append((label, HINTS.get(spec.kind, ""), 16 if spec.kind == game_fields.SEATS else 13))
+    # What the game asks the sheet to keep beyond its fields (升级: both sides' levels after each deal).
+    columns += [tuple(column) for column in getattr(game, "sheet_columns", ())]
     columns += [("得分", seat, 14) for seat in game.seats]
     return columns
 
@@ -68,6 +70,7 @@ def _write(out, event, rnd, sheets, game, fields, deals):
     line_height = max(6.5 * mm, min(9 * mm, (grid_top - header_height - 30 * mm) / max(deals, 1)))
     per_page = max(1, int((grid_top - header_height - 24 * mm) / line_height))
     instructions = "每副一行：" + "；".join(_instruction(spec) for spec in fields) + "。得分由裁判录入后核对。"
+    instructions += getattr(game, "sheet_note", "")
     for sheet in sheets:
         starts = list(range(1, deals + 1, per_page))
         for page_index, first in enumerate(starts):
@@ -112,7 +115,7 @@ def _instruction(spec):
     if spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
         return f"{label}在各座位栏写数"
     if spec.kind == game_fields.CHOICE:
-        return f"{label}圈选"
+        return f"{label}圈选" + ("（第一副）" if spec.first_only else "")
     return f"{label}{HINTS.get(spec.kind, '')}"
 
 

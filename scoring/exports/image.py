@@ -10,6 +10,8 @@ from django.utils.translation import pgettext
 from PIL import Image, ImageDraw, ImageFont
 
 from scoring.engine.vocabulary import TIEBREAK_LABELS, Kind, RoundStatus
+from scoring.games import game_of
+from scoring.messages import standings_labels
 
 # The standings rows' figures a tie-break can name (head_to_head has no figure of its own).
 FIGURE_COLUMNS = ("match_points", "score_difference", "total_score", "penalties")
@@ -107,8 +109,9 @@ def write_public_standings(out, event, rows, *, counted, total, address):
         # Every criterion that orders the rows, in the event's order, so a reader sees why tied
         # entrants stand as they do. 相互间场分 is between the tied entrants only: its column shows,
         # on a row it separated from the one above, the two 场分 between them ("2:0").
+        own_words = standings_labels(game_of(event))  # 升级: 级差 for 得分差
         figures = [
-            (pgettext("tie-break", TIEBREAK_LABELS[key]), key, 132, "right")
+            (own_words.get(key) or pgettext("tie-break", TIEBREAK_LABELS[key]), key, 132, "right")
             if key in FIGURE_COLUMNS
             else (pgettext("tie-break", TIEBREAK_LABELS[key]), HEAD_TO_HEAD_MARK, 150, "right")
             for key in event.tiebreaks

@@ -22,6 +22,7 @@ from reportlab.platypus import KeepTogether, LongTable, Paragraph, SimpleDocTemp
 
 from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
 from scoring.events.rulebook import rules_text
+from scoring.games import game_of
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
 from scoring.games.stored import event_rules
 
@@ -132,10 +133,15 @@ def write_standings(out, event, rows, *, subtitle):
     styles = _styles()
     individual = event.kind == Kind.INDIVIDUAL
     by_points = any("table_points" in row for row in rows)  # games law §0: table points, then the total
+    labels = getattr(game_of(event), "standings_labels", None) or {}  # 升级: 级差, 终局级数
     header = (
         ["名次", "编号", "选手", "单位"]
         + (["桌分"] if by_points else [])
-        + (["总得分", "副数"] if individual else ["场分", "得分差", "总得分", "罚分", "场次"])
+        + (
+            [labels.get("total_score", "总得分"), "副数"]
+            if individual
+            else ["场分", labels.get("score_difference", "得分差"), labels.get("total_score", "总得分"), "罚分", "场次"]
+        )
         + ["与上一名"]
     )
     body = [header]

@@ -93,6 +93,17 @@ TABLE_POINTS_COLUMNS = [*INDIVIDUAL_COLUMNS[:4], ("table_points", "桌分", 7), 
 TEXT_KEYS = {"id", "name", "club", "explanation"}
 
 
+def game_columns(game, columns):
+    """Standings columns in the game's words (`Game.standings_labels`: 升级's 级差 and 终局级数),
+    without 罚分 for a game whose law has no penalty points."""
+    labels = getattr(game, "standings_labels", None) or {}
+    return [
+        (key, labels.get(key, label), width)
+        for key, label, width in columns
+        if game.takes_penalties or key != "penalties"
+    ]
+
+
 def describe(wb, event, title, scope):
     """The workbook's own properties (File → Info): the event, what it holds, when it was made."""
     # Properties are XML too: a control character typed into an event's name would make
@@ -121,6 +132,7 @@ def write_standings(out, event, sheets, scope="", note=""):
     columns = INDIVIDUAL_COLUMNS if event.kind == Kind.INDIVIDUAL else STANDINGS_COLUMNS
     if any("table_points" in row for _title, rows in sheets for row in rows):
         columns = TABLE_POINTS_COLUMNS
+    columns = game_columns(game_of_event(event), columns)
     for title, rows in sheets:
         ws = wb.create_sheet(title=title[:31])
         widths = [

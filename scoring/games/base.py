@@ -72,3 +72,17 @@ class Game(Protocol):
 
     def match_units(self, side_scores: list[tuple[int, int]], threshold: int) -> list:
         """A table's deals grouped into the units a match is won by (华牌: 局), in order."""
+
+
+# What a game may add beyond the protocol, asked with `getattr` where the site needs it:
+# - `entry_fields(rules)`: its deal as entry fields (plain dicts: key, label, kind, bounds; `first_only`
+#   for a field of a table's first deal only), `refusal_key(error)`: the field a refusal is about,
+#   `entry_help`: the entry page's words for its keys (`scoring.entry.game_fields`, `web.referee.game_entry`).
+# - `carries_state` (升级): a state is threaded from deal to deal at a table. Such a game has
+#   `place_deal(deal, earlier, rules)` (the deal with the state its table's match reached),
+#   `table_match(deals, rules)` (the match of a table's deals: state, deals played, finished, winner),
+#   `match_lines(before, after, rules)` and `match_summary(result)` (the match in words, as `Text`s);
+#   the site asks them through `scoring.games.stored` (`place_deal`, `table_match`, `table_outcome`).
+# - `standings_labels` ({figure: label}: its words for the standings' figures, 升级's 级差), `sheet_columns`
+#   and `sheet_note` (what its score sheet keeps beyond its fields), `deal_words(deal)` (what a stored
+#   deal shows beyond its fields: 升级's state before the deal).

@@ -129,3 +129,68 @@ def deal_json(stored):
         "exposed": stored.exposed,
         "penalties": stored.penalties,
     }
+
+
+# A game that carries state from deal to deal at a table (games law §0.3: 升级's levels): each
+# deal is scored at its place in the table's match, and a table's result is its match's.
+
+
+def carries_state(game):
+    """Whether the game threads a state through a table's deals (`Game.carries_state`)."""
+    return bool(getattr(game, "carries_state", False))
+
+
+def place_deal(game, rules, deal_json, earlier):
+    """The deal JSON to score as the deal after `earlier` (the table's deals before it, as
+    stored, in playing order): the game's match puts in the state reached (raises `DealError`).
+    A game without a state takes the deal as it is."""
+    if not carries_state(game):
+        return deal_json
+    return game.place_deal(deal_json, earlier, rules)
+
+
+def table_match(game, rules, deals):
+    """A table's match from its deals as stored, in playing order (`Game.table_match`): the
+    deals the match takes from the first on — a deal it refuses (a board missing before it, a
+    later deal still unconfirmed) ends what is counted — as `{"state", "ranks", "deals_played",
+    "finished", "winner"}`; None for a game without a state or a table without deals."""
+    if not carries_state(game) or not deals:
+        return None
+    deals = list(deals)
+    result = game.table_match(deals, rules)
+    while "error" in result:
+        position = result["error"].get("deal")
+        if not position or position <= 1:
+            return None
+        deals = deals[: position - 1]
+        result = game.table_match(deals, rules)
+    return result if result["deals_played"] else None
+
+
+def table_outcome(game, rules, deals, length):
+    """What the standings take of a table of a game that carries a state (升级 §2.1 Standings),
+    from its deals as stored in playing order: `(NS figure, EW figure, winner, finished)` — the
+    levels each side reached (their difference the first tie-break), the match's winner ("NS",
+    "EW", "draw"; None while it goes on) and whether it is over: it ended, or the table has
+    played the round's `length` deals (it then stands as it is, the higher level ahead).
+    None for another game, or a table without deals."""
+    result = table_match(game, rules, deals)
+    if result is None:
+        return None
+    levels = result["state"]["levels"]
+    return levels["NS"], levels["EW"], result["winner"], result["finished"] or result["deals_played"] >= length
+
+
+def boards_played_out(game, rules, deals, length):
+    """How many boards a table's match needs (1…this): `length`, or fewer for a game whose match
+    ends by itself (升级: the deals up to the one that ended it, as stored in playing order)."""
+    result = table_match(game, rules, deals)
+    if result is None or not result["finished"]:
+        return length
+    return min(length, result["deals_played"])
+
+
+def table_summary(game, rules, deals):
+    """A table's match in the game's words (`Game.match_summary`, a `Text`), or None."""
+    result = table_match(game, rules, deals)
+    return None if result is None else game.match_summary(result)

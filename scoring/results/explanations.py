@@ -7,11 +7,13 @@ from scoring.engine.standings import CRITERIA_LABELS
 from scoring.engine.vocabulary import LABEL_CONTEXT
 
 
-def explanation_text(explanation):
-    """What separates a row from the one above, in the active language, e.g. “场分相同，得分差少 230”."""
+def explanation_text(explanation, words=None):
+    """What separates a row from the one above, in the active language, e.g. “场分相同，得分差少 230”.
+    `words`: the game's own names of some figures, translated (`messages.standings_labels`: 升级's 级差)."""
     if not explanation:
         return ""
     label = {key: pgettext(LABEL_CONTEXT, text) for key, text in CRITERIA_LABELS.items()}
+    label.update(words or {})
     criterion = explanation["criterion"]
     if criterion is None:
         return _("各项均相同，并列")

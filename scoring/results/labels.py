@@ -8,7 +8,8 @@ from django.utils.translation import get_language, gettext
 from scoring.cache.results import cached
 from scoring.engine.vocabulary import Kind
 from scoring.events.lineups import PAIR_SIZE
-from scoring.messages import joined, people_label
+from scoring.games import game_of
+from scoring.messages import joined, people_label, standings_labels
 from scoring.models import Entrant, Membership, Player
 from scoring.results.explanations import explanation_text
 
@@ -73,6 +74,7 @@ def withdrawn_by(label, after_round):
 
 def _standings_rows(event, rows, explain, after_round):
     labels = entrant_labels(event)
+    words = standings_labels(game_of(event))  # 升级: 级差 for 得分差
     result = []
     for row in rows:
         label = labels.get(row.id, {"name": row.id, "club": "", "sort_key": row.id, "pinyin": []})
@@ -88,7 +90,7 @@ def _standings_rows(event, rows, explain, after_round):
                 "club": label["club"],
                 "sort_key": label["sort_key"],
                 "pinyin": label.get("pinyin", []),
-                "explanation": explanation_text(row.explanation) if explain else row.explanation,
+                "explanation": explanation_text(row.explanation, words) if explain else row.explanation,
             }
         )
     return result

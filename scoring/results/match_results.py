@@ -6,9 +6,19 @@ from collections import defaultdict
 from django.db.models import Count, Sum
 
 from scoring.engine.standings import Format, MatchResult, TableResult, match_finished
+from scoring.engine.standings import table_points as engine_table_points
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, STANDINGS_TOTAL, Kind, MatchMode
 from scoring.games import game_of
-from scoring.games.stored import STANDINGS_OPTION, event_option, table_points
+from scoring.games.stored import (
+    STANDINGS_OPTION,
+    carries_state,
+    event_option,
+    event_rules,
+    table_outcome,
+    table_points,
+    table_summary,
+)
+from scoring.messages import message_text
 from scoring.models import Deal, Entrant, Match, Round, Table
 
 
@@ -22,6 +32,25 @@ def event_format(event):
         tiebreaks=list(event.tiebreaks),
         standings=event_option(event, STANDINGS_OPTION) or STANDINGS_TOTAL,
     )
+
+
+def pairs_table_figures(event, fmt, sides, stored=None):
+    """A pairs table as the round and entrant pages show it: `(NS total, EW total, NS 场分, EW
+    场分, words)` from its confirmed deals in playing order (`sides`: [(ns, ew)]; `stored`:
+    their deals as stored). A game whose match carries a state (升级) gives the levels reached
+    as the totals, the 场分 from its match's winner (as it stands when unfinished), and the
+    match in its words; any other game the sums and `words` None."""
+    ns_total, ew_total = sum(ns for ns, _ in sides), sum(ew for _, ew in sides)
+    game = game_of(event)
+    winner, words = None, None
+    if carries_state(game) and stored:
+        rules = event_rules(event)
+        outcome = table_outcome(game, rules, stored, event.match_length)
+        if outcome is not None:
+            ns_total, ew_total, winner, _finished = outcome
+            words = message_text(table_summary(game, rules, stored))
+    ns_points, ew_points = engine_table_points(fmt, sides, ns_total, ew_total, winner)
+    return ns_total, ew_total, ns_points, ew_points, words
 
 
 def event_match_results(event, *, published_only=False, after_round=None, stage=""):
@@ -66,6 +95,13 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
 
     individual = event.kind == Kind.INDIVIDUAL
     game = game_of(event)
+    # A game whose match carries a state (升级): each table's deals as stored, in playing order,
+    # for the engine's match to decide it (`table_outcome`).
+    stored_by_table = defaultdict(list)
+    if carries_state(game):
+        for table_id, data in deals.order_by("table_id", "board").values_list("table_id", "game_data"):
+            stored_by_table[table_id].append(data or {})
+        rules = event_rules(event)
     by_points = individual and event_option(event, STANDINGS_OPTION) == STANDINGS_TABLE_POINTS
     tables_by_match = defaultdict(list)
     for table_id, match_id, ns_code, ew_code, *seat_codes in Table.objects.filter(
@@ -89,6 +125,8 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
             table.side_scores = sides_by_table.get(table_id, [])
             if by_points:
                 table.seat_points = table_points(game, table.seat_totals)
+            if stored_by_table:
+                table.set_outcome(table_outcome(game, rules, stored_by_table[table_id], event.match_length))
         tables_by_match[match_id].append(table)
 
     results = []

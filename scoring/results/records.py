@@ -3,7 +3,6 @@
 from django.db.models import Q
 
 from scoring.engine.not_played import MARK_KEY
-from scoring.engine.standings import table_points
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, Kind
 from scoring.entry.game_fields import deal_words
 from scoring.games import game_of
@@ -12,7 +11,7 @@ from scoring.games.huapai.deal_text import exposure_word
 from scoring.games.stored import COLUMN_SEATS, plays_alone
 from scoring.games.stored import table_points as game_table_points
 from scoring.models import Deal, Entrant, Table, with_members
-from scoring.results.match_results import event_format
+from scoring.results.match_results import event_format, pairs_table_figures
 from scoring.results.statistics import members_statistics
 
 # Only what an entrant's page shows, read as plain values: the captures and holders are the
@@ -127,10 +126,13 @@ def entrant_record(event, code):
         own = sum(ns if side == "NS" else ew for ns, ew in sides)
         other = sum(ew if side == "NS" else ns for ns, ew in sides)
         # 场分 belong to a pairs table; a team's match spans two tables and individuals have none.
-        own_points = None
+        own_points, words = None, None
         if deals and event.kind == Kind.PAIRS:
-            ns_points, ew_points = table_points(fmt, sides, sum(ns for ns, _ in sides), sum(ew for _, ew in sides))
+            stored = [d["game_data"] or {} for d in deals]
+            ns_total, ew_total, ns_points, ew_points, words = pairs_table_figures(event, fmt, sides, stored)
             own_points = ns_points if side == "NS" else ew_points
+            if words is not None:  # a match that carries a state (升级): the levels reached
+                own, other = (ns_total, ew_total) if side == "NS" else (ew_total, ns_total)
         opponent = table.ew_entrant if side == "NS" else table.ns_entrant
         matches.append(
             {
@@ -142,6 +144,7 @@ def entrant_record(event, code):
                 "own": own,
                 "other": other,
                 "points": own_points,
+                "match_words": words,
                 # From the entrant's side: its own running total first, and for a 局 still
                 # going, how far it is from winning (+threshold) and from losing (−threshold).
                 "games": [
@@ -159,6 +162,18 @@ def entrant_record(event, code):
                 "deals": [deal_row(d, game_numbers.get(i)) for i, d in enumerate(deals)],
             }
         )
+        if words is not None:  # a match that carries a state (升级): each deal in the game's words
+            matches[-1]["state"] = True
+            matches[-1]["deals"] = [
+                {
+                    "board": d["board"],
+                    # Each seat scores its side's level gain (S6): a side's is one of its seats'.
+                    "ns": d["score_n"],
+                    "ew": d["score_e"],
+                    "words": deal_words(game, d["game_data"]) if d["game_data"] is not None else [],
+                }
+                for d in deals
+            ]
     totals = members_statistics(event, members, tables)
     statistics = [(player, totals[player.id]) for player in members if player.id in totals]
     return {

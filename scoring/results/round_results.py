@@ -1,6 +1,5 @@
 """A published round's results: every table's totals, 局 and 场分."""
 
-from scoring.engine.standings import table_points
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, Kind, MatchMode
 from scoring.games import game_of
 from scoring.games.huapai import split_games
@@ -8,7 +7,7 @@ from scoring.games.stored import COLUMN_SEATS, plays_alone
 from scoring.games.stored import table_points as game_table_points
 from scoring.models import Deal, Round, Table
 from scoring.results.labels import entrant_labels
-from scoring.results.match_results import event_format
+from scoring.results.match_results import event_format, pairs_table_figures
 
 
 def published_round(event, number):
@@ -24,13 +23,15 @@ def round_results(event, rnd):
         .order_by("number")
     )
     sides = {}
+    stored = {}  # a game whose match carries a state (升级): each table's deals as stored
     seat_totals = {}  # a game whose players each play alone: every seat's total
-    for table_id, ns, ew, *seat_scores in (
+    for table_id, ns, ew, data, *seat_scores in (
         Deal.objects.filter(table__round=rnd, status=Deal.Status.CONFIRMED)
         .order_by("table_id", "sequence")
-        .values_list("table_id", "ns_score", "ew_score", "score_n", "score_e", "score_s", "score_w")
+        .values_list("table_id", "ns_score", "ew_score", "game_data", "score_n", "score_e", "score_s", "score_w")
     ):
         sides.setdefault(table_id, []).append((ns, ew))
+        stored.setdefault(table_id, []).append(data or {})
         totals = seat_totals.setdefault(table_id, dict.fromkeys(COLUMN_SEATS, 0))
         for seat, score in zip(COLUMN_SEATS, seat_scores, strict=True):
             totals[seat] += score
@@ -45,8 +46,11 @@ def round_results(event, rnd):
         ew_total = sum(ew for _, ew in table_sides)
         # 局 running totals decide a match only in a games-scored event (page and PDF show them there only).
         games = split_games(table_sides, event.game_threshold) if event.match_mode == MatchMode.GAMES else []
+        words = None
         if table_sides and event.kind == Kind.PAIRS:
-            ns_points, ew_points = table_points(fmt, table_sides, ns_total, ew_total)
+            ns_total, ew_total, ns_points, ew_points, words = pairs_table_figures(
+                event, fmt, table_sides, stored.get(table.id)
+            )
         else:
             ns_points = ew_points = None  # a team match spans two tables; individuals have no 场分
         ns_label, ew_label = _side_labels(table, labels)
@@ -61,6 +65,7 @@ def round_results(event, rnd):
                 "ns_points": ns_points,
                 "ew_points": ew_points,
                 "games": games,
+                "match_words": words,  # a match that carries a state (升级): its levels and winner
                 "seats": _seats(game, table, seat_totals.get(table.id), fmt.standings) if alone else None,
             }
         )

@@ -9,8 +9,10 @@ from django.utils import timezone
 from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind, MatchMode
 from scoring.entry.selectors import table_board_states
+from scoring.games import game_of
 from scoring.games.huapai import card_label, split_games
 from scoring.games.refusals import Refusal, Text, _, listed
+from scoring.games.stored import boards_played_out, carries_state, deal_json, event_rules
 from scoring.models import Appeal, Deal, DealHistory, PairingLog, Round
 from scoring.rulings.not_played import awaiting_boards, stale_averages
 
@@ -29,11 +31,20 @@ def publication_checklist(rnd):
     deals_by_table = {}
     for deal in Deal.objects.filter(table__round=rnd).order_by("sequence"):
         deals_by_table.setdefault(deal.table_id, []).append(deal)
+    game = game_of(event)
+    threaded = carries_state(game)
+    rules = event_rules(event) if threaded else None
     for table in tables:
         table_states = states.get(table.id, {})
         deals = deals_by_table.get(table.id, [])
         if event.match_mode == MatchMode.BOARDS:
-            missing = [b for b in range(1, event.match_length + 1) if b not in table_states]
+            # A match that ends by itself (升级's target) needs its boards up to the one that ended it.
+            needed = (
+                boards_played_out(game, rules, [deal_json(d) for d in deals], event.match_length)
+                if threaded
+                else event.match_length
+            )
+            missing = [b for b in range(1, needed + 1) if b not in table_states]
             if missing:
                 blocking.append(Text(_("{table}号桌缺少第 {boards} 副"), table=table.number, boards=_ranges(missing)))
         else:

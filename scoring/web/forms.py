@@ -321,6 +321,9 @@ class GameDealForm(forms.Form):
                 value = next(choice for choice in spec.choices if str(choice) == value)
             if spec.kind == game_fields.SEAT_OR_NONE:
                 deal[spec.key] = value or None
+            elif spec.kind == game_fields.INT:
+                if value is not None:  # 0 is a number entered (升级's 台下 with no points)
+                    deal[spec.key] = value
             elif value not in (None, "", [], False):
                 deal[spec.key] = value
         adjusted = {seat: data.get(f"adjusted-{seat}") for seat in self.seats}

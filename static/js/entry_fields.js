@@ -185,6 +185,16 @@ window.EntryFields = (function () {
     if (bar) {
       setText(bar, data.scores ? Object.keys(data.scores).map(function (seat) { return seat + " " + data.scores[seat]; }).join(" · ") : "");
     }
+    // A game that carries a state (升级): the levels before and after this deal, the match's progress.
+    var matchLines = document.getElementById("match-lines");
+    if (matchLines && data.match && data.match.length) {
+      matchLines.innerHTML = "";
+      data.match.forEach(function (text) {
+        var li = document.createElement("li");
+        li.textContent = text;
+        matchLines.appendChild(li);
+      });
+    }
     var breakdown = document.getElementById("breakdown");
     breakdown.innerHTML = "";
     if (data.breakdown) {

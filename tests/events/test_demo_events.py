@@ -31,3 +31,26 @@ def test_load_demo_loads_every_demo_event_once():
     rows = event_standings(ddz)
     assert len(rows) == 8 and rows[0].by_table_points
     assert Event.objects.get(slug=DEMO_SLUG).game == "huapai"
+
+
+def test_the_shengji_demo_is_a_pairs_event_whose_matches_the_engine_decides():
+    from scoring.games.shengji import shengji_match
+    from scoring.games.stored import event_rules
+
+    call_command("load_demo", stdout=StringIO())
+    event = Event.objects.get(slug="demo-shengji-2026")
+    assert event.game == "shengji" and event.kind == "pairs" and event.match_length == 40
+    assert EventRole.objects.filter(event=event, user__username="referee1", role="referee").exists()
+    rules = event_rules(event)
+    rows = {row.id: row for row in event_standings(event, published_only=True)}
+    wins = 0
+    for table in event.rounds.get(number=1).tables.all():
+        deals = [d.game_data for d in table.deals.order_by("board")]
+        result = shengji_match(deals, rules)
+        # Every match of a played round ran from A past K (M2): one side above 13, the winner.
+        assert result["finished"] and max(result["state"]["levels"].values()) > 13
+        wins += 1
+        winner = table.ns_entrant if result["winner"] == "NS" else table.ew_entrant
+        assert rows[winner.code].match_points >= 2
+    assert wins == 3 and len(rows) == 6
+    assert sum(row.match_points for row in rows.values()) == 2 * 6  # two official rounds of three matches

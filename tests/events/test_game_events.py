@@ -152,7 +152,7 @@ def test_the_form_offers_the_chosen_games_rule_sets_only(client, director):
 
 @pytest.mark.parametrize("game_id", sorted(set(GAMES) - set(EVENT_GAMES)))
 def test_a_game_the_site_runs_no_events_of_yet_is_refused_by_the_form_and_the_archive(game_id):
-    """跑胡子 (tables of three) and 升级 (matches by level) are scored by `score_deal` only, for now."""
+    """跑胡子 (tables of three) is scored by `score_deal` only, for now (升级 runs pairs events)."""
     from scoring.archive.format import ArchiveError
     from scoring.web.organiser.forms import EventForm
 
@@ -164,3 +164,57 @@ def test_a_game_the_site_runs_no_events_of_yet_is_refused_by_the_form_and_the_ar
     with pytest.raises(ArchiveError) as refused:
         import_archive(archive)
     assert "还不能举办" in str(refused.value)
+
+
+SHENGJI_EVENT = {
+    "name": "升级双人赛",
+    "slug": "sj-pairs",
+    "game": "shengji",
+    "shown_game": "shengji",
+    "kind": "pairs",
+    "sessions_per_round": 1,
+    "correction_minutes": 30,
+    "entry": "referees",
+    "match_length": "30",
+    "points_win": "2",
+    "points_draw": "1",
+    "points_loss": "0",
+    "option_start_level": "2",
+    "option_target": "13",
+    "option_deals": "",
+}
+
+
+def test_an_organiser_creates_a_shengji_pairs_event_with_its_match_settings(client, director):
+    page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
+    for name in ("start_level", "target", "deals"):
+        assert f'id="id_option_{name}"' in page
+    assert 'id="id_match_length"' in page and "每桌每轮至多副数" in page
+    assert 'id="id_first_exposure"' not in page and 'id="id_match_mode"' not in page
+    response = client.post("/organiser/new/", SHENGJI_EVENT)
+    assert response.status_code == 302
+    event = Event.objects.get(slug="sj-pairs")
+    assert event.game == "shengji" and event.kind == "pairs" and event.match_length == 30
+    # §2.2 event options: from 2, first past K wins; the number of deals left empty is none (M2 only).
+    assert event.options == {"start_level": 2, "target": 13, "deals": None}
+    rules = event_rules(event)
+    assert (rules.start_level, rules.target, rules.deals) == (2, 13, None)
+    console = client.get("/organiser/sj-pairs/").content.decode()
+    assert "升级 (shengji)" in console and "先升过第 13 级者胜" in console and "局数" in console
+
+
+def test_a_shengji_match_of_n_deals_sets_the_match_length(client, director):
+    client.post("/organiser/new/", {**SHENGJI_EVENT, "option_target": "", "option_deals": "12"})
+    event = Event.objects.get(slug="sj-pairs")
+    assert event.options["target"] is None and event.options["deals"] == 12 and event.match_length == 12
+
+
+def test_a_shengji_match_that_cannot_end_or_a_wrong_kind_is_refused_in_words(client, director):
+    never = client.post("/organiser/new/", {**SHENGJI_EVENT, "option_target": "", "option_deals": ""})
+    assert never.status_code == 200 and not Event.objects.exists()
+    assert "target 和 deals 不能都为 null" in never.content.decode()  # M4: at least one is set
+    below = client.post("/organiser/new/", {**SHENGJI_EVENT, "option_start_level": "5", "option_target": "3"})
+    assert below.status_code == 200 and not Event.objects.exists()
+    individual = client.post("/organiser/new/", {**SHENGJI_EVENT, "kind": "individual"})
+    assert individual.status_code == 200 and not Event.objects.exists()
+    assert "升级 只能是双人赛" in individual.content.decode()

@@ -44,3 +44,21 @@ def test_a_doudizhu_table_has_the_games_columns(client, event, tmp_path):
         ["pdftoppm", "-r", "40", "-png", "-f", "1", "-l", "1", str(tmp_path / "sheet.pdf"), str(tmp_path / "p")],
         check=True,
     )
+
+
+def test_a_shengji_table_has_the_side_on_top_the_points_and_the_levels(client, tmp_path):
+    from tests.archives import shengji_archive
+    from tests.referee_setup import make_user
+
+    event = import_archive(shengji_archive(table_one=[], table_two=[]))
+    client.force_login(make_user("organiser", "organiser", event))
+    response = client.get("/events/t-sj/rounds/1/scoresheets.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(content(response)))
+    assert len(reader.pages) == 2  # one a table
+    text = reader.pages[0].extract_text()
+    for word in ("升级 记分表", "台上", "台下得分", "本副后级数", "得分", "打满 4 副后级高者胜"):
+        assert word in text, word
+    assert "南北(NS) 东西(EW)" in text
+    lines = [line.strip() for line in text.splitlines()]
+    assert {"1", "2", "3", "4"} <= set(lines) and "5" not in lines  # a line per deal of the match

@@ -374,6 +374,7 @@ def site(django_db_setup, django_db_blocker):
             entrant=table.ns_entrant, filed_by="A", statement="sweep",
         )  # fmt: skip
         add_doudizhu_event(people)
+        add_shengji_event(people)
         visitors = {"anonymous": Visitor()}
         for role in ("referee1", "organiser"):
             client = Client()
@@ -408,12 +409,36 @@ def add_doudizhu_event(people):
         role_grant(username=people[role].username, role=role if role == "organiser" else "referee", event=event)
 
 
-def doudizhu_urls(route):
-    """The real URLs of a route under the 斗地主 event (none for a route without an event)."""
+# A 升级 pairs event too (issue 24): its matches carried by their level state.
+SHENGJI_PARAMETERS = {"slug": ["t-sj"], "number": ["1", "2"], "round_number": ["1"], "code": ["A"]}
+SHENGJI_FIELDS = ["declarer", "points"]
+
+
+def add_shengji_event(people):
+    """t-sj: round 1 played (two worked matches, official), round 2 paired, in play with one
+    deal at table 1; the sweep's referee and organiser hold the same roles in it."""
+    from scoring.archive.database import import_archive
+    from scoring.events.accounts import role_grant
+    from tests.archives import shengji_archive
+
+    archive = shengji_archive(status="official")
+    second = copy.deepcopy(archive["rounds"][0])
+    second.update(number=2, status="in_play")
+    second["matches"][0]["deals"] = second["matches"][0]["deals"][:1]
+    second["matches"][1]["deals"] = []
+    archive["rounds"].append(second)
+    event = import_archive(archive)
+    for role in ("referee1", "organiser"):
+        role_grant(username=people[role].username, role=role if role == "organiser" else "referee", event=event)
+
+
+def doudizhu_urls(route, parameters=DOUDIZHU_PARAMETERS):
+    """The real URLs of a route under the 斗地主 event, or another game's (`parameters`; none for
+    a route without an event)."""
     if "<name:slug>" not in route or route.startswith("admin/") or route.startswith("t/"):
         return []
     names = re.findall(r"<(?:\w+:)?(\w+)>", route)
-    real = [DOUDIZHU_PARAMETERS.get(name, PARAMETERS.get(name, OTHER_PARAMETER)[0]) for name in names]
+    real = [parameters.get(name, PARAMETERS.get(name, OTHER_PARAMETER)[0]) for name in names]
     urls = []
     for values in itertools.product(*real):
         url = "/" + route
@@ -788,5 +813,45 @@ def test_generated_doudizhu_entry_fields_never_cause_a_server_error(site, suffix
 def test_hostile_json_against_a_doudizhu_board_never_causes_a_server_error(site, board, body):
     response = site["api"]["referee1"].send(
         "put", f"/api/events/t-ddz/rounds/2/tables/1/boards/{board}", json.dumps(body), content_type="application/json"
+    )
+    assert response["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_route_of_a_shengji_event_answers_without_a_server_error(site, role):
+    """Every route under the 升级 event, plain, then with junk in every query key and every form
+    field (its entry page's fields among them)."""
+    visitor = site["visitors"][role]
+    urls = [url for route in routes() for url in doudizhu_urls(route, SHENGJI_PARAMETERS)]
+    assert len(urls) > 40 and "/referee/t-sj/rounds/1/tables/1/boards/2/preview/" in urls
+    if role != "anonymous":  # the sweep meets the event as built: its entry page and its standings
+        page = visitor.send("get", SHENGJI_BOARD.format(board=2)).content.decode()
+        assert 'data-key="points"' in page and 'id="match-lines"' in page
+    assert visitor.send("get", "/events/t-sj/standings/").status_code == 200
+    for url in urls:
+        visitor.send("get", url)
+        visitor.send("get", url, in_turn(QUERY_KEYS, QUERY_VALUES))
+        visitor.send("post", url, in_turn([*FORM_FIELDS, *SHENGJI_FIELDS], HOSTILE))
+
+
+SHENGJI_BOARD = "/referee/t-sj/rounds/2/tables/1/boards/{board}/"
+
+
+@hypothesis_settings(max_examples=scaled_examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    suffix=st.sampled_from(["", "preview/", "confirm/"]),
+    board=st.sampled_from([1, 2, 3, 9]),
+    role=st.sampled_from(ROLES),
+    data=st.dictionaries(st.sampled_from(SHENGJI_FIELDS + FORM_FIELDS), GENERATED_VALUES, max_size=6),
+)
+def test_generated_shengji_entry_fields_never_cause_a_server_error(site, suffix, board, role, data):
+    site["visitors"][role].send("post", SHENGJI_BOARD.format(board=board) + suffix, data)
+
+
+@hypothesis_settings(max_examples=scaled_examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(board=st.sampled_from([1, 2, 3]), body=json_values)
+def test_hostile_json_against_a_shengji_board_never_causes_a_server_error(site, board, body):
+    response = site["api"]["referee1"].send(
+        "put", f"/api/events/t-sj/rounds/2/tables/1/boards/{board}", json.dumps(body), content_type="application/json"
     )
     assert response["Content-Type"].startswith("application/json")

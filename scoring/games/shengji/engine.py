@@ -8,6 +8,28 @@ from .cards import BANDS, OTHER_SIDE, POINTS_STEP, POINTS_TOTAL, band, rank
 from .deal import GAME_ID, State, quick_read, validate_deal
 from .options import START_LEVEL
 
+
+def pgettext(context, word):
+    """A marker for `makemessages` (context "breakdown"); the engine itself writes Chinese."""
+    return word
+
+
+# The closed vocabulary of the notes below (numbers and ranks aside), for the site to render
+# them in another language word by word (`messages.term_text`).
+BREAKDOWN_TERMS = (
+    pgettext("breakdown", "台下得"),
+    pgettext("breakdown", "分，不足50："),
+    pgettext("breakdown", "分，在50与100之间："),
+    pgettext("breakdown", "分，在100与120之间："),
+    pgettext("breakdown", "分，达到120："),
+    pgettext("breakdown", "台上连升两级，"),
+    pgettext("breakdown", "台上升一级，"),
+    pgettext("breakdown", "仍在台下，不升级"),
+    pgettext("breakdown", "下台，不升级"),
+    pgettext("breakdown", "上台，不升级，打"),
+    pgettext("breakdown", "上台并升一级，"),
+)
+
 # What each band means for the side that was on 台上 (first) and the side that was 台下,
 # in the note's words; {p} the points, {old} → {new} the rank.
 NOTES = {

@@ -3,14 +3,13 @@ the protocol, and what the protocol does not have (deal options, a match by leve
 
 from dataclasses import dataclass
 
-from scoring.games.refusals import DealError, _
+from scoring.games.refusals import DealError, Text, _
 
-from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES
-from .deal import GAME_ID, read_deal, validate_deal
-from .engine import score_deal, score_valid_deal
-from .match import match_outcome, match_standing, shengji_match
+from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES, rank
+from .deal import GAME_ID, check_deal, read_deal, side_label, validate_deal
+from .engine import BREAKDOWN_TERMS, score_deal, score_valid_deal
+from .match import _state, match_outcome, match_over, match_standing, shengji_match
 from .options import DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
-from .terms import BREAKDOWN_TERMS
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +31,53 @@ ENTRY_FIELDS = [
     EntryField("declarer", _("台上"), "choice", choices=tuple(SIDES), first_deal_only=True),
     EntryField("points", _("台下得分"), "integer", minimum=0, maximum=POINTS_TOTAL, step=POINTS_STEP),
 ]
+# The entry page's kinds for the fields above (`scoring.entry.game_fields`): a choice of side, an integer.
+PAGE_KINDS = {"choice": "choice", "integer": "int"}
+SIDE_WORDS = {"NS": _("南北(NS)"), "EW": _("东西(EW)")}
+
+# What the entry page says of its keys (`scoring.web.referee.game_entry`).
+ENTRY_HELP = _(
+    "键盘：第一副在“台上”一行按 N（南北）或 E（东西）；台下得分填 0 到 200 之间 5 的倍数；"
+    "Enter 跳到下一项；Ctrl+Enter 保存并录下一副，Ctrl+S 保存。"
+)
+
+# Players' statistics: deals played on 台上 and levels gained, counted from a stored deal.
+STATISTICS = (
+    ("on_top", _("台上副数")),
+    ("levels", _("升级数")),
+)
+
+# The deal key a refusal is about, by code (§2.2 V2, V3); a state or a match refusal names none.
+REFUSAL_KEYS = {
+    "unknown_side": "declarer",
+    "declarer_mismatch": "declarer",
+    "bad_points": "points",
+}
+
+
+def seat_statistics(deal):
+    """{seat: (1 if its side was on 台上, levels it gained)} of one deal as stored (canonical JSON,
+    carrying its state after a match's first deal); a deal the engine refuses counts as nothing."""
+    try:
+        valid = validate_deal(deal or {})
+    except DealError:
+        return {seat: (0, 0) for seat in SEATS}
+    scores = score_valid_deal(valid)["scores"]
+    on_top = SIDES[valid.before.declarer]
+    return {seat: (int(seat in on_top), scores[seat]) for seat in SEATS}
+
+
+def _levels_text(state):
+    """Both sides' levels in words, the side on 台上 marked: "台上 南北(NS) · NS 打3（3） · EW 打A（1）"."""
+    levels = state["levels"]
+    return Text(
+        _("台上 {declarer} · NS 打{ns}（{ns_level}） · EW 打{ew}（{ew_level}）"),
+        declarer=side_label(state["declarer"]),
+        ns=rank(levels["NS"]),
+        ns_level=levels["NS"],
+        ew=rank(levels["EW"]),
+        ew_level=levels["EW"],
+    )
 
 
 class Shengji:
@@ -46,14 +92,27 @@ class Shengji:
     options = tuple(EVENT_OPTIONS)
     # 升级 has no score threshold: a match ends by levels (`match`, `match_outcome`).
     match_thresholds = ()
-    # What the site asks (`scoring.games.stored`). Events of 升级 are not run yet: a pairs match
-    # is won by levels, which the standings do not read yet (issue 24); `score_deal` scores it.
-    event_kinds = ()
-    deal_keys = ("declarer", "points", "state")
+    # What the site asks (`scoring.games.stored`): pairs events (§2.1: fixed partnerships; a
+    # team event of 升级 is not built), each table's match won by levels (`carries_state`).
+    event_kinds = ("pairs",)
+    deal_keys = ("declarer", "points", "state", "options")
     generic_options = True
     takes_penalties = False  # the law has no penalty points
-    breakdown_terms = BREAKDOWN_TERMS
-    statistics = ()
+    breakdown_terms = BREAKDOWN_TERMS  # the notes' words, translated one by one
+    # The state (台上 and both levels) is carried from deal to deal at a table: the site places
+    # each deal in its table's match (`place_deal`) and ranks by the match (`table_match`).
+    carries_state = True
+    entry_help = ENTRY_HELP
+    # The score sheet (printed in Chinese): each side's level after the deal, for the check, and
+    # what the later lines' 台上 is. (heading, sub-heading, width in mm)
+    sheet_columns = (("本副后级数", "NS", 16), ("本副后级数", "EW", 16))
+    sheet_note = "第二副起台上由上一副的得分决定（台下 100 分以上换台上），仍请写明，以便核对。"
+    statistics = tuple(name for name, _label in STATISTICS)
+    statistics_labels = dict(STATISTICS)
+    seat_statistics = staticmethod(seat_statistics)
+    # The pairs standings' figures in the game's words: the score difference is the level
+    # difference (§2.1 Standings, the first tie-break), the total the levels reached.
+    standings_labels = {"score_difference": _("级差"), "total_score": _("终局级数")}
 
     def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
         return rules_for(ruleset, options, **settings)
@@ -68,17 +127,134 @@ class Shengji:
     score_deal = staticmethod(score_deal)
 
     def score_stored(self, rules, deal, adjusted=None):
-        """A stored deal's result with its canonical form under `"deal"` (the result's
-        `"state"` is the state after the deal, the deal's the state before). An adjusted score
-        is refused: the levels are the match's state, so an arbiter corrects the points."""
+        """A stored deal's result, its canonical form at the top (what the site keeps, the keys
+        `deal_keys`: a later deal's `"state"` is the state *before* it) and again under
+        `"deal"`; the state after the deal under `"after"`. An adjusted score is refused: the
+        levels are the match's state, so an arbiter corrects the points."""
         if adjusted is not None:
             raise DealError("bad_adjusted", _("升级不设调整分：请更正台下得分"))
         valid = validate_deal(deal, rules)
-        return {**score_valid_deal(valid), "deal": valid.as_json()}
+        canonical = valid.as_json()
+        result = score_valid_deal(valid)
+        stored = {key: value for key, value in result.items() if key != "state"}
+        return {**stored, **canonical, "after": result["state"], "deal": canonical}
 
     def entry_grid(self, rules=None):
         """The deal's fields as plain descriptions (`EntryField`), not 华牌's point-card rows."""
         return list(ENTRY_FIELDS)
+
+    def entry_fields(self, rules=None):
+        """The entry page's fields (plain dicts, as `scoring.entry.game_fields` reads them): the
+        side on 台上 (a match's first deal only, M1) and the 台下 side's points."""
+        return [
+            {
+                "key": spec.key,
+                "label": spec.label,
+                "kind": PAGE_KINDS[spec.kind],
+                "required": True,
+                "choices": list(spec.choices),
+                "words": {side: SIDE_WORDS[side] for side in spec.choices},
+                "minimum": spec.minimum,
+                "maximum": spec.maximum,
+                "step": spec.step,
+                "first_only": spec.first_deal_only,
+            }
+            for spec in ENTRY_FIELDS
+        ]
+
+    def refusal_key(self, error):
+        """The deal key a refusal names (the entry page puts it beside that field), or None."""
+        if error.code == "missing_key":
+            return "declarer" if "declarer" in error.template else "points"
+        return REFUSAL_KEYS.get(error.code)
+
+    def deal_words(self, deal):
+        """[(label, words)] a stored deal shows beyond its fields: the state it was played from."""
+        state = (deal or {}).get("state")
+        if not isinstance(state, dict):
+            return []
+        return [(_("本副前"), _levels_text(state))]
+
+    # A match at a table, as the site stores it one deal at a time (M1–M4).
+
+    def table_match(self, deals, rules):
+        """The match of a table's deals in playing order (`shengji_match`): the result, or the
+        refusal of the first deal the match cannot take (its position under `"deal"`)."""
+        return shengji_match(list(deals), rules)
+
+    def place_deal(self, deal, earlier, rules):
+        """The deal JSON to score as the next deal of a match whose deals so far are `earlier`
+        (as stored): a first deal as entered (without a state), a later one carrying the state
+        the match has reached (M1), whatever the entry says. Raises `DealError`: `match_over`
+        for a deal after the match ended (M2, M3), the earlier deals' own refusal."""
+        reached = shengji_match(list(earlier), rules)
+        if "error" in reached:
+            error = reached["error"]
+            raise DealError(
+                "earlier_refused",
+                _("第 {deal} 副不能接入本场比赛：{message}"),
+                deal=error.get("deal"),
+                message=error["message"],
+            )
+        if reached["finished"]:
+            raise match_over(reached["deals_played"], reached["winner"], len(earlier) + 1)
+        if isinstance(deal, dict) and deal.get("state") is not None:  # a state given must be the one reached
+            check_deal(deal, read_event_options(rules).start_level, reached=_state(reached["state"]))
+        placed = {key: value for key, value in (deal or {}).items() if key != "state"}
+        if reached["state"] is not None:
+            placed["state"] = reached["state"]
+        return placed
+
+    def match_lines(self, before, after, rules):
+        """The match as the entry page shows it around one deal: [Text] of the levels before the
+        deal, after it (`after` None: not scored yet), and the match's progress to its end."""
+        rules = read_event_options(rules)
+        lines = []
+        if before["state"] is None:
+            lines.append(Text(_("本场第一副：双方从 {rank} 开始"), rank=rank(rules.start_level)))
+        else:
+            lines.append(Text(_("本副前：{levels}"), levels=_levels_text(before["state"])))
+        if after is not None and "error" not in after:
+            lines.append(Text(_("本副后：{levels}"), levels=_levels_text(after["state"])))
+            played, winner = after["deals_played"], after["winner"]
+        else:
+            played, winner = before["deals_played"], before["winner"]
+        lines.append(self._progress(rules, played, winner))
+        return lines
+
+    def match_summary(self, result):
+        """A table's match in one line, for the round and entrant pages: the levels reached and
+        the winner, or how many deals it stands at ("NS 打5（5） · EW 打A（1） · 南北(NS) 胜")."""
+        levels = result["state"]["levels"]
+        reached = Text(
+            _("NS 打{ns}（{ns_level}） · EW 打{ew}（{ew_level}）"),
+            ns=rank(levels["NS"]),
+            ns_level=levels["NS"],
+            ew=rank(levels["EW"]),
+            ew_level=levels["EW"],
+        )
+        winner = result["winner"]
+        if winner == "draw":
+            return Text(_("{levels} · 打平"), levels=reached)
+        if winner is not None:
+            return Text(_("{levels} · {winner} 胜"), levels=reached, winner=side_label(winner))
+        return Text(_("{levels} · {played} 副，未打完"), levels=reached, played=result["deals_played"])
+
+    def _progress(self, rules, played, winner):
+        if winner == "draw":
+            return Text(_("比赛结束：第 {played} 副后双方打平"), played=played)
+        if winner is not None:
+            return Text(_("比赛结束：第 {played} 副后 {winner} 获胜"), played=played, winner=side_label(winner))
+        goal = []
+        if rules.target is not None:
+            goal.append(Text(_("先升过 {rank}（{target}）者胜"), rank=rank(rules.target), target=rules.target))
+        if rules.deals is not None:
+            goal.append(Text(_("打满 {deals} 副后级高者胜"), deals=rules.deals))
+        if len(goal) == 2:
+            return Text(
+                _("已打 {played} 副；{first}，或{second}，先到为准"), played=played, first=goal[0], second=goal[1]
+            )
+        return Text(_("已打 {played} 副；{goal}"), played=played, goal=goal[0])
 
     def match_units(self, side_scores, threshold=None):
         """No units by score: a 升级 match is won by levels, so this is always empty."""

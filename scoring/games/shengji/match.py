@@ -60,7 +60,7 @@ def shengji_match(deals, options=None):
     state, played, finished, winner = None, 0, False, None
     for position, raw in enumerate(deals, 1):
         if finished:
-            return _refusal(_match_over(played, winner, position), position)
+            return _refusal(match_over(played, winner, position), position)
         try:
             deal = check_deal(raw, rules.start_level, reached=state)
         except DealError as error:
@@ -81,7 +81,7 @@ def shengji_match(deals, options=None):
     }
 
 
-def _match_over(played, winner, position):
+def match_over(played, winner, position):
     if winner == "draw":
         return DealError(
             "match_over",

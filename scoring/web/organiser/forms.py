@@ -14,6 +14,7 @@ from scoring.engine.vocabulary import ARCHIVE_TIEBREAKS, TIEBREAK_LABELS
 from scoring.events.rulebook import option_label, value_word
 from scoring.games import GAMES, game_of
 from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
+from scoring.games.stored import carries_state
 from scoring.models import CODE_VALIDATOR, Event, EventRole
 from scoring.rounds.creation import METHODS, PairingOptions
 from scoring.web.forms import MAX_UPLOAD_BYTES, PenaltyField
@@ -62,6 +63,7 @@ HUAPAI_OPTION_FIELDS = ("first_exposure", "self_capture", "normalisation", "scal
 MATCH_FIELDS = ("match_mode", "match_length", "game_threshold")
 TEAM_FIELDS = ("points_win", "points_draw", "points_loss", "swap_directions")
 DEALS_OPTION = "deals_per_match"  # an event option: the deals a table plays (the match length)
+STATE_DEALS_OPTION = "deals"  # a match carried by its state ends after this many deals (升级 M3)
 
 
 def _encoded(value):
@@ -82,7 +84,10 @@ def option_field(spec, label):
             coerce=lambda text, choices=choices: next(c for c in choices if _encoded(c) == text),
             required=False,
         )
-    field.help_text = _("默认：%(value)s") % {"value": value_word(spec.name, spec.default)}
+    if spec.nullable and choices is None:  # empty is a value of its own: none (升级's target, deals)
+        field.help_text = _("默认：%(value)s；留空：不设") % {"value": value_word(spec.name, spec.default)}
+    else:
+        field.help_text = _("默认：%(value)s") % {"value": value_word(spec.name, spec.default)}
     return field
 
 
@@ -247,6 +252,11 @@ class EventForm(forms.ModelForm):
         specs = game.option_specs
         if any(spec.name == DEALS_OPTION for spec in specs):
             del self.fields["match_length"]
+        elif carries_state(game):
+            self.fields["match_length"].label = _("每桌每轮至多副数")
+            self.fields["match_length"].help_text = _(
+                "比赛到目标级数（或打满局数）即结束；到此副数仍未结束的，按当时级数定胜负。设了局数时取局数"
+            )
         stored = self.instance.options if isinstance(self.instance.options, dict) else {}
         for spec in specs:
             name = f"option_{spec.name}"
@@ -334,6 +344,14 @@ class EventForm(forms.ModelForm):
         options = {}
         for spec in game.option_specs:
             value = cleaned.get(f"option_{spec.name}")
+            stored = self.instance.options if isinstance(self.instance.options, dict) else {}
+            if self.fields[f"option_{spec.name}"].disabled and spec.name in stored:
+                options[spec.name] = stored[spec.name]  # frozen with the results: as it is
+                continue
+            if spec.nullable and not spec.choices and value is None and f"option_{spec.name}" in self.data:
+                # Posted empty: none (the form shows the default to begin with); not posted: the default.
+                options[spec.name] = None
+                continue
             options[spec.name] = spec.default if value is None or value == "" else value
         if "ruleset" not in self.fields:
             self.instance.ruleset = game.default_ruleset
@@ -341,6 +359,11 @@ class EventForm(forms.ModelForm):
             self.instance.match_mode = Event.MatchMode.BOARDS
         if DEALS_OPTION in options:
             self.instance.match_length = options[DEALS_OPTION]
+        elif options.get(STATE_DEALS_OPTION) and carries_state(game):
+            # A match of a set number of deals (升级's `deals`): a table plays that many at most.
+            self.instance.match_length = options[STATE_DEALS_OPTION]
+            if "match_length" in cleaned:  # the form's own field would write its value over it
+                cleaned["match_length"] = options[STATE_DEALS_OPTION]
         return options
 
     def changed_result_fields(self):

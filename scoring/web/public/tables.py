@@ -35,7 +35,7 @@ class StandingsTable(tables.Table):
     def render_explanation(self, value):
         """The rows come with what separates each from the one above as data
         (`standings_rows(explain=False)`): only the rows of the page are put in words."""
-        return explanation_text(value)
+        return explanation_text(value, getattr(self, "figure_words", None))
 
 
 class IndividualStandingsTable(StandingsTable):

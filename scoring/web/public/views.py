@@ -20,6 +20,7 @@ from scoring.events.rulebook import rules_in_force
 from scoring.exports import image
 from scoring.games import game_of
 from scoring.games.stored import event_rules, plays_alone
+from scoring.messages import standings_labels
 from scoring.models import Event, Round, public_rounds
 from scoring.results.cross_table import event_cross_table
 from scoring.results.labels import entrant_labels, standings_rows
@@ -115,7 +116,14 @@ def standings(request, slug):
     table_class = IndividualStandingsTable if event.kind == Event.Kind.INDIVIDUAL else StandingsTable
     if rows and rows[0].by_table_points:
         table_class = TablePointsStandingsTable
-    table = table_class(data)
+    game = game_of(event)
+    # A game without penalty points has no 罚分 column; its own words for the figures (升级: 级差).
+    exclude = None if game.takes_penalties else (*(table_class._meta.exclude or ()), "penalties")
+    table = table_class(data, exclude=exclude)
+    table.figure_words = standings_labels(game)  # the explanations name them so too
+    for name, label in table.figure_words.items():
+        if name in table.columns.names():
+            table.columns[name].column.verbose_name = label
     _configure_table(table, request)
     provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
     return render(
@@ -185,6 +193,7 @@ def entrant(request, slug, code):
     standing, count = public_standing(event, code)
     context = {"event": event, "standing": standing, "count": count, **record}
     context["statistics_columns"] = statistics_columns(event)
+    context["figure_labels"] = standings_labels(game_of(event))  # 升级: 级差 for 得分差
     return render(request, "scoring/entrant.html", context)
 
 

@@ -22,12 +22,13 @@ def entry_kind(event):
     return FIELDS if game_fields.game_fields(game_of(event), event_rules(event)) else GRID
 
 
-def entry_form(event, data=None):
-    """The Django form of the event's entry page (every field checked there), and its kind."""
+def entry_form(event, data=None, board=None):
+    """The Django form of the event's entry page (every field checked there), and its kind.
+    `board`: the fields that board asks (a table's first deal may ask more, 升级's 台上)."""
     rules = event_rules(event)
     if entry_kind(event) == FIELDS:
         game = game_of(event)
-        return GameDealForm(data, fields=game_fields.game_fields(game, rules), seats=game.seats), FIELDS
+        return GameDealForm(data, fields=game_fields.game_fields(game, rules, board), seats=game.seats), FIELDS
     return DealEntryForm(data, rules=rules), GRID
 
 
@@ -63,13 +64,13 @@ def _value(values, name, many=False):
     return list(value) if many else value
 
 
-def field_rows(event, values, errors=None):
+def field_rows(event, values, errors=None, board=None):
     """What the template draws for each field: label, kind, the choices with the one entered,
     the count inputs per seat, and the refusals that name the field (`errors`: {key: [text]})."""
     game = game_of(event)
     errors = errors or {}
     rows = []
-    for spec in game_fields.game_fields(game, event_rules(event)):
+    for spec in game_fields.game_fields(game, event_rules(event), board):
         row = {"key": spec.key, "label": spec.label, "kind": spec.kind, "required": spec.required}
         if spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
             entered = _value(values, spec.key)
@@ -108,6 +109,7 @@ def field_rows(event, values, errors=None):
                     "value": _value(values, f"{spec.key}-{seat}" if seat else spec.key),
                     "min": spec.minimum,
                     "max": spec.maximum,
+                    "step": spec.step,
                 }
                 for seat in seats
             ]

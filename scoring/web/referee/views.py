@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -29,6 +29,8 @@ from scoring.entry.selectors import (
     enters_blind,
     history_rows,
     locate_board,
+    match_ended_at,
+    match_lines,
     next_to_confirm,
     refused_field,
     table_history,
@@ -47,6 +49,7 @@ from scoring.events.rulebook import rules_text
 from scoring.games import game_of
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
+from scoring.games.stored import deal_json as stored_json
 from scoring.games.stored import event_rules
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
@@ -310,15 +313,22 @@ def _history_shown(rows):
     ]
 
 
-def _game_context(event, kind, values, form, problems):
+def _game_context(event, kind, values, form, problems, table, board, deal):
     """What the page of the event's game draws: 华牌's card grid, or another game's fields
-    with the refusals beside them (the form's, and the engine's `problems` by deal key)."""
+    with the refusals beside them (the form's, and the engine's `problems` by deal key), and
+    the table's match around the board where the game carries a state (升级's levels)."""
     rules = event_rules(event)
     if kind == game_entry.FIELDS:
         errors = game_entry.form_errors_by_field(form) if form is not None else {}
         for key, text in problems:
             errors.setdefault(key, []).append(text)
-        return {"fields": game_entry.field_rows(event, values, errors), "seats": game_of(event).seats}
+        game = game_of(event)
+        return {
+            "fields": game_entry.field_rows(event, values, errors, board),
+            "seats": game.seats,
+            "entry_help": gettext(game.entry_help) if getattr(game, "entry_help", "") else "",
+            "match_lines": match_lines(table, board, game, rules, stored_json(deal) if deal is not None else None),
+        }
     return {
         "cards": card_rows(values, rules.decks),
         "exposables": exposable_rows(values, rules.decks),
@@ -357,7 +367,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "table": table,
         "board": board,
         "deal": deal,
-        **_game_context(event, kind, values, form, problems),
+        **_game_context(event, kind, values, form, problems, table, board, deal),
         "template": game_entry.TEMPLATES[kind],
         "takes_penalties": game_of(event).takes_penalties,
         "rules_text": rules_text(event),
@@ -411,7 +421,10 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "irregularity_kinds": Irregularity.Kind.choices,
         "blind": enters_blind(request.user, event),
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
-        "next_board": board + 1 if event.match_mode == Event.MatchMode.GAMES or board < event.match_length else None,
+        "next_board": board + 1
+        if (event.match_mode == Event.MatchMode.GAMES or board < event.match_length)
+        and not match_ended_at(table, board, game_of(event), event_rules(event))  # 升级: no deal after the end
+        else None,
     }
 
 
@@ -439,7 +452,7 @@ def board_entry(request, event, number, table_number, board):
         return render(request, context["template"], context)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
-    form, _kind = game_entry.entry_form(event, request.POST)
+    form, _kind = game_entry.entry_form(event, request.POST, board)
     if not form.is_valid():
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         context = _board_context(
@@ -498,7 +511,12 @@ def board_entry(request, event, number, table_number, board):
         )
         context["posted_version"] = form.cleaned_data.get("version") or ""
         return render(request, context["template"], context, status=409 if conflict else 400)
-    if request.POST.get("next") and event.match_mode == Event.MatchMode.BOARDS and board < event.match_length:
+    if (
+        request.POST.get("next")
+        and event.match_mode == Event.MatchMode.BOARDS
+        and board < event.match_length
+        and not match_ended_at(table, board, game_of(event), event_rules(event))
+    ):
         return redirect("referee-board", event.slug, number, table_number, board + 1)
     return redirect("referee-board", event.slug, number, table_number, board)
 
@@ -507,7 +525,7 @@ def board_entry(request, event, number, table_number, board):
 @require_POST
 def board_preview(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
-    form, kind = game_entry.entry_form(event, request.POST)
+    form, kind = game_entry.entry_form(event, request.POST, board)
     if not form.is_valid():
         problems = [
             {"code": "bad_form", "field": name, "message": line}

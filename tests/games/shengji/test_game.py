@@ -63,14 +63,22 @@ def test_a_stored_deal_is_its_result_with_its_canonical_form():
     later = {"state": {"declarer": "EW", "levels": {"NS": 2, "EW": 6}}, "declarer": "EW", "points": 45, "board": 3}
     stored = SHENGJI.score_stored(rules, later)
     assert stored["deal"] == {"state": later["state"], "points": 45}
-    assert {key: value for key, value in stored.items() if key != "deal"} == score_deal(later)
+    # The canonical deal at the top (the state before it, as the site keeps it), the state after under "after".
+    alone = score_deal(later)
+    assert {key: stored[key] for key in ("state", "points")} == stored["deal"]
+    assert stored["after"] == alone["state"]
+    assert {key: value for key, value in stored.items() if key not in ("deal", "after", "points")} == {
+        **alone,
+        "state": later["state"],
+    }
     # A first deal starts at the event's start level, its own option checked but not applied.
     first = SHENGJI.score_stored(rules, {"declarer": "NS", "points": 40, "options": {"start_level": 3}})
     assert first["deal"] == {"declarer": "NS", "points": 40}
-    assert first["state"]["levels"] == {"NS": 3, "EW": 1}
+    assert "state" not in first and first["after"]["levels"] == {"NS": 3, "EW": 1}
     from_two = SHENGJI.score_stored(SHENGJI.rules(options={"start_level": 2}), {"declarer": "NS", "points": 40})
     assert from_two["deal"] == {"declarer": "NS", "points": 40, "options": {"start_level": 2}}
-    assert score_deal(from_two["deal"]) == {key: value for key, value in from_two.items() if key != "deal"}
+    assert score_deal(from_two["deal"])["state"] == from_two["after"]
+    assert score_deal(from_two["deal"])["scores"] == from_two["scores"]
     with pytest.raises(DealError) as refused:
         SHENGJI.score_stored(rules, later, {"N": 1, "E": 1, "S": 1, "W": 1})
     assert refused.value.code == "bad_adjusted"
