@@ -318,7 +318,11 @@ def _game_context(event, kind, values, form, problems):
         errors = game_entry.form_errors_by_field(form) if form is not None else {}
         for key, text in problems:
             errors.setdefault(key, []).append(text)
-        return {"fields": game_entry.field_rows(event, values, errors), "seats": game_of(event).seats}
+        return {
+            "fields": game_entry.field_rows(event, values, errors),
+            "seats": game_of(event).seats,
+            "keyboard_help": game_entry.keyboard_help(event),
+        }
     return {
         "cards": card_rows(values, rules.decks),
         "exposables": exposable_rows(values, rules.decks),
