@@ -326,6 +326,9 @@ class GameDealForm(forms.Form):
             if spec.kind == game_fields.SEAT_OR_NONE:
                 if value:  # left empty: not entered (the law's missing key); "nobody": null
                     deal[spec.key] = None if value == game_fields.NOBODY else value
+            elif spec.kind == game_fields.INT:
+                if value is not None:  # 0 is a number entered (跑胡子: 黑胡's 0 红字)
+                    deal[spec.key] = value
             elif value not in (None, "", [], False):
                 deal[spec.key] = value
         game_fields.drop_defaults_without_winner(self.game_fields, deal)
