@@ -187,7 +187,7 @@
     if (!winnerRow) return;
     var nobody = inputsOf(winnerRow).some(function (i) { return i.checked && i.value === "none"; });
     rows.forEach(function (row) {
-      if (row.dataset.needed !== "win") return;
+      if (row.dataset.needed !== "win" && row.dataset.needed !== "discard") return;  // both: only with a winner
       row.classList.toggle("not-needed", nobody);
       inputsOf(row).forEach(function (i) { i.disabled = nobody; });
     });

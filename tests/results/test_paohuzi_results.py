@@ -107,7 +107,7 @@ def test_table_points_rank_first_and_a_bye_earns_two(client):
 def test_the_entrant_page_shows_three_seats_in_the_games_words(client):
     two_rounds()
     page = client.get("/events/t-phz/entrants/p02/").content.decode()
-    assert "胡牌者（空：黄庄）：南(S)" in page and "黄庄" in page  # PHZ01 and PHZ13, the game's words
+    assert "胡牌者：南(S)" in page and "黄庄" in page  # PHZ01 and PHZ13, the game's words
     assert 'class="cards"' not in page and "北(N)" not in page
     own = match_totals(PAOHUZI_TABLES[1])["S"]
     assert f'<td class="num">{own}</td>' in page  # p02's own total at table 1 of round 1 (S)
@@ -157,7 +157,7 @@ def test_the_results_workbook_has_each_deal_in_the_games_words(client):
     first = rows[0]
     assert (first["轮"], first["桌"], first["副"]) == (1, 1, 1)
     assert [first[f"{s} 得分"] for s in SEATS] == [EXAMPLES["PHZ01"]["expected"]["scores"][s] for s in SEATS]
-    assert "胡牌者（空：黄庄）：南(S)" in first["牌局"]
+    assert "胡牌者：南(S)" in first["牌局"]
 
 
 def test_the_travellers_pdf_is_made(client):

@@ -53,7 +53,7 @@ class EntryField:
 def entry_fields(rules):
     """The deal's fields in the order a referee records them (§3.2)."""
     return [
-        EntryField("winner", _("胡牌者（空：黄庄）"), "seat_or_huang", "always", choices=SEATS),
+        EntryField("winner", _("胡牌者"), "seat_or_huang", "always", choices=SEATS),
         EntryField("wangba", _("王霸（每家张数）"), "per_seat", "always", minimum=0, maximum=2, default=0),
         EntryField("huxi", _("胡息"), "int", "win", minimum=rules.deal.min_huxi, maximum=MAX_HUXI),
         EntryField("red", _("红字数"), "int", "win", minimum=0, maximum=MAX_RED),
