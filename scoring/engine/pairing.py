@@ -19,6 +19,7 @@ into the partnerships that repeat least; a game of three seats (跑胡子) seats
 
 import random
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from scoring.games.refusals import Refusal, _
 
@@ -290,14 +291,42 @@ def pair_individual(candidates, seats=FOUR_SEATS):
     if not order:
         raise PairingError(_("至少需要 {count} 名选手"), code="too_few_entrants", count=size)
     tables = []
-    for start in range(0, len(order), size):
-        group = order[start : start + size]
-        if size == len(FOUR_SEATS):
-            (north, south), (east, west) = _best_split(group)
-            tables.append({"N": north.id, "S": south.id, "E": east.id, "W": west.id})
-        else:
+    if size != len(FOUR_SEATS):
+        for group in _groups_meeting_least(order, size):
             tables.append({seat: player.id for seat, player in zip(seats, group, strict=True)})
+        return Pairing(tables=tables, byes=[c.id for c in byes])
+    for start in range(0, len(order), size):
+        (north, south), (east, west) = _best_split(order[start : start + size])
+        tables.append({"N": north.id, "S": south.id, "E": east.id, "W": west.id})
     return Pairing(tables=tables, byes=[c.id for c in byes])
+
+
+GROUP_WINDOW = 8  # how far down the standings a table of three looks for players not yet met
+
+
+def _groups_meeting_least(order, size):
+    """Tables of `size` (three) in standings order, each meeting again as few as it can: the
+    highest placed player still free sits with the players among the next `GROUP_WINDOW` free
+    ones who have met them (and each other) least, the higher placed on a tie — so a table
+    stays within its score group unless that group has met already (Swiss: no avoidable
+    rematch at a table, within the window; greedy, table by table from the top)."""
+    free = list(order)
+    groups = []
+    while free:
+        first, rest = free[0], free[1 : 1 + GROUP_WINDOW]
+        best = min(
+            combinations(range(len(rest)), size - 1),
+            key=lambda picked: (_meetings([first, *(rest[i] for i in picked)]), picked),
+        )
+        group = [first, *(rest[i] for i in best)]
+        groups.append(group)
+        free = [c for c in free if c not in group]
+    return groups
+
+
+def _meetings(group):
+    """How many pairs of the group have sat at one table before (`Candidate.opponents`)."""
+    return sum(b.id in a.opponents for a, b in combinations(group, 2))
 
 
 def candidates_from_history(rows, matches):
@@ -315,6 +344,10 @@ def candidates_from_history(rows, matches):
                     if pa in by_id and pb in by_id:
                         by_id[pa].partners[pb] = by_id[pa].partners.get(pb, 0) + 1
                         by_id[pb].partners[pa] = by_id[pb].partners.get(pa, 0) + 1
+                seated = [player for player in table.seats.values() if player in by_id]
+                for a, b in combinations(seated, 2):  # everyone at an individual's table has met
+                    by_id[a].opponents.add(b)
+                    by_id[b].opponents.add(a)
                 continue
         home, away = match.home, match.away
         if home in by_id and away in by_id:

@@ -85,3 +85,33 @@ def test_a_manual_draw_names_three_players_a_table():
     with pytest.raises(PairingError) as refused:
         round_pair(event, "manual", options=PairingOptions(manual="p01 p02 p03 p04"))
     assert refused.value.code == "manual_line" and "3" in str(refused.value)
+
+
+def test_a_table_of_three_avoids_players_who_have_met_while_its_score_group_allows():
+    """Nine players after round 1 at (1 2 3) (4 5 6) (7 8 9), standing 1…9: standings-order tables
+    would seat every table again; each table takes the highest placed free player and the next
+    ones he has not met, the higher placed first."""
+    from scoring.engine.pairing import Candidate, pair_individual
+
+    ids = [f"p{n}" for n in range(1, 10)]
+    candidates = [Candidate(id=code) for code in ids]
+    for start in (0, 3, 6):
+        group = candidates[start : start + 3]
+        for player in group:
+            player.opponents = {other.id for other in group if other is not player}
+    pairing = pair_individual(candidates, ("E", "S", "W"))
+    assert [tuple(t.values()) for t in pairing.tables] == [("p1", "p4", "p7"), ("p2", "p5", "p8"), ("p3", "p6", "p9")]
+    assert pairing.byes == []
+    fresh = pair_individual([Candidate(id=code) for code in ids], ("E", "S", "W"))  # nobody has met: standings order
+    assert [tuple(t.values()) for t in fresh.tables] == [tuple(ids[0:3]), tuple(ids[3:6]), tuple(ids[6:9])]
+
+
+def test_swiss_meets_the_history_from_the_database():
+    """After round 1, the next round's tables of three hold players who have not met where the
+    standings allow it (seven players: the four of the two tables' lower half)."""
+    event = import_archive(paohuzi_archive(status="official"))
+    rnd, _pairing = round_pair(event, "swiss")
+    tables, _byes = seated(rnd)
+    round_one = [{"p01", "p02", "p03"}, {"p04", "p05", "p06"}]
+    first = {tables[0].east.code, tables[0].south.code, tables[0].west.code}
+    assert all(len(first & old) <= 1 for old in round_one)  # table 1: nobody met before
