@@ -67,9 +67,8 @@ def test_an_impossible_deal_is_refused_with_the_laws_code(setting, name):
 
 def test_an_arbiters_adjusted_score_covers_the_three_seats(setting):
     adjusted = {"E": 5, "S": -5, "W": 0}
-    deal, _ = deal_save(
-        table=setting["table"], board=2, deal_json={"adjusted": adjusted, "adjusted_reason": "争议"}, user=setting["organiser"]
-    )
+    settled = {"adjusted": adjusted, "adjusted_reason": "争议"}
+    deal, _ = deal_save(table=setting["table"], board=2, deal_json=settled, user=setting["organiser"])
     assert Deal.objects.get(pk=deal.pk).scores == {"N": 0, **adjusted}
     with pytest.raises(EntryError):  # North is not a seat of the game
         deal_save(
@@ -99,4 +98,5 @@ def test_the_preview_is_the_engines_with_the_tables_running_totals(setting):
     assert preview["problems"] == [] and preview["scores"] == expected("PHZ14")
     assert preview["totals"] == {s: expected("PHZ05")[s] + expected("PHZ14")[s] for s in SEATS}
     refused = deal_preview(table, 2, deal_json("PHZX5"))
-    assert refused["scores"] is None and [(p["code"], p["field"]) for p in refused["problems"]] == [("bad_xing", "xing")]
+    assert refused["scores"] is None
+    assert [(p["code"], p["field"]) for p in refused["problems"]] == [("bad_xing", "xing")]
