@@ -100,3 +100,25 @@ def test_the_preview_is_the_engines_with_the_tables_running_totals(setting):
     refused = deal_preview(table, 2, deal_json("PHZX5"))
     assert refused["scores"] is None
     assert [(p["code"], p["field"]) for p in refused["problems"]] == [("bad_xing", "xing")]
+
+
+def test_the_referee_api_takes_a_deal_of_a_table_of_three(client, setting):
+    """shared/formats/referee-api.md: the deal JSON of the event's game, its three seats' scores."""
+    import json
+
+    from tests.referee_setup import board_url, token_header
+
+    url = board_url(slug="t-phz", round_number=1, table=1, board=1)
+    response = client.put(
+        url, data=json.dumps(deal_json("PHZ07")), content_type="application/json", **token_header(setting["referee1"])
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert {seat: body["scores"][seat] for seat in SEATS} == expected("PHZ07")
+    refused = client.put(
+        board_url(slug="t-phz", round_number=1, table=1, board=2),
+        data=json.dumps(deal_json("PHZX3")),
+        content_type="application/json",
+        **token_header(setting["referee1"]),
+    )
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "wangba_self_draw_only"
