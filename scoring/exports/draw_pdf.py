@@ -196,8 +196,10 @@ def write_table_cards(out, event, rnd, paper):
                 x = margin + index * column
                 _card_side(pdf, x, top, column - 6 * mm, heading, code, team, side["seated"] or side["players"])
         else:
-            column = (width - 2 * margin) / 4
-            for index, seat in enumerate(SEATS):
+            # The seats the table has (a three-seat game leaves North empty: no column for it).
+            seats = [seat for seat in SEATS if seat in table["seats"]] or list(SEATS)
+            column = (width - 2 * margin) / len(seats)
+            for index, seat in enumerate(seats):
                 person = table["seats"].get(seat)
                 x = margin + index * column
                 _card_side(

@@ -64,3 +64,18 @@ def test_a_paohuzi_table_of_three_has_the_games_columns_and_three_seats(client):
     assert "北 N" not in text and "北 签名" not in text  # North stays empty: no column, no signature
     lines = [line.strip() for line in text.splitlines()]
     assert {"1", "2", "3"} <= set(lines) and "4" not in lines  # a line per deal of the match (3)
+
+
+def test_paohuzi_table_cards_and_wall_draw_name_three_seats(client):
+    from tests.archives import paohuzi_archive
+    from tests.referee_setup import make_user
+
+    event = import_archive(paohuzi_archive(tables={1: (), 2: ()}))
+    client.force_login(make_user("organiser", "organiser", event))
+    cards = PdfReader(io.BytesIO(content(client.get("/events/t-phz/rounds/1/table-cards.pdf"))))
+    assert len(cards.pages) == 2
+    text = cards.pages[1].extract_text()
+    assert "p04" in text and "p06" in text and "北 N" not in text and "西 W" in text
+    wall = PdfReader(io.BytesIO(content(client.get("/events/t-phz/rounds/1/draw.pdf"))))
+    first = wall.pages[0].extract_text()
+    assert "东 E" in first and "北 N" not in first and "p07" in first  # the bye listed too
