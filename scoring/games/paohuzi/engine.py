@@ -10,6 +10,35 @@ from functools import lru_cache
 from .cards import GAME_ID, RED_HU_MINIMUM, SEAT_TEXT, SEATS, colour_of, kind_of
 from .deal import validate_deal
 
+
+def pgettext(context, word):
+    """A marker for `makemessages` (context "breakdown"); the engine itself writes Chinese."""
+    return word
+
+
+# The words that join a note's parts, a closed vocabulary the site translates word by word
+# (`Game.breakdown_terms`, `scoring.messages.term_text`); the arithmetic's own terms (胡息, 囤,
+# 省, 子, 番, 红胡, 自摸, 王钓…) are the game's and stay as they are, as on the English pages.
+# A seat's name joins what follows it ("南(S)、西(W)各付"), so a few terms carry their neighbour.
+BREAKDOWN_TERMS = (
+    pgettext("breakdown", "东"),
+    pgettext("breakdown", "南"),
+    pgettext("breakdown", "西"),
+    pgettext("breakdown", ")各付"),
+    pgettext("breakdown", "付给东"),
+    pgettext("breakdown", "付给南"),
+    pgettext("breakdown", "付给西"),
+    pgettext("breakdown", ")放炮独付"),
+    pgettext("breakdown", "放炮独付给"),
+    pgettext("breakdown", "，本家不付"),
+    pgettext("breakdown", "黄庄："),
+    pgettext("breakdown", "张王霸"),
+    pgettext("breakdown", "调整分"),
+    pgettext("breakdown", "（"),
+    pgettext("breakdown", "）"),
+    pgettext("breakdown", "、"),
+)
+
 # The law's rule numbers a breakdown entry names.
 WIN_RULE = "P5"
 HUANG_RULE = "P6"

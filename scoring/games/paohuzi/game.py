@@ -24,7 +24,7 @@ from .cards import (
     kind_of,
 )
 from .deal import read_deal
-from .engine import score_deal
+from .engine import BREAKDOWN_TERMS, score_deal
 from .match import next_dealer, play_match, split_matches, table_points
 from .options import DEAL_OPTIONS, DEFAULT_RULES, EVENT_OPTIONS, rules_for
 from .stored import score_stored
@@ -176,7 +176,7 @@ class Paohuzi:
     generic_options = True
     deal_keys = ("dealer", "winner", *WIN_KEYS, "wangba")  # the deal is kept whole (`Deal.game_data`)
     takes_penalties = False  # the law has no penalty points: an arbiter adjusts the score
-    breakdown_terms = ()  # its notes are not yet a closed vocabulary: shown as written
+    breakdown_terms = BREAKDOWN_TERMS  # the words joining its notes, translated word by word
     statistics = tuple(name for name, _label in STATISTICS)
     statistics_labels = dict(STATISTICS)
     statistics_highest = ("best_fan",)
