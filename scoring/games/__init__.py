@@ -8,8 +8,8 @@ from scoring.games.shengji.game import SHENGJI
 GAMES = {game.id: game for game in (HUAPAI, DOUDIZHU, SHENGJI, PAOHUZI)}
 DEFAULT_GAME = HUAPAI.id
 # The games the site runs events of: a game whose law allows no kind of event yet (`event_kinds`
-# empty) is scored by `score_deal` only — 跑胡子 needs tables of three, 升级 its matches by level
-# in the standings (issue 24).
+# empty) is scored by `score_deal` only — 升级 needs its matches by level in the standings
+# (issue 24); 跑胡子 runs at tables of three.
 EVENT_GAMES = {game_id: game for game_id, game in GAMES.items() if game.event_kinds != ()}
 
 
