@@ -282,7 +282,8 @@ def _sitting_out(order, out):
 def pair_individual(candidates, seats=FOUR_SEATS):
     """Tables of as many players as the game has seats, in standings order (the order given:
     a random round shuffles it first). At four seats each group is split into the partnerships
-    that repeat least; at three (跑胡子: E, S, W, North empty) the group sits in standings order.
+    that repeat least; at three (跑胡子: E, S, W, North empty) each table meets again as few
+    players as it can (`_groups_meeting_least`), seated E S W in standings order.
     When the count is not a multiple of the seats, the rest sit out (`_sitting_out`): a bye."""
     size = len(seats)
     order = list(candidates)
