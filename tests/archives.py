@@ -254,3 +254,48 @@ def shengji_archive(*, slug="t-sj", status=None, table_one=None, table_two=None,
         ],
         "rounds": [rnd],
     }
+
+
+PAOHUZI = "paohuzi"
+# Round 1 of `paohuzi_archive`: two tables of three, each a match of three worked examples of the
+# law (none with deal options: the event's rules apply to every deal); p07 sits out (a bye).
+PAOHUZI_TABLES = {1: ("PHZ01", "PHZ13", "PHZ05"), 2: ("PHZ07", "PHZ14", "PHZ06")}
+
+
+def paohuzi_deal(name, board):
+    """A 跑胡子 worked example as an archive deal (without "game": the event says it)."""
+    source = copy.deepcopy(game_examples(PAOHUZI)[name]["deal"])
+    source.pop("game", None)
+    return {"board": board, **source}
+
+
+def paohuzi_archive(*, slug="t-phz", options=None, tables=PAOHUZI_TABLES, status=None, count=7, bye="p07"):
+    """A 跑胡子 individual event: p01–p0N, round 1 with p01–p03 at table 1 and p04–p06 at table 2
+    (E S W in number order, North empty), each table's deals the examples named in `tables`,
+    and `bye` sitting out (seven players: a count that does not divide by three)."""
+    matches = [
+        {
+            "table": number,
+            "seats": dict(zip("ESW", [f"p{3 * (number - 1) + i:02d}" for i in range(1, 4)], strict=True)),
+            "deals": [paohuzi_deal(name, board) for board, name in enumerate(names, start=1)],
+        }
+        for number, names in tables.items()
+    ]
+    if bye:
+        matches.append({"bye": bye})
+    rnd = {"number": 1, "matches": matches}
+    if status:
+        rnd["status"] = status
+    return {
+        "format": "huapai-event/1",
+        "event": {
+            "slug": slug,
+            "name": "跑胡子测试赛",
+            "game": PAOHUZI,
+            "kind": "individual",
+            "match": {"mode": "boards", "boards": 3},
+            "options": {"deals_per_match": 3, **(options or {})},
+        },
+        "players": players(count),
+        "rounds": [rnd],
+    }

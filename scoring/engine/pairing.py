@@ -14,14 +14,16 @@ Swiss and random may avoid pairing two entrants of the same club: a soft
 constraint tried first (on top of "no rematch"); when no such pairing exists
 the plain one is used and the same-club tables are reported (`club_clashes`).
 Individual events seat groups of four in standings order and split each group
-into the partnerships that repeat least.
+into the partnerships that repeat least; a game of three seats (跑胡子) seats groups of three.
 """
 
 import random
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from scoring.games.refusals import Refusal, _
 
+FOUR_SEATS = ("N", "E", "S", "W")  # an individual table of a four-seat game
 SEARCH_BUDGET = 200_000  # backtracking steps before falling back to allowing rematches
 
 
@@ -216,11 +218,12 @@ def pair_random(candidates, seed, avoid_same_club=False):
     return pairing
 
 
-def pair_manual(text, candidates, individual=False):
-    """The organiser's draw, one table per line: "NS EW" (pairs, teams), "N E S W" (individual),
-    or "bye X". Every entrant named must be one of `candidates`, and only once."""
+def pair_manual(text, candidates, individual=False, seats=FOUR_SEATS):
+    """The organiser's draw, one table per line: "NS EW" (pairs, teams), "N E S W" (individual;
+    a game of three seats "E S W"), or "bye X". Every entrant named must be one of `candidates`,
+    and only once."""
     known = {c.id for c in candidates}
-    size = 4 if individual else 2
+    size = len(seats) if individual else 2
     tables, byes, seen = [], [], set()
     lines = [line.split() for line in text.splitlines()]
     if len(lines) > 5000:
@@ -243,7 +246,7 @@ def pair_manual(text, candidates, individual=False):
         if is_bye:
             byes.append(ids[0])
         elif individual:
-            tables.append(dict(zip(("N", "E", "S", "W"), ids, strict=True)))
+            tables.append(dict(zip(seats, ids, strict=True)))
         else:
             tables.append((ids[0], ids[1]))
     if not tables:
@@ -265,22 +268,66 @@ def _best_split(four):
     return min(options, key=repeats)
 
 
-def pair_individual(candidates):
-    """Tables of four in standings order; the lowest without a bye sit out when the count is not 4k."""
+def _sitting_out(order, out):
+    """The `out` players who sit the round out: the lowest placed without a bye first (then the
+    lowest placed, once everyone has had one), so no one sits out twice while another has not."""
+    if not out:
+        return []
+    fewest = min(c.byes for c in order)
+    eligible = [c for c in reversed(order) if c.byes == fewest]
+    rest = [c for c in reversed(order) if c.byes != fewest]
+    return (eligible + sorted(rest, key=lambda c: c.byes))[:out]
+
+
+def pair_individual(candidates, seats=FOUR_SEATS):
+    """Tables of as many players as the game has seats, in standings order (the order given:
+    a random round shuffles it first). At four seats each group is split into the partnerships
+    that repeat least; at three (跑胡子: E, S, W, North empty) each table meets again as few
+    players as it can (`_groups_meeting_least`), seated E S W in standings order.
+    When the count is not a multiple of the seats, the rest sit out (`_sitting_out`): a bye."""
+    size = len(seats)
     order = list(candidates)
-    out = len(order) % 4
-    byes = []
-    if out:
-        eligible = [c for c in reversed(order) if c.byes == 0] or list(reversed(order))
-        byes = eligible[:out]
-        order = [c for c in order if c not in byes]
+    byes = _sitting_out(order, len(order) % size)
+    order = [c for c in order if c not in byes]
     if not order:
-        raise PairingError(_("至少需要四名选手"), code="too_few_entrants")
+        raise PairingError(_("至少需要 {count} 名选手"), code="too_few_entrants", count=size)
     tables = []
-    for start in range(0, len(order), 4):
-        (north, south), (east, west) = _best_split(order[start : start + 4])
+    if size != len(FOUR_SEATS):
+        for group in _groups_meeting_least(order, size):
+            tables.append({seat: player.id for seat, player in zip(seats, group, strict=True)})
+        return Pairing(tables=tables, byes=[c.id for c in byes])
+    for start in range(0, len(order), size):
+        (north, south), (east, west) = _best_split(order[start : start + size])
         tables.append({"N": north.id, "S": south.id, "E": east.id, "W": west.id})
     return Pairing(tables=tables, byes=[c.id for c in byes])
+
+
+GROUP_WINDOW = 8  # how far down the standings a table of three looks for players not yet met
+
+
+def _groups_meeting_least(order, size):
+    """Tables of `size` (three) in standings order, each meeting again as few as it can: the
+    highest placed player still free sits with the players among the next `GROUP_WINDOW` free
+    ones who have met them (and each other) least, the higher placed on a tie — so a table
+    stays within its score group unless that group has met already (Swiss: no avoidable
+    rematch at a table, within the window; greedy, table by table from the top)."""
+    free = list(order)
+    groups = []
+    while free:
+        first, rest = free[0], free[1 : 1 + GROUP_WINDOW]
+        best = min(
+            combinations(range(len(rest)), size - 1),
+            key=lambda picked: (_meetings([first, *(rest[i] for i in picked)]), picked),
+        )
+        group = [first, *(rest[i] for i in best)]
+        groups.append(group)
+        free = [c for c in free if c not in group]
+    return groups
+
+
+def _meetings(group):
+    """How many pairs of the group have sat at one table before (`Candidate.opponents`)."""
+    return sum(b.id in a.opponents for a, b in combinations(group, 2))
 
 
 def candidates_from_history(rows, matches):
@@ -298,6 +345,10 @@ def candidates_from_history(rows, matches):
                     if pa in by_id and pb in by_id:
                         by_id[pa].partners[pb] = by_id[pa].partners.get(pb, 0) + 1
                         by_id[pb].partners[pa] = by_id[pb].partners.get(pa, 0) + 1
+                seated = [player for player in table.seats.values() if player in by_id]
+                for a, b in combinations(seated, 2):  # everyone at an individual's table has met
+                    by_id[a].opponents.add(b)
+                    by_id[b].opponents.add(a)
                 continue
         home, away = match.home, match.away
         if home in by_id and away in by_id:

@@ -36,6 +36,9 @@ class Format:
     # Individual events: "total" (the total score) or "table_points" (games law §0, the total
     # the first tie-break); table points per table come with the results (`TableResult.seat_points`).
     standings: str = STANDINGS_TOTAL
+    # What an individual's bye (sitting a round out) earns in table points (`Game.bye_table_points`:
+    # 跑胡子 2, a table of three's average); its total score is 0 either way.
+    bye_table_points: int = 0
 
 
 @dataclass
@@ -227,7 +230,7 @@ def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
         if last is not None:
             entrants = [entrant for entrant in entrants if joined.get(entrant, 0) <= last]
     if fmt.kind == Kind.INDIVIDUAL:
-        return _individual_standings(matches, entrants, fmt.standings)
+        return _individual_standings(matches, entrants, fmt.standings, fmt.bye_table_points)
     rows = {entrant: Row(id=entrant) for entrant in entrants}
     meetings = defaultdict(int)  # (a, b) -> 场分 a won against b
     met = set()
@@ -254,12 +257,16 @@ def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
     return rank_rows(list(rows.values()), fmt.tiebreaks, meetings, met)
 
 
-def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL):
+def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL, bye_points=0):
     """Individuals rank by total score, then fewer deals; by table points first when the event
-    ranks by them (games law §0: the total is then the first tie-break)."""
+    ranks by them (games law §0: the total is then the first tie-break). A bye scores nothing
+    but, under table points, the game's `bye_points`."""
     by_points = standings == STANDINGS_TABLE_POINTS
     rows = {player: Row(id=player, by_table_points=by_points) for player in entrants}
     for match in matches:
+        if match.bye and by_points and bye_points:
+            row = rows.setdefault(match.bye, Row(id=match.bye, by_table_points=by_points))
+            row.table_points += bye_points
         for table in match.tables:
             for seat, player in table.seats.items():
                 row = rows.setdefault(player, Row(id=player))

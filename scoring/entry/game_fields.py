@@ -26,6 +26,11 @@ SEAT, SEATS, CHOICE, BOOL, COUNTS, PER_SEAT, INT, SEAT_OR_NONE = (
     "seat_or_huang",
 )
 KINDS = (SEAT, SEATS, CHOICE, BOOL, COUNTS, PER_SEAT, INT, SEAT_OR_NONE)
+# The form's value of a seat-or-nobody field when the referee says nobody (跑胡子's 黄庄): the
+# deal's null. An empty field is not entered (the deal lacks the key, and the law says so).
+NOBODY = "none"
+# `GameField.needed`: a field the deal has only when a seat-or-nobody field names a seat.
+NEEDED_WITH_WINNER = "win"
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,11 @@ class GameField:
     words: dict = field(default_factory=dict)
     step: int | None = None  # an integer's step (升级's points: multiples of 5); the engine refuses others
     first_only: bool = False  # asked on a table's first deal only (升级's 台上: later deals carry the state)
+    # When the deal needs it beyond `required` (跑胡子: "win", only when there is a winner), the
+    # value the law assumes when it is left out, and the keys that choose a value on the page.
+    needed: str | None = None
+    default: object = None
+    hotkeys: dict = field(default_factory=dict)
 
 
 def _read(spec):
@@ -63,6 +73,9 @@ def _read(spec):
         words=dict(get("words", None) or {}),
         step=get("step", None),
         first_only=bool(get("first_only", False)),
+        needed=needed,
+        default=get("default", None),
+        hotkeys=dict(get("hotkeys", None) or {}),
     )
 
 
@@ -85,6 +98,8 @@ def seat_word(seat):
 
 def value_word(spec, value):
     """One value of a field in words: a seat by its name, a choice by its word, yes or no."""
+    if spec.kind == SEAT_OR_NONE and value is None and spec.words.get(None):
+        return gettext(spec.words[None])  # nobody, in the game's word (跑胡子: 黄庄)
     if spec.kind in (SEAT, SEAT_OR_NONE):
         return seat_word(value) if value is not None else gettext("无")
     if spec.kind == SEATS:
@@ -116,3 +131,15 @@ def deal_words(game, deal, rules=None):
 def deal_text(game, deal, rules=None):
     """A stored deal in one line of the fields' words ("地主：东(E) · 叫分：2 …")."""
     return " · ".join(f"{label}：{value}" for label, value in deal_words(game, deal, rules))
+
+
+def drop_defaults_without_winner(fields, deal):
+    """A deal whose seat-or-nobody field says nobody (跑胡子's 黄庄) keeps no field that only a
+    winner has while it holds just its default (王钓 "none", 0 省: the page's untouched values);
+    anything else the referee gave stays, for the law to refuse in its words (V4)."""
+    if not any(spec.kind == SEAT_OR_NONE and spec.key in deal and deal[spec.key] is None for spec in fields):
+        return deal
+    for spec in fields:
+        if spec.needed == NEEDED_WITH_WINNER and spec.key in deal and deal[spec.key] == spec.default:
+            del deal[spec.key]
+    return deal

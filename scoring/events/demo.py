@@ -21,6 +21,8 @@ DEMO_EVENTS = {
     DEMO_SLUG: DEMO_FILE,
     "demo-bengbu-doudizhu-2026": settings.BASE_DIR / "fixtures" / "demo-doudizhu.json",
     "demo-shengji-2026": settings.BASE_DIR / "fixtures" / "demo-shengji.json",
+    # 跑胡子 at tables of three: fixtures/demo-paohuzi.json, made by fixtures/make_demo_paohuzi.py.
+    "demo-paohuzi-2026": settings.BASE_DIR / "fixtures" / "demo-paohuzi.json",
 }
 # Demo credentials for a local demo only; `make run` prints them.
 DEMO_USERS = [

@@ -32,6 +32,12 @@ OPTION_LABELS = {
     "start_level": gettext_lazy("开始级数（1 即 A）"),
     "target": gettext_lazy("目标级数（留空：不设）"),
     "deals": gettext_lazy("每场局数（留空：不设）"),
+    # 跑胡子 (§3.3)
+    "min_huxi": gettext_lazy("胡牌最少胡息"),
+    "tun_step": gettext_lazy("每多一囤所需胡息"),
+    "di": gettext_lazy("底（每次胡牌另加的囤）"),
+    "discard_pays": gettext_lazy("放炮由谁付"),
+    "huang_per_wangba": gettext_lazy("黄庄时每张王霸付给每个无王霸者"),
 }
 VALUE_WORDS = {
     ("feidan_stack", "add"): gettext_lazy("累加"),
@@ -40,6 +46,8 @@ VALUE_WORDS = {
     ("feidan_reversal", True): gettext_lazy("可以反向"),
     ("standings", "total"): gettext_lazy("总分"),
     ("standings", "table_points"): gettext_lazy("桌分（总分为第一破同分）"),
+    ("discard_pays", "all"): gettext_lazy("两家都付"),
+    ("discard_pays", "discarder"): gettext_lazy("放炮者独付"),
 }
 PHRASES = {
     "feidan_stack": gettext_lazy("一人多个飞弹：%(value)s"),
@@ -48,6 +56,11 @@ PHRASES = {
     "tianzun_points": gettext_lazy("天尊每家付 %(value)s"),
     "deals_per_match": gettext_lazy("每场 %(value)s 副"),
     "standings": gettext_lazy("名次按%(value)s"),
+    "min_huxi": gettext_lazy("胡牌最少 %(value)s 胡息"),
+    "tun_step": gettext_lazy("每多 %(value)s 胡息一囤"),
+    "di": gettext_lazy("底 %(value)s 囤"),
+    "discard_pays": gettext_lazy("放炮胡%(value)s"),
+    "huang_per_wangba": gettext_lazy("黄庄每张王霸付 %(value)s"),
     "start_level": gettext_lazy("双方从第 %(value)s 级开始"),
     "target": gettext_lazy("先升过第 %(value)s 级者胜"),
     "deals": gettext_lazy("打满 %(value)s 副后级高者胜"),
@@ -82,7 +95,7 @@ def _option_phrase(spec, value):
         return str(NO_VALUE_PHRASES.get(spec.name) or f"{option_label(spec)}：{NO_VALUE}")
     phrase = PHRASES.get(spec.name)
     word = value_word(spec.name, value)
-    return phrase % {"value": word} if phrase else f"{option_label(spec)}：{word}"
+    return phrase % {"value": word} if phrase else f"{_(str(option_label(spec)))}：{word}"
 
 
 def rules_in_force(event):

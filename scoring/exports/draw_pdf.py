@@ -75,18 +75,20 @@ def write_wall_draw(out, event, rnd, paper):
     story = [_text(title, styles["title"]), _text("按桌号", styles["small"]), Spacer(1, 3 * mm)]
     individual = any(table["seats"] for table in paper["tables"])
     if individual:
-        column = (width - 18 * mm) / 4
-        body = [["桌"] + [f"{SEAT_NAMES[seat]} {seat}" for seat in SEATS]]
+        # The seats the tables use (a three-seat game leaves North empty: no column for it).
+        used = [seat for seat in SEATS if any(seat in table["seats"] for table in paper["tables"])]
+        column = (width - 18 * mm) / len(used)
+        body = [["桌"] + [f"{SEAT_NAMES[seat]} {seat}" for seat in used]]
         for table in paper["tables"]:
             seats = table["seats"]
             body.append(
                 [str(table["number"])]
                 + [
                     fitted(f"{seats[seat]['code']} {seats[seat]['name']}" if seat in seats else "", column - 8, 13)
-                    for seat in SEATS
+                    for seat in used
                 ]
             )
-        widths, size = [18 * mm] + [column] * 4, 13
+        widths, size = [18 * mm] + [column] * len(used), 13
     else:
         column = (width - 18 * mm) / 2
         body = [["桌", "南北 NS", "东西 EW"]]
@@ -194,8 +196,10 @@ def write_table_cards(out, event, rnd, paper):
                 x = margin + index * column
                 _card_side(pdf, x, top, column - 6 * mm, heading, code, team, side["seated"] or side["players"])
         else:
-            column = (width - 2 * margin) / 4
-            for index, seat in enumerate(SEATS):
+            # The seats the table has (a three-seat game leaves North empty: no column for it).
+            seats = [seat for seat in SEATS if seat in table["seats"]] or list(SEATS)
+            column = (width - 2 * margin) / len(seats)
+            for index, seat in enumerate(seats):
                 person = table["seats"].get(seat)
                 x = margin + index * column
                 _card_side(

@@ -1,4 +1,5 @@
-"""The score sheet of a table of a game whose deal is its entry fields (蚌埠斗地主): a line per
+"""The score sheet of a table of a game whose deal is its entry fields (蚌埠斗地主, 跑胡子 at a
+table of three): a line per
 deal, a column per field as the entry page asks it (a count per seat in a column per seat),
 then each seat's score for the referee's check. The 华牌 sheet is `pdf.write_scoresheets`.
 
@@ -38,7 +39,7 @@ def sheet_columns(game, fields):
             words = [str(spec.words.get(choice, choice)) for choice in spec.choices]
             columns.append((label, " ".join(words), 20))
         else:
-            columns.append((label, HINTS.get(spec.kind, ""), 16 if spec.kind == game_fields.SEATS else 13))
+            columns.append((label, _hint(spec), 16 if spec.kind == game_fields.SEATS else 13))
     # What the game asks the sheet to keep beyond its fields (升级: both sides' levels after each deal).
     columns += [tuple(column) for column in getattr(game, "sheet_columns", ())]
     columns += [("得分", seat, 14) for seat in game.seats]
@@ -116,7 +117,15 @@ def _instruction(spec):
         return f"{label}在各座位栏写数"
     if spec.kind == game_fields.CHOICE:
         return f"{label}圈选" + ("（第一副）" if spec.first_only else "")
-    return f"{label}{HINTS.get(spec.kind, '')}"
+    return f"{label}{_hint(spec)}"
+
+
+def _hint(spec):
+    """What a field asks the person who fills in the sheet; a seat or nobody names the game's word
+    for nobody (跑胡子: 写座位或黄庄)."""
+    if spec.kind == game_fields.SEAT_OR_NONE and spec.words.get(None):
+        return f"{HINTS[spec.kind]}或{spec.words[None]}"
+    return HINTS.get(spec.kind, "")
 
 
 def _grid(pdf, columns, xs, grid_top, header_height, line_height, first, last):

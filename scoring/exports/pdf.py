@@ -233,6 +233,10 @@ def write_round_results(out, event, rnd, results):
 def write_travellers(out, event, rnd, boards):
     """`boards`: [(board number, traveller rows)] — one section per board."""
     styles = _styles()
+    game = game_of(event)
+    if game.deal_keys is not None:  # another game's deal, kept whole: its seats and its words
+        _write_game_travellers(out, event, rnd, boards, game, styles)
+        return
     normalised = getattr(event_rules(event), "normalises", False)
     story = [
         _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
@@ -262,6 +266,38 @@ def write_travellers(out, event, rnd, boards):
         table.setStyle(_table_style())
         # A board is kept whole on one page when it fits (a board split across pages is
         # misread at the check); a board longer than a page still breaks, its header repeated.
+        story += [Spacer(1, 4 * mm), KeepTogether([_text(f"第 {board} 副", styles["title"]), table])]
+    doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
+    _build(doc, story, _footer(event.name))
+
+
+def _write_game_travellers(out, event, rnd, boards, game, styles):
+    """The travellers of a game whose deal is its entry fields (蚌埠斗地主, 跑胡子): per board, a
+    line per table with the game's seats and their players, the deal in its fields' words and
+    each seat's score."""
+    seats = game.seats
+    story = [
+        _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
+        _text(rules_text(event), styles["small"]),
+    ]
+    for board, rows in boards:
+        body = [["桌", "选手", "牌局"] + [f"{SEAT_NAMES[s]} {s}" for s in seats]]
+        for row in rows:
+            players = row["table"].seat_players()
+            names = "\n".join(f"{s} {players[s].name}" for s in seats if players.get(s) is not None)
+            words = " · ".join(f"{label}：{value}" for label, value in row["words"])
+            if row["adjusted"]:
+                words = f"{words} · 调整分 {row['adjusted_reason'] or ''}".strip(" ·")
+            if row.get("not_played"):
+                words = str(row["not_played"])
+            body.append(
+                [row["table"].number, _text(names, styles["cell"]), _text(words, styles["cell"])]
+                + [row["scores"].get(s, 0) for s in seats]
+            )
+        score_width = 18 * mm
+        words_width = 277 * mm - 9 * mm - 40 * mm - score_width * len(seats)
+        table = LongTable(body, repeatRows=1, colWidths=[9 * mm, 40 * mm, words_width] + [score_width] * len(seats))
+        table.setStyle(_table_style())
         story += [Spacer(1, 4 * mm), KeepTogether([_text(f"第 {board} 副", styles["title"]), table])]
     doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
     _build(doc, story, _footer(event.name))

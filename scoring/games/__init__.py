@@ -7,8 +7,9 @@ from scoring.games.shengji.game import SHENGJI
 
 GAMES = {game.id: game for game in (HUAPAI, DOUDIZHU, SHENGJI, PAOHUZI)}
 DEFAULT_GAME = HUAPAI.id
-# The games the site runs events of: a game whose law allows no kind of event yet (`event_kinds`
-# empty) is scored by `score_deal` only — 跑胡子 needs tables of three (issue 24).
+# The games the site runs events of: a game whose law allows no kind of event (`event_kinds`
+# empty) would be scored by `score_deal` only. Today every game runs events: 升级 pairs
+# matches won by levels, 跑胡子 at tables of three.
 EVENT_GAMES = {game_id: game for game_id, game in GAMES.items() if game.event_kinds != ()}
 
 

@@ -31,6 +31,7 @@ def event_format(event):
         points=event.match_points,
         tiebreaks=list(event.tiebreaks),
         standings=event_option(event, STANDINGS_OPTION) or STANDINGS_TOTAL,
+        bye_table_points=getattr(game_of(event), "bye_table_points", 0),
     )
 
 
@@ -140,8 +141,9 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
                 round=round_numbers[row["round_id"]],
                 home=row["home__code"],
                 away=row["away__code"],
-                # An individual's bye is listed, not scored (event-archive.md ranks individuals by deals).
-                bye=row["bye__code"] if event.kind != Kind.INDIVIDUAL else None,
+                # An individual's bye scores no deal (event-archive.md ranks individuals by deals) —
+                # only a game's table points for a bye — but pairing counts it: who sat out already.
+                bye=row["bye__code"],
                 tables=tables_by_match.get(row["id"], []),
             )
         )

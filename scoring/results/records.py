@@ -10,7 +10,7 @@ from scoring.games.huapai import card_label, split_games
 from scoring.games.huapai.deal_text import exposure_word
 from scoring.games.stored import COLUMN_SEATS, plays_alone
 from scoring.games.stored import table_points as game_table_points
-from scoring.models import Deal, Entrant, Table, with_members
+from scoring.models import Deal, Entrant, Match, Table, public_rounds, with_members
 from scoring.results.match_results import event_format, pairs_table_figures
 from scoring.results.statistics import members_statistics
 
@@ -76,6 +76,19 @@ def _alone_match(table, deals, subject, game, fmt):
             for deal in deals
         ],
     }
+
+
+def _individual_byes(event, entrant, fmt):
+    """[{"round", "points"}] of the published rounds the player sat out; `points`: what a bye
+    earns where the standings count table points (`Format.bye_table_points`), else None."""
+    by_points = fmt.standings == STANDINGS_TABLE_POINTS and fmt.bye_table_points
+    return [
+        {"round": number, "points": fmt.bye_table_points if by_points else None}
+        for number in Match.objects.filter(round__event=event, bye=entrant)
+        .filter(public_rounds("round__"))
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+    ]
 
 
 def entrant_record(event, code):
@@ -179,6 +192,8 @@ def entrant_record(event, code):
     return {
         "subject": subject,
         "matches": matches,
+        # The published rounds an individual sat out (a table of three: a count not a multiple of three).
+        "byes": _individual_byes(event, entrant, fmt) if individual else [],
         "statistics": statistics,
         "withdrawn_after": entrant.withdrawn_after_round,
     }

@@ -115,14 +115,15 @@ class GameStats:
     """One player's statistics in a game that counts them from its deals (`Game.seat_statistics`):
     the deals played and each of the game's figures, as attributes (`stats.landlord`)."""
 
-    def __init__(self, names):
+    def __init__(self, names, highest=()):
         self.deals = 0
         self.figures = dict.fromkeys(names, 0)
+        self.highest = frozenset(highest)  # figures kept as the largest, not summed (跑胡子's 最高番)
 
     def add(self, figures):
         self.deals += 1
         for name, value in zip(self.figures, figures, strict=True):
-            self.figures[name] += value
+            self.figures[name] = max(self.figures[name], value) if name in self.highest else self.figures[name] + value
 
     def __getattr__(self, name):
         figures = self.__dict__.get("figures", {})
@@ -151,7 +152,7 @@ def _game_statistics(event, game, players, tables):
             player = seats.get(seat)
             if player is None or (players is not None and player not in players):
                 continue
-            totals.setdefault(player, GameStats(game.statistics)).add(figures)
+            totals.setdefault(player, GameStats(game.statistics, getattr(game, "statistics_highest", ()))).add(figures)
     return totals
 
 

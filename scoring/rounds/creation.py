@@ -23,6 +23,7 @@ from scoring.engine.pairing import (
 )
 from scoring.engine.standings import compute_standings
 from scoring.engine.vocabulary import Kind
+from scoring.games import game_of
 from scoring.games.refusals import _, listed
 from scoring.models import Deal, Entrant, Event, Match, Membership, PairingLog, Player, Round, Table, with_members
 from scoring.results.match_results import entrant_codes, event_format, event_match_results
@@ -218,19 +219,20 @@ def _plan(event, method, number, options):
     for candidate in everyone:
         candidate.clubs = clubs.get(candidate.id, frozenset())
     candidates = [c for c in everyone if c.id in playing_codes]
-    if event.kind == Kind.INDIVIDUAL and len(candidates) < 4:
-        raise PairingError(_("至少需要四名选手"), code="too_few_entrants")
+    seats = game_of(event).seats  # an individual's table: the game's seats (跑胡子: E S W)
+    if event.kind == Kind.INDIVIDUAL and len(candidates) < len(seats):
+        raise PairingError(_("至少需要 {count} 名选手"), code="too_few_entrants", count=len(seats))
     if len(candidates) < 2:
         raise PairingError(_("至少需要两个参赛者"), code="too_few_entrants")
     if method == "manual":
-        return pair_manual(options.manual, candidates, individual=event.kind == Kind.INDIVIDUAL)
+        return pair_manual(options.manual, candidates, individual=event.kind == Kind.INDIVIDUAL, seats=seats)
     seed = options.seed if options.seed is not None else secrets.randbelow(2**31)
     if event.kind == Kind.INDIVIDUAL:
         if method == "roundrobin":
             raise PairingError(_("个人赛不能用循环赛编排"), code="unknown_method")
         if method == "random":
             random.Random(seed).shuffle(candidates)
-        return pair_individual(candidates)
+        return pair_individual(candidates, seats)
     if method == "roundrobin":
         return _roundrobin_with_absences(everyone, playing_codes, number)
     if method == "random":
@@ -275,10 +277,11 @@ def create_tables(event, rnd, pairing, first_table=1):
                     round=rnd,
                     match=match,
                     number=number - 1 + first_table,
-                    north=players[seats["N"]],
-                    east=players[seats["E"]],
-                    south=players[seats["S"]],
-                    west=players[seats["W"]],
+                    # A seat the game lacks stays empty (跑胡子: North).
+                    north=players.get(seats.get("N")),
+                    east=players.get(seats.get("E")),
+                    south=players.get(seats.get("S")),
+                    west=players.get(seats.get("W")),
                 )
             )
     else:

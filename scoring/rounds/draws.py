@@ -47,6 +47,7 @@ def draw_rows(rnd):
             seats = {
                 seat: {"code": player.code, "name": player.name, "club": player.club}
                 for seat, player in (("N", table.north), ("E", table.east), ("S", table.south), ("W", table.west))
+                if player is not None  # a seat the game lacks (跑胡子: North)
             }
         tables.append(
             {

@@ -276,7 +276,11 @@ class GameDealForm(forms.Form):
         self.seats = tuple(seats)
         seat_choices = [("", "—"), *((seat, seat) for seat in self.seats)]
         for spec in self.game_fields:
-            if spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
+            if spec.kind == game_fields.SEAT_OR_NONE:  # a seat, or nobody said so (跑胡子's 黄庄)
+                self.fields[spec.key] = forms.ChoiceField(
+                    choices=[*seat_choices, (game_fields.NOBODY, game_fields.NOBODY)], required=False, label=spec.label
+                )
+            elif spec.kind == game_fields.SEAT:
                 self.fields[spec.key] = forms.ChoiceField(choices=seat_choices, required=False, label=spec.label)
             elif spec.kind == game_fields.SEATS:
                 self.fields[spec.key] = forms.MultipleChoiceField(
@@ -313,19 +317,21 @@ class GameDealForm(forms.Form):
             if spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
                 counts = {seat: data.get(f"{spec.key}-{seat}") for seat in self.seats}
                 counts = {seat: count for seat, count in counts.items() if count}
-                if counts:
+                if counts or spec.kind == game_fields.PER_SEAT:  # a count per seat the deal always has
                     deal[spec.key] = counts
                 continue
             value = data.get(spec.key)
             if spec.kind == game_fields.CHOICE and value:
                 value = next(choice for choice in spec.choices if str(choice) == value)
             if spec.kind == game_fields.SEAT_OR_NONE:
-                deal[spec.key] = value or None
+                if value:  # left empty: not entered (the law's missing key); "nobody": null
+                    deal[spec.key] = None if value == game_fields.NOBODY else value
             elif spec.kind == game_fields.INT:
-                if value is not None:  # 0 is a number entered (升级's 台下 with no points)
+                if value is not None:  # 0 is a number entered (跑胡子: 黑胡's 0 红字)
                     deal[spec.key] = value
             elif value not in (None, "", [], False):
                 deal[spec.key] = value
+        game_fields.drop_defaults_without_winner(self.game_fields, deal)
         adjusted = {seat: data.get(f"adjusted-{seat}") for seat in self.seats}
         if any(value is not None for value in adjusted.values()):
             deal["adjusted"] = adjusted

@@ -58,7 +58,8 @@ window.EntryFields = (function () {
 })();
 
 // Deal entry for a game whose deal is a few fields (蚌埠斗地主: landlord, bid, 明/暗, who went out
-// first, 飞弹, 天炸/天尊): keys choose a field's value and move on, and a live preview.
+// first, 飞弹, 天炸/天尊; 跑胡子: winner or 黄庄, 王霸, 胡息, 红字数, 来源, 王钓, 省): keys choose a
+// field's value and move on, and a live preview.
 // Scores are never computed here: the form is posted to the server's preview endpoint (the rules
 // engine) and its answer is drawn, each refusal beside the field it names.
 (function () {
@@ -79,17 +80,33 @@ window.EntryFields = (function () {
     if (target) target.focus();
   }
 
+  function enabled(row) { return inputsOf(row).some(function (i) { return !i.disabled; }); }
+
   function nextRow(row) {
-    var index = rows.indexOf(row);
-    if (index < rows.length - 1) focusRow(index + 1);
+    var index = rows.indexOf(row) + 1;
+    while (index < rows.length && !enabled(rows[index])) index++;  // a field this deal does not have
+    if (index < rows.length) focusRow(index);
     else document.getElementById("save").focus();
   }
 
-  // The value a key means in a row: a seat by its letter (or 1–4), a bid by its digit, 抢牌 by G.
+  // The key a value is chosen by where the game names one (跑胡子: H 黄庄, Z 自摸…).
+  function hotkeyValue(row, lower) {
+    var match = inputsOf(row).filter(function (i) { return i.dataset.hotkey && i.dataset.hotkey === lower; })[0];
+    return match ? match.value : undefined;
+  }
+
+  // The value a key means in a row: a seat by its letter, or by its place among the table's
+  // seats (1–4 at N E S W, 1–3 at E S W); a bid by its digit, 抢牌 by G; a game's own key.
   function valueForKey(row, key) {
     var kind = row.dataset.kind;
     var lower = key.toLowerCase();
-    if (kind === "seat" || kind === "seats" || kind === "seat_or_huang") return seatKeys[lower];
+    var hot = hotkeyValue(row, lower);
+    if (hot !== undefined) return hot;
+    if (kind === "seat" || kind === "seats" || kind === "seat_or_huang") {
+      var seats = inputsOf(row).map(function (i) { return i.value; }).filter(function (v) { return /^[NESW]$/.test(v); });
+      if (/^[1-9]$/.test(lower)) return seats[Number(lower) - 1];
+      return seats.indexOf(key.toUpperCase()) >= 0 ? key.toUpperCase() : seatKeys[lower];
+    }
     if (kind === "choice") {
       var match = inputsOf(row).filter(function (i) {
         return i.value && (i.value.toLowerCase() === lower || i.value.toLowerCase().charAt(0) === lower);
@@ -232,6 +249,20 @@ window.EntryFields = (function () {
     clearTimeout(timer);
     timer = setTimeout(preview, 120);
   }
+  // Fields only a winner has (跑胡子's 胡息, 红字数…) are off while the deal says nobody won (黄庄):
+  // not posted, so the deal carries none of them.
+  var winnerRow = rows.filter(function (row) { return row.dataset.kind === "seat_or_huang"; })[0];
+  function syncNeeded() {
+    if (!winnerRow) return;
+    var nobody = inputsOf(winnerRow).some(function (i) { return i.checked && i.value === "none"; });
+    rows.forEach(function (row) {
+      if (row.dataset.needed !== "win" && row.dataset.needed !== "discard") return;  // both: only with a winner
+      row.classList.toggle("not-needed", nobody);
+      inputsOf(row).forEach(function (i) { i.disabled = nobody; });
+    });
+  }
+  syncNeeded();
+  form.addEventListener("change", syncNeeded);
   form.addEventListener("change", schedulePreview);
   form.addEventListener("input", schedulePreview);
   document.addEventListener("keydown", function (event) {

@@ -54,3 +54,20 @@ def test_the_shengji_demo_is_a_pairs_event_whose_matches_the_engine_decides():
         assert rows[winner.code].match_points >= 2
     assert wins == 3 and len(rows) == 6
     assert sum(row.match_points for row in rows.values()) == 2 * 6  # two official rounds of three matches
+
+
+def test_the_paohuzi_demo_is_tables_of_three_with_a_player_sitting_out_each_round():
+    from scoring.models import Match, Table
+
+    call_command("load_demo", stdout=StringIO())
+    phz = Event.objects.get(slug="demo-paohuzi-2026")
+    assert phz.game == "paohuzi" and phz.kind == "individual" and phz.match_length == 9
+    assert EventRole.objects.filter(event=phz, user__username="referee1", role="referee").exists()
+    tables = Table.objects.filter(round__event=phz)
+    assert tables.count() == 6 and not tables.filter(north__isnull=False).exists()
+    byes = list(Match.objects.filter(round__event=phz, bye__isnull=False).values_list("bye__code", flat=True))
+    assert len(byes) == 3 and len(set(byes)) == 3  # one a round, never the same player twice
+    deals = Deal.objects.filter(table__round__event=phz)
+    assert deals.count() == 2 * 9 * 2 + 2 * 4 and all(d.game_data is not None for d in deals)
+    assert all(sum(d.scores.values()) == 0 and d.scores["N"] == 0 for d in deals)  # §3.4 P7, North empty
+    assert len(event_standings(phz)) == 7

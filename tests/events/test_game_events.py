@@ -218,3 +218,38 @@ def test_a_shengji_match_that_cannot_end_or_a_wrong_kind_is_refused_in_words(cli
     individual = client.post("/organiser/new/", {**SHENGJI_EVENT, "kind": "individual"})
     assert individual.status_code == 200 and not Event.objects.exists()
     assert "升级 只能是双人赛" in individual.content.decode()
+
+
+PAOHUZI_EVENT = {
+    "name": "永州扯胡子公开赛",
+    "slug": "yongzhou-phz",
+    "game": "paohuzi",
+    "shown_game": "paohuzi",
+    "kind": "individual",
+    "sessions_per_round": 1,
+    "correction_minutes": 30,
+    "entry": "referees",
+    "option_min_huxi": "15",
+    "option_tun_step": "3",
+    "option_di": "1",
+    "option_discard_pays": "discarder",
+    "option_huang_per_wangba": "5",
+    "option_deals_per_match": "9",
+    "option_standings": "table_points",
+}
+
+
+def test_an_organiser_creates_a_paohuzi_event_of_individuals_with_its_options(client, director):
+    response = client.post("/organiser/new/", PAOHUZI_EVENT)
+    assert response.status_code == 302
+    event = Event.objects.get(slug="yongzhou-phz")
+    assert event.game == "paohuzi" and event.kind == "individual" and event.match_length == 9
+    rules = event_rules(event)
+    assert rules.deal.di == 1 and rules.deal.discard_pays == "discarder" and rules.event.standings == "table_points"
+    console = client.get("/organiser/yongzhou-phz/").content.decode()
+    assert "跑胡子 (paohuzi)" in console and "底 1 囤" in console and "放炮胡放炮者独付" in console
+    refused = client.post("/organiser/new/", {**PAOHUZI_EVENT, "slug": "phz-pairs", "kind": "pairs"})
+    assert refused.status_code == 200 and "跑胡子 只能是个人赛" in refused.content.decode()
+    players = client.post("/organiser/new/", {**PAOHUZI_EVENT, "slug": "phz-players", "entry": "players"})
+    assert players.status_code == 200 and "由裁判录入" in players.content.decode()
+    assert not Event.objects.filter(slug__in=["phz-pairs", "phz-players"]).exists()

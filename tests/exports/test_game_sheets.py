@@ -62,3 +62,38 @@ def test_a_shengji_table_has_the_side_on_top_the_points_and_the_levels(client, t
     assert "南北(NS) 东西(EW)" in text
     lines = [line.strip() for line in text.splitlines()]
     assert {"1", "2", "3", "4"} <= set(lines) and "5" not in lines  # a line per deal of the match
+
+
+def test_a_paohuzi_table_of_three_has_the_games_columns_and_three_seats(client):
+    from tests.archives import paohuzi_archive
+    from tests.referee_setup import make_user
+
+    event = import_archive(paohuzi_archive(tables={1: (), 2: ()}))
+    client.force_login(make_user("organiser", "organiser", event))
+    response = client.get("/events/t-phz/rounds/1/scoresheets.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(content(response)))
+    assert len(reader.pages) == 2  # one a table of three; the player sitting out has none
+    text = reader.pages[0].extract_text()
+    for word in ("跑胡子 记分表", "胡牌者", "写座位或黄庄", "王霸", "胡息", "红字数", "胡牌来源", "省数", "得分"):
+        assert word in text, word
+    assert "自摸 他家翻出 放炮" in text and "无 王钓 王钓王 王闯" in text
+    assert "p01" in text and "p03" in text and "p04" not in text and "p07" not in text  # table 1's three players
+    assert "北 N" not in text and "北 签名" not in text  # North stays empty: no column, no signature
+    lines = [line.strip() for line in text.splitlines()]
+    assert {"1", "2", "3"} <= set(lines) and "4" not in lines  # a line per deal of the match (3)
+
+
+def test_paohuzi_table_cards_and_wall_draw_name_three_seats(client):
+    from tests.archives import paohuzi_archive
+    from tests.referee_setup import make_user
+
+    event = import_archive(paohuzi_archive(tables={1: (), 2: ()}))
+    client.force_login(make_user("organiser", "organiser", event))
+    cards = PdfReader(io.BytesIO(content(client.get("/events/t-phz/rounds/1/table-cards.pdf"))))
+    assert len(cards.pages) == 2
+    text = cards.pages[1].extract_text()
+    assert "p04" in text and "p06" in text and "北 N" not in text and "西 W" in text
+    wall = PdfReader(io.BytesIO(content(client.get("/events/t-phz/rounds/1/draw.pdf"))))
+    first = wall.pages[0].extract_text()
+    assert "东 E" in first and "北 N" not in first and "p07" in first  # the bye listed too

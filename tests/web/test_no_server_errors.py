@@ -375,6 +375,7 @@ def site(django_db_setup, django_db_blocker):
         )  # fmt: skip
         add_doudizhu_event(people)
         add_shengji_event(people)
+        add_paohuzi_event(people)
         visitors = {"anonymous": Visitor()}
         for role in ("referee1", "organiser"):
             client = Client()
@@ -467,6 +468,43 @@ def client_errors_not_logged():
     logger.setLevel(logging.ERROR)
     yield
     logger.setLevel(saved)
+
+
+# A 跑胡子 event beside them (issue 24): tables of three, a player sitting out, its entry fields.
+PAOHUZI_PARAMETERS = {"slug": ["t-phz"], "number": ["1", "2"], "round_number": ["1"], "code": ["p01", "p07"]}
+PAOHUZI_FIELDS = ["winner", "huxi", "red", "source", "from", "wang", "xing", "dealer", *(f"wangba-{s}" for s in "ESW")]
+
+
+def add_paohuzi_event(people):
+    """t-phz: 7 players; round 1 played (worked examples, p07 sitting out, official), round 2
+    paired, in play with one deal; the sweep's referee and organiser hold the same roles in it."""
+    from scoring.archive.database import import_archive
+    from scoring.events.accounts import role_grant
+    from tests.archives import paohuzi_archive
+
+    archive = paohuzi_archive(tables={1: ("PHZ01", "PHZ13"), 2: ("PHZ07",)}, status="official")
+    second = copy.deepcopy(archive["rounds"][0])
+    second.update(number=2, status="in_play")
+    second["matches"][1]["deals"] = []
+    archive["rounds"].append(second)
+    event = import_archive(archive)
+    for role in ("referee1", "organiser"):
+        role_grant(username=people[role].username, role=role if role == "organiser" else "referee", event=event)
+
+
+def paohuzi_urls(route):
+    """The real URLs of a route under the 跑胡子 event (none for a route without an event)."""
+    if "<name:slug>" not in route or route.startswith("admin/") or route.startswith("t/"):
+        return []
+    names = re.findall(r"<(?:\w+:)?(\w+)>", route)
+    real = [PAOHUZI_PARAMETERS.get(name, PARAMETERS.get(name, OTHER_PARAMETER)[0]) for name in names]
+    urls = []
+    for values in itertools.product(*real):
+        url = "/" + route
+        for name, value in zip(names, values, strict=True):
+            url = re.sub(r"<(?:\w+:)?" + name + ">", value, url, count=1)
+        urls.append(url)
+    return urls
 
 
 @pytest.fixture
@@ -855,3 +893,33 @@ def test_hostile_json_against_a_shengji_board_never_causes_a_server_error(site, 
         "put", f"/api/events/t-sj/rounds/2/tables/1/boards/{board}", json.dumps(body), content_type="application/json"
     )
     assert response["Content-Type"].startswith("application/json")
+
+
+PAOHUZI_BOARD = "/referee/t-phz/rounds/2/tables/1/boards/{board}/"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_route_of_a_paohuzi_event_answers_without_a_server_error(site, role):
+    """Every route under the 跑胡子 event (tables of three, a bye), plain, then with junk in every
+    query key and every form field (its entry page's fields among them)."""
+    visitor = site["visitors"][role]
+    urls = [url for route in routes() for url in paohuzi_urls(route)]
+    assert len(urls) > 40 and "/referee/t-phz/rounds/1/tables/1/boards/2/preview/" in urls
+    if role != "anonymous":  # the sweep meets the event as built: its entry page and its standings
+        assert 'data-key="winner"' in visitor.send("get", PAOHUZI_BOARD.format(board=1)).content.decode()
+    assert visitor.send("get", "/events/t-phz/standings/").status_code == 200
+    for url in urls:
+        visitor.send("get", url)
+        visitor.send("get", url, in_turn(QUERY_KEYS, QUERY_VALUES))
+        visitor.send("post", url, in_turn([*FORM_FIELDS, *PAOHUZI_FIELDS], HOSTILE))
+
+
+@hypothesis_settings(max_examples=scaled_examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    suffix=st.sampled_from(["", "preview/"]),
+    board=st.sampled_from([1, 2, 9]),
+    role=st.sampled_from(ROLES),
+    data=st.dictionaries(st.sampled_from(PAOHUZI_FIELDS + FORM_FIELDS), GENERATED_VALUES, max_size=8),
+)
+def test_generated_paohuzi_entry_fields_never_cause_a_server_error(site, suffix, board, role, data):
+    site["visitors"][role].send("post", PAOHUZI_BOARD.format(board=board) + suffix, data)

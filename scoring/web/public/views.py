@@ -250,7 +250,15 @@ def draw(request, slug, number):
     return render(
         request,
         "scoring/draw.html",
-        {"event": event, "round": rnd, "rows": shown, "byes": found["byes"], "query": query, "total": len(rows)},
+        {
+            "event": event,
+            "round": rnd,
+            "rows": shown,
+            "byes": found["byes"],
+            "query": query,
+            "total": len(rows),
+            "seats": game_of(event).seats,  # an individual's table: the game's seats (跑胡子: E S W)
+        },
     )
 
 

@@ -48,6 +48,8 @@ def values_from_deal(event, deal):
             values[spec.key] = list(value or [])
         elif spec.kind == game_fields.BOOL:
             values[spec.key] = "on" if value else ""
+        elif spec.kind == game_fields.SEAT_OR_NONE and spec.key in stored and value is None:
+            values[spec.key] = game_fields.NOBODY  # said so: nobody (跑胡子's 黄庄)
         elif value is not None:
             values[spec.key] = str(value)
     for seat, score in (deal.adjusted or {}).items():
@@ -72,13 +74,16 @@ def field_rows(event, values, errors=None, board=None):
     rows = []
     for spec in game_fields.game_fields(game, event_rules(event), board):
         row = {"key": spec.key, "label": spec.label, "kind": spec.kind, "required": spec.required}
+        row["needed"] = spec.needed or ""
         if spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
             entered = _value(values, spec.key)
             row["options"] = [
                 {"value": seat, "word": seat, "title": seat_word(seat), "checked": entered == seat}
                 for seat in game.seats
             ]
-            row["optional"] = not spec.required
+            if spec.kind == game_fields.SEAT_OR_NONE:  # nobody, in the game's word (跑胡子: 黄庄)
+                row["options"].append(_nobody_option(spec, entered))
+            row["optional"] = spec.kind == game_fields.SEAT and not spec.required
             row["none_checked"] = not entered
         elif spec.kind == game_fields.SEATS:
             entered = _value(values, spec.key, many=True)
@@ -88,6 +93,8 @@ def field_rows(event, values, errors=None, board=None):
             ]
         elif spec.kind == game_fields.CHOICE:
             entered = _value(values, spec.key)
+            if not entered and spec.default is not None:  # the value the law assumes (王钓: none)
+                entered = str(spec.default)
             row["options"] = [
                 {
                     "value": str(choice),
@@ -95,6 +102,7 @@ def field_rows(event, values, errors=None, board=None):
                     "word": gettext(spec.words[choice]) if choice in spec.words else str(choice),
                     "title": "",
                     "checked": entered == str(choice),
+                    "hotkey": spec.hotkeys.get(choice, ""),
                 }
                 for choice in spec.choices
             ]
@@ -116,6 +124,24 @@ def field_rows(event, values, errors=None, board=None):
         row["errors"] = errors.get(spec.key, [])
         rows.append(row)
     return rows
+
+
+def _nobody_option(spec, entered):
+    """The choice of nobody in a seat-or-nobody field (跑胡子's 黄庄), with its word and key."""
+    word = spec.words.get(None)
+    return {
+        "value": game_fields.NOBODY,
+        "word": gettext(word) if word else gettext("无"),
+        "title": "",
+        "checked": entered == game_fields.NOBODY,
+        "hotkey": spec.hotkeys.get(None, ""),
+    }
+
+
+def keyboard_help(event):
+    """How the keys work on the event's game's entry page, where the game says (else None)."""
+    text = getattr(game_of(event), "entry_help", None)
+    return gettext(text) if text else None
 
 
 def form_errors_by_field(form):

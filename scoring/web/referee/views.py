@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -326,7 +326,7 @@ def _game_context(event, kind, values, form, problems, table, board, deal):
         return {
             "fields": game_entry.field_rows(event, values, errors, board),
             "seats": game.seats,
-            "entry_help": gettext(game.entry_help) if getattr(game, "entry_help", "") else "",
+            "entry_help": game_entry.keyboard_help(event) or "",
             "match_lines": match_lines(table, board, game, rules, stored_json(deal) if deal is not None else None),
         }
     return {

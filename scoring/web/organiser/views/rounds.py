@@ -19,6 +19,8 @@ from scoring.events.lineups import (
     seats_for,
     team_members,
 )
+from scoring.games import game_of
+from scoring.games.stored import plays_alone
 from scoring.messages import message_text
 from scoring.models import Event, Match, Round, Table
 from scoring.rounds import draws
@@ -98,6 +100,8 @@ def round_console(request, event, number):
             "event": event,
             "round": rnd,
             "draw": draws.draw_rows(rnd),
+            # A game whose players each play alone (斗地主, 跑胡子): a column per seat, no sides.
+            "alone_seats": game_of(event).seats if plays_alone(game_of(event)) else None,
             "started": started,
             "repair_form": _pairing_form(request, event, number) if not started else None,
             "checklist": publication_checklist(rnd),
