@@ -61,5 +61,6 @@ def test_a_paohuzi_note_in_english():
     )
     with translation.override("en"):
         assert (
-            term_text(result["breakdown"]["E"][0]["note"], game) == "pays S 6 (21 huxi=3 tun +3 xing =6 zi × 1 fan =6)"
+            term_text(result["breakdown"]["E"][0]["note"], game)
+            == "pays South(S) 6 (21 huxi=3 tun +3 xing =6 zi × 1 fan =6)"
         )

@@ -202,12 +202,12 @@ def test_players_statistics_count_wins_self_draws_huang_and_the_highest_fan(clie
 
 
 def test_the_breakdown_reads_in_english_word_by_word(client):
-    """The notes' joining words in English (the game's own terms, 胡息 囤 省 番, as they are)."""
+    """The notes in English word by word (scoring/games/paohuzi/terms.py)."""
     two_rounds()
     client.get("/language/en/?next=/")
     board = client.get("/events/t-phz/rounds/1/boards/1/").content.decode()
     # PHZ01 at table 1: S wins 21胡息 + 3省 = 6子 × 1番, paid 6 by E and W.
-    assert "East(E), West(W) each pay 6 (21胡息=3囤 +3省 =6子 × 1番 =6)" in board
-    assert "pays South(S) 6 (21胡息=3囤 +3省 =6子 × 1番 =6)" in board
+    assert "East(E) and West(W) each pay 6 (21 huxi=3 tun +3 xing =6 zi × 1 fan =6)" in board
+    assert "pays South(S) 6 (21 huxi=3 tun +3 xing =6 zi × 1 fan =6)" in board
     huang = client.get("/events/t-phz/rounds/1/boards/2/").content.decode()  # PHZ13: E holds both 王霸
-    assert "Drawn deal (黄庄): 2 王霸 ×5 pays South(S)" in huang
+    assert "drawn deal (no winner): 2 wild cards ×5 pays South(S)" in huang
