@@ -23,7 +23,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.cache.grid import kept_grid, kept_grids, kept_rows
 from scoring.engine.vocabulary import MatchMode
+from scoring.games import game_of
 from scoring.games.huapai import split_games
+from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import BlindEntry, Deal, DealHistory, Event, FlagCleared, RefereeCall, Table, WrongCode
 from scoring.table_entry.flags import round_flags
 
@@ -132,14 +134,20 @@ def table_rows(rnd, table_ids=None):
     tables = Table.objects.filter(round=rnd)
     if table_ids is not None:
         tables = tables.filter(id__in=table_ids)
-    deals, stats = {}, []
-    for table_id, board, status, ns, ew, seat_stats in (
+    # A match that ends by itself (升级's target) needs its boards up to the one that ended it.
+    game = game_of(event)
+    threaded = boards_mode and carries_state(game)
+    rules = event_rules(event) if threaded else None
+    deals, stats, game_deals = {}, [], {}
+    for table_id, board, status, ns, ew, seat_stats, game_data in (
         Deal.objects.filter(scope)
         .order_by("sequence")
-        .values_list("table_id", "board", "status", "ns_score", "ew_score", "seat_stats")
+        .values_list("table_id", "board", "status", "ns_score", "ew_score", "seat_stats", "game_data")
     ):
         deals.setdefault(table_id, []).append((board, status, ns, ew))
         stats.append((table_id, board, seat_stats))
+        if threaded and game_data is not None:
+            game_deals.setdefault(table_id, []).append(dict(game_data))
     conflicts = _blind_conflicts(scope)
     # One pass over the tables' history: the time of each one's last action, and the table
     # link's rows for the flags.
@@ -172,16 +180,17 @@ def table_rows(rnd, table_ids=None):
         states = {board: status for board, status, _ns, _ew in played}
         for board in conflicts.get(table_id, ()):
             states.setdefault(board, "conflict")
-        numbers = range(1, length + 1) if boards_mode else range(1, max(states, default=0) + 2)
+        needed = boards_played_out(game, rules, game_deals.get(table_id, []), length) if threaded else length
+        numbers = range(1, needed + 1) if boards_mode else range(1, max(states, default=0) + 2)
         cells = tuple(states.get(b, "missing") for b in numbers)  # boards 1, 2, … in order
         per_status = Counter(status for _board, status, _ns, _ew in played)
         signed = {"NS": ns_signed is not None, "EW": ew_signed is not None}
         rows[table_id] = {
             "id": table_id,
             "number": number,
-            "state": _state(per_status, len(played), signed, calls.get(table_id, []), length),
+            "state": _state(per_status, len(played), signed, calls.get(table_id, []), needed),
             "confirmed": per_status[Deal.Status.CONFIRMED],
-            "boards": length,
+            "boards": needed,
             "cells": cells,
             "todo": sum(state != Deal.Status.CONFIRMED for state in cells),
             # 局 totals are shown only where they decide a match (games mode).
