@@ -1,0 +1,47 @@
+"""The table link at a 升级 table: the pairs enter and verify as in 华牌 (NS against EW), and each
+deal's level state comes from the table's match (the engine's), never from the phone."""
+
+import pytest
+from django.test import Client
+
+from scoring.archive.database import import_archive
+from scoring.models import Deal, Entrant, Table
+from tests.archives import shengji_archive
+from tests.table_entry.test_table_api import Table_, error_code
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    archive = shengji_archive(table_one=[], table_two=[], status="in_play")
+    archive["event"]["entry"] = "players"
+    return import_archive(archive)
+
+
+@pytest.fixture
+def phone(event):
+    return Table_(Client(enforce_csrf_checks=True), Table.objects.get(round__event=event, number=1))
+
+
+def code(event, pair):
+    return Entrant.objects.get(event=event, code=pair).access_code
+
+
+def test_pairs_enter_and_verify_a_shengji_match_whose_state_the_engine_carries(phone, event):
+    state = phone.state().json()
+    assert state["game"]["sides"] == ["NS", "EW"]
+    # Worked by hand from law §2.3, from A (1): 40 points to 台下 is S2, NS on 台上 up two levels
+    # (A→3): each NS seat scores 2; then 60 is S3, NS up one (3→4).
+    first = phone.put(1, {"declarer": "NS", "points": 40, "code": code(event, "A")}, key="b1")
+    assert first.status_code == 201, first.content
+    assert first.json()["scores"] == {"N": 2, "E": 0, "S": 2, "W": 0}
+    skipped = phone.put(3, {"points": 60, "code": code(event, "A")}, key="b3")
+    assert skipped.status_code == 400 and error_code(skipped)  # board 2 is not entered yet
+    second = phone.put(2, {"points": 60, "code": code(event, "B")}, key="b2")
+    assert second.status_code == 201 and second.json()["scores"] == {"N": 1, "E": 0, "S": 1, "W": 0}
+    stored = Deal.objects.get(table__round__event=event, table__number=1, board=2)
+    assert stored.game_data["state"] == {"declarer": "NS", "levels": {"NS": 3, "EW": 1}}  # carried, not sent
+    own = phone.verify(1, code(event, "A"), key="v1-own", version=first.json()["version"])
+    assert (own.status_code, error_code(own)) == (403, "same_side")
+    assert phone.verify(1, code(event, "B"), key="v1", version=first.json()["version"]).status_code == 200
