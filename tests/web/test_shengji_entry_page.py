@@ -38,6 +38,7 @@ def test_the_first_deal_asks_the_side_on_top_and_the_points(client, referees):
     assert 'value="NS"' in page and 'value="EW"' in page and 'step="5"' in page
     assert 'id="match-lines"' in page and "双方从 A 开始" in page
     assert "升级 (shengji)" in page and "打满 4 副后级高者胜" in page  # the rules in force, in words
+    assert 'id="not-played-box"' not in page  # a match cannot skip a deal: nothing to record not played
 
 
 def test_a_deal_entered_on_the_page_is_stored_with_the_laws_scores_and_the_next_asks_the_points(client, referees):

@@ -49,8 +49,8 @@ from scoring.events.rulebook import rules_text
 from scoring.games import game_of
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
+from scoring.games.stored import carries_state, event_rules
 from scoring.games.stored import deal_json as stored_json
-from scoring.games.stored import event_rules
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
@@ -356,6 +356,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "not_played_mark": mark,
         "awaiting": bool(mark and mark.get("awaiting")),
         "not_played_rule_words": gettext_lazy(rule_words(event_rule(event))),
+        # 升级's match cannot skip a deal (its levels carry on): no board is recorded not played.
+        "records_not_played": not carries_state(game_of(event)),
         "late": late,
         "late_penalty": event_clock(event).late_penalty if late else 0,
         "late_ruled": late
