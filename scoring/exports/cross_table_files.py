@@ -4,6 +4,7 @@
 for a large event; the workbook adds one row per meeting, for sorting and sums.
 """
 
+from django.utils import translation
 from openpyxl import Workbook
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -11,9 +12,21 @@ from reportlab.platypus import LongTable, PageBreak, Spacer
 
 from scoring.exports.pdf import FONT, _document, _footer, _styles, _table_style, _text
 from scoring.exports.xlsx import describe, header_cells, prepare_sheet, safe, write_about_sheet
+from scoring.games import game_of
 from scoring.results.cross_table import meeting_text, signed
 
 LEGEND = "每格：场分 / 得分差（本行一方）；… 未完成的对局（不计入名次）；— 尚未开始"
+
+
+def difference_label(event):
+    """The game's word for the score difference, in Chinese like the files (升级: 级差)."""
+    label = (getattr(game_of(event), "standings_labels", None) or {}).get("score_difference")
+    if label is None:
+        return "得分差"
+    with translation.override("zh-hans"):
+        return str(label)
+
+
 BAND_COLUMNS = 16  # opponents across one landscape page, each cell wide enough for "+11250"
 PAGE_WIDTH = 273 * mm  # landscape A4 inside the 12 mm margins
 GREY = colors.HexColor("#c9ced8")
@@ -45,11 +58,12 @@ def round_cell(meeting):
 
 def write_cross_table_pdf(out, event, table, *, subtitle):
     styles = _styles()
+    label = difference_label(event)
     doc = _document(out, f"{event.name} 交叉表", wide=True)
     story = [
         _text(f"{event.name} · 交叉表", styles["title"]),
         _text(subtitle, styles["small"]),
-        _text(LEGEND, styles["small"]),
+        _text(LEGEND.replace("得分差", label), styles["small"]),
         Spacer(1, 3 * mm),
     ]
     if not table["rows"]:
@@ -60,9 +74,9 @@ def write_cross_table_pdf(out, event, table, *, subtitle):
         for index, band in enumerate(bands):
             if index:
                 story.append(PageBreak())
-            story.append(_grid_band(table, band, last=index == len(bands) - 1, styles=styles))
+            story.append(_grid_band(table, band, last=index == len(bands) - 1, styles=styles, label=label))
     else:
-        story.append(_by_round(table, styles))
+        story.append(_by_round(table, styles, label))
     doc.build(story, onFirstPage=_footer(event.name), onLaterPages=_footer(event.name))
 
 
@@ -70,10 +84,10 @@ def _name_cell(row, styles):
     return _text(f"{row['name']}{withdrawn_text(row)}", styles["cell"])
 
 
-def _grid_band(table, band, *, last, styles):
+def _grid_band(table, band, *, last, styles, label):
     codes = table["entrants"]
     first = codes.index(band[0])
-    header = ["编号", "名称", *band] + (["轮空", "场分", "得分差", "名次"] if last else [])
+    header = ["编号", "名称", *band] + (["轮空", "场分", label, "名次"] if last else [])
     body = [header]
     for row in table["rows"]:
         cells = [cell_text(row["cells"][first + offset], lines=True) for offset in range(len(band))]
@@ -102,9 +116,9 @@ def _grid_band(table, band, *, last, styles):
     return grid
 
 
-def _by_round(table, styles):
+def _by_round(table, styles, label):
     numbers = [rnd.number for rnd in table["rounds"]]
-    body = [["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", "得分差", "名次"]]
+    body = [["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", label, "名次"]]
     for row in table["rows"]:
         body.append(
             [
@@ -132,10 +146,11 @@ def write_cross_table_xlsx(out, event, table, *, scope):
     entrant and meeting: numbers to sort and sum), 说明."""
     wb = Workbook(write_only=True)
     describe(wb, event, "交叉表", scope)
+    label = difference_label(event)
     rows = table["rows"]
     ws = wb.create_sheet(title="交叉表")
     if table["layout"] == "grid":
-        titles = ["编号", "名称", *table["entrants"], "轮空", "场分", "得分差", "名次"]
+        titles = ["编号", "名称", *table["entrants"], "轮空", "场分", label, "名次"]
         prepare_sheet(ws, titles, [8, 28] + [11] * len(table["entrants"]) + [8, 7, 9, 6], len(rows))
         ws.append(header_cells(ws, titles))
         for row in rows:
@@ -146,7 +161,7 @@ def write_cross_table_xlsx(out, event, table, *, scope):
             )
     else:
         numbers = [rnd.number for rnd in table["rounds"]]
-        titles = ["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", "得分差", "名次"]
+        titles = ["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", label, "名次"]
         prepare_sheet(ws, titles, [8, 28] + [16] * len(numbers) + [7, 9, 6], len(rows))
         ws.append(header_cells(ws, titles))
         for row in rows:
@@ -156,7 +171,7 @@ def write_cross_table_xlsx(out, event, table, *, scope):
                 + [row["match_points"], row["score_difference"], row["rank"]]
             )
     meetings = wb.create_sheet(title="每场")
-    titles = ["编号", "名称", "轮", "对手", "场分", "得分差", "状态"]
+    titles = ["编号", "名称", "轮", "对手", "场分", label, "状态"]
     count = sum(1 for row in rows for meeting in row["by_round"] if meeting)
     prepare_sheet(meetings, titles, [8, 28, 5, 8, 7, 9, 10], count)
     meetings.append(header_cells(meetings, titles))
@@ -166,7 +181,7 @@ def write_cross_table_xlsx(out, event, table, *, scope):
             entrant = [safe(meetings, row["code"]), safe(meetings, row["name"])]
             figures = [meeting["points"], meeting.get("difference"), _state(meeting)]
             meetings.append([*entrant, meeting["round"], opponent, *figures])
-    write_about_sheet(wb, event, scope, LEGEND)
+    write_about_sheet(wb, event, scope, LEGEND.replace("得分差", label))
     wb.save(out)
 
 

@@ -129,3 +129,22 @@ def test_players_statistics_count_deals_on_top_and_levels_gained(client, event):
         code = re.search(r'class="muted hide-phone">(p\d+)<', row).group(1)
         found[code] = [int(n) for n in re.findall(r'<td class="num[^"]*">(-?\d+)</td>', row)]
     assert {code: found[code] for code in expected} == expected
+
+
+def test_the_cross_table_and_the_end_of_event_page_say_level_difference(client, event):
+    """升级's standings rank by the level difference: the cross table (page, PDF, workbook) and the
+    organiser's end-of-event page name it 级差, never 得分差."""
+    from tests.referee_setup import make_user
+
+    page = client.get("/events/t-sj/cross/").content.decode()
+    assert "级差" in page and "得分差" not in page
+    wb = load_workbook(io.BytesIO(content(client.get("/events/t-sj/cross-table.xlsx"))))
+    headers = [cell.value for cell in next(wb["交叉表"].iter_rows(max_row=1))]
+    assert "级差" in headers and "得分差" not in headers
+    pdf = "".join(
+        p.extract_text() for p in PdfReader(io.BytesIO(content(client.get("/events/t-sj/cross-table.pdf")))).pages
+    )
+    assert "级差" in pdf and "得分差" not in pdf
+    client.force_login(make_user("organiser", "organiser", event))
+    end = client.get("/organiser/t-sj/end/").content.decode()
+    assert "级差" in end and "得分差" not in end

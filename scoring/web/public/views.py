@@ -270,7 +270,11 @@ def final_stage(request, slug):
     if summary is None:
         raise Http404("no final stage")
     labels = entrant_labels(event)
-    return render(request, "scoring/final_stage.html", {"event": event, "stage": summary, "labels": labels})
+    return render(
+        request,
+        "scoring/final_stage.html",
+        {"event": event, "stage": summary, "labels": labels, "figure_labels": standings_labels(game_of(event))},
+    )
 
 
 def switch_language(request, code):
@@ -335,4 +339,6 @@ def cross_table(request, slug):
     if table is None:
         raise Http404("an individual event has no cross table")
     provisional = any(r.status == Round.Status.PROVISIONAL for r in table["rounds"])
-    return render(request, "scoring/cross_table.html", {"event": event, "table": table, "provisional": provisional})
+    context = {"event": event, "table": table, "provisional": provisional}
+    context["figure_labels"] = standings_labels(game_of(event))  # 升级: 级差 for 得分差
+    return render(request, "scoring/cross_table.html", context)

@@ -10,6 +10,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 
 from scoring.exports.results_pack import pack_files, pack_name, write_results_pack
+from scoring.games import game_of
+from scoring.messages import standings_labels
 from scoring.results.final_results import final_results
 from scoring.web.organiser.access import organiser_page
 from scoring.web.organiser.forms import AwardsForm
@@ -26,6 +28,7 @@ def end_of_event(request, event):
             "event": event,
             "places": places,
             "pack": [file.filename for file, _description in pack_files(event)],
+            "figure_labels": standings_labels(game_of(event)),  # 升级: 级差 for 得分差
             **results,
         },
     )
