@@ -83,6 +83,7 @@ class Game(Protocol):
 #   `table_match(deals, rules)` (the match of a table's deals: state, deals played, finished, winner),
 #   `match_lines(before, after, rules)` and `match_summary(result)` (the match in words, as `Text`s);
 #   the site asks them through `scoring.games.stored` (`place_deal`, `table_match`, `table_outcome`).
+#   `default_match_length`: a new event's most deals a table plays in a round.
 # - `standings_labels` ({figure: label}: its words for the standings' figures, 升级's 级差), `sheet_columns`
 #   and `sheet_note` (what its score sheet keeps beyond its fields), `deal_words(deal)` (what a stored
 #   deal shows beyond its fields: 升级's state before the deal).

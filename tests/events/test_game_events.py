@@ -2,6 +2,8 @@
 game's own options as data, the kind the law fixes (others refused in words), frozen with the
 other result-deciding settings once a deal exists; the rules in force in words."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -260,3 +262,11 @@ def test_an_organiser_creates_a_paohuzi_event_of_individuals_with_its_options(cl
     # The players may score their own tables of three (the table link works for every game).
     players = client.post("/organiser/new/", {**PAOHUZI_EVENT, "slug": "phz-players", "entry": "players"})
     assert players.status_code == 302 and Event.objects.get(slug="phz-players").entry == "players"
+
+
+def test_a_new_shengji_event_offers_forty_deals_a_table_a_round(client, director):
+    """A match to pass K from A takes at least seven deals and commonly twenty to forty: a new
+    升级 event starts from 40 (docs/games/shengji.md), not 华牌's 16."""
+    page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
+    assert re.search(r'name="match_length" value="40"', page)
+    assert re.search(r'name="match_length" value="16"', client.get("/organiser/new/").content.decode())

@@ -98,6 +98,9 @@ class Shengji:
     deal_keys = ("declarer", "points", "state", "options")
     generic_options = True
     takes_penalties = False  # the law has no penalty points
+    # A new event's most deals a table plays in a round: from A, passing K takes at least seven
+    # deals and commonly twenty to forty (docs/games/shengji.md, "on the site").
+    default_match_length = 40
     breakdown_terms = BREAKDOWN_TERMS  # the notes' words, translated one by one
     # The state (台上 and both levels) is carried from deal to deal at a table: the site places
     # each deal in its table's match (`place_deal`) and ranks by the match (`table_match`).

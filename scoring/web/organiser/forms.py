@@ -253,6 +253,8 @@ class EventForm(forms.ModelForm):
         if any(spec.name == DEALS_OPTION for spec in specs):
             del self.fields["match_length"]
         elif carries_state(game):
+            if self.instance.pk is None and getattr(game, "default_match_length", None):
+                self.initial["match_length"] = game.default_match_length
             self.fields["match_length"].label = _("每桌每轮至多副数")
             self.fields["match_length"].help_text = _(
                 "比赛到目标级数（或打满局数）即结束；到此副数仍未结束的，按当时级数定胜负。设了局数时取局数"
