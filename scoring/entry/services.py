@@ -198,6 +198,18 @@ def _score(table, deal_json, adjusted=None, board=None):
         raise EntryError(error.code, error.template, **error.params) from None
 
 
+def _placed_again(table, board, deal_json, adjusted, scored):
+    """For a game that carries state (升级), the deal scored again under the table's row lock:
+    the state before it comes from the earlier deals as they stand now, not as they stood when it
+    was first placed outside the transaction (a referee may have corrected one meanwhile; their
+    change re-threads the later deals under the same lock). None when nothing moved."""
+    if board is None or not carries_state(game_of(table.round.event)):
+        return None
+    Table.objects.select_for_update().filter(pk=table.pk).first()
+    fresh = _score(table, deal_json, adjusted, board)
+    return None if fresh == scored else fresh
+
+
 def _rethread_later(table, board, user, ip=None):
     """After board `board` of a game that carries state changed, every later deal at the table
     takes the state the match now reaches (its own entry — the points — as it was): each one
@@ -207,6 +219,7 @@ def _rethread_later(table, board, user, ip=None):
     if not carries_state(game):
         return
     rules = event_rules(table.round.event)
+    Table.objects.select_for_update().filter(pk=table.pk).first()  # a later deal placed meanwhile waits
     later = list(Deal.objects.select_for_update().filter(table=table, board__gt=board).order_by("board"))
     if not later:
         return
@@ -277,27 +290,25 @@ def deal_save(
             penalties = dict(scored.get("penalties") or {})
             for seat, points in pending.items():
                 penalties[seat] = penalties.get(seat, 0) + points
-            scored = _score(table, {**deal_json, "penalties": penalties}, adjusted, board)
+            deal_json = {**deal_json, "penalties": penalties}
+            scored = _score(table, deal_json, adjusted, board)
         deal = Deal(table=table, board=board, sequence=board, entered_by=user, status=Deal.Status.DRAFT)
         deal.entered_side = player.side if player else ""
         deal.adjusted = adjusted
         deal.adjusted_reason = adjusted_reason
         _apply(deal, table, scored)
-        history = _history(
-            deal,
-            table=table,
-            action=DealHistory.Action.CREATE,
-            user=user,
-            before=None,
-            reason=reason,
-            ip=ip,
-            player=player,
-            call=adjusting_call(table, board) if adjusted is not None else None,
-        )
+        call = adjusting_call(table, board) if adjusted is not None else None
+        history_of = {"table": table, "action": DealHistory.Action.CREATE, "user": user, "before": None}
+        history_of.update(reason=reason, ip=ip, player=player, call=call)
+        history = _history(deal, **history_of)
         _start_round(table.round)  # the first deal entered puts the round in play
         try:
             with transaction.atomic():
                 _check_round_unchanged(table)
+                placed = _placed_again(table, board, deal_json, adjusted, scored)
+                if placed is not None:
+                    _apply(deal, table, placed)
+                    history = _history(deal, **history_of)
                 create_with_history(deal, history, public=table.round.is_published, shard=table.pk)
                 _attach_rulings(deal, pending_calls)
         except IntegrityError:
@@ -344,6 +355,9 @@ def deal_save(
     call = adjusting_call(table, board) if action == DealHistory.Action.ADJUST else None
     with transaction.atomic():
         _check_round_unchanged(table)
+        placed = _placed_again(table, board, deal_json, adjusted, scored)
+        if placed is not None:
+            _apply(existing, table, placed)
         # Conditional on the version read above, so a change made meanwhile wins and this one is 412.
         _conditional_update(existing, expected_version, with_extra=marked)
         _record(

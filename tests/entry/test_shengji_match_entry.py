@@ -156,3 +156,32 @@ def test_a_board_cannot_be_recorded_not_played_a_match_skips_no_deal():
         board_not_played(table=table, board=1, user=referee, reason="没打")
     assert refused.value.code == "bad_adjusted"  # 升级 has no adjusted score: the points are corrected
     assert not Deal.objects.filter(table=table).exists()
+
+
+def test_a_deal_placed_while_an_earlier_one_is_corrected_takes_the_state_the_match_reaches(monkeypatch):
+    """Board 2 is placed (outside the transaction) from board 1 as 40 points; before it is written
+    a referee corrects board 1 to 110. Worked by hand from §2.3: 110 is S4, NS step down and EW go
+    on 台上 at A with no level gained, so board 2 is played from EW on 台上, NS 1, EW 1 — not from
+    NS at 3 — and the stored match counts both deals."""
+    import scoring.entry.services as services
+
+    _event, table, referee, second = setting()
+    first, _ = deal_save(table=table, board=1, deal_json={"declarer": "NS", "points": 40}, user=referee)
+    real_score = services._score
+    corrected = []
+
+    def score_then_correct_board_one(table_, deal_json, adjusted, board=None):
+        scored = real_score(table_, deal_json, adjusted, board)
+        if board == 2 and not corrected:
+            corrected.append(True)
+            deal_save(
+                table=table, board=1, deal_json={"declarer": "NS", "points": 110}, user=second,
+                expected_version=first.version,
+            )  # fmt: skip
+        return scored
+
+    monkeypatch.setattr(services, "_score", score_then_correct_board_one)
+    deal_save(table=table, board=2, deal_json={"points": 60}, user=referee)
+    stored = Deal.objects.get(table=table, board=2).game_data
+    assert stored["state"] == {"declarer": "EW", "levels": {"NS": 1, "EW": 1}}
+    assert stored_match(table, {"start_level": 1, "target": None, "deals": 4})["deals_played"] == 2
