@@ -28,6 +28,7 @@ from scoring.entry.services import (
 from scoring.games import game_of
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
+from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
 from scoring.rulings.appeals import appeal_lodge
 from scoring.table_entry.codes import side_entrants, side_for_code
@@ -142,6 +143,17 @@ def table_dispute(table, board, body, *, expected_version=None, ip=None, device=
     return deal
 
 
+def boards_needed(table):
+    """How many boards the table's match needs in boards mode: the event's, or fewer for a
+    match that ends by itself (升级's target: the boards up to the one that ended it)."""
+    event = table.round.event
+    game = game_of(event)
+    if not carries_state(game):
+        return event.match_length
+    stored = [dict(data) for data in table.deals.order_by("sequence").values_list("game_data", flat=True) if data]
+    return boards_played_out(game, event_rules(event), stored, event.match_length)
+
+
 def unconfirmed_boards(table):
     """The boards of the table's match not confirmed yet (the next one to play, in games mode,
     while the match is not over)."""
@@ -150,7 +162,7 @@ def unconfirmed_boards(table):
     waiting = [board for board, status, *_scores in deals if status != Deal.Status.CONFIRMED]
     if event.match_mode == MatchMode.BOARDS:
         have = {board for board, *_rest in deals}
-        return sorted(waiting + [b for b in range(1, event.match_length + 1) if b not in have])
+        return sorted(waiting + [b for b in range(1, boards_needed(table) + 1) if b not in have])
     games = split_games([(ns, ew) for _b, _s, ns, ew in deals], event.game_threshold)
     over = len(games) >= event.match_length and games[-1].finished
     return waiting if over else [*waiting, max((b for b, *_rest in deals), default=0) + 1]

@@ -23,13 +23,21 @@ from scoring.messages import message_text
 from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.rulings.clock import round_clock
 from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
-from scoring.table_entry.services import players_may_write, same_token, signed_sides, table_for_token, table_sides
+from scoring.table_entry.services import (
+    boards_needed,
+    players_may_write,
+    same_token,
+    signed_sides,
+    table_for_token,
+    table_sides,
+)
 
 
-def _board_numbers(event, played):
-    """Boards mode: 1…N. Games mode: the boards played and the next, while the match is on."""
+def _board_numbers(event, played, needed):
+    """Boards mode: 1…N (`needed`: fewer for a match ended by itself, 升级's target). Games mode:
+    the boards played and the next, while the match is on."""
     if event.match_mode == MatchMode.BOARDS:
-        return list(range(1, event.match_length + 1))
+        return list(range(1, needed + 1))
     games = split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
     over = len(games) >= event.match_length and games[-1].finished
     numbers = [board for board, *_scores in played]
@@ -110,7 +118,8 @@ def table_state(table, open_calls=None):
     }  # fmt: skip
     played = [(b, d["ns_score"], d["ew_score"]) for b, d in deals.items()]
     boards = []
-    for number in _board_numbers(event, played):
+    needed = boards_needed(table) if event.match_mode == MatchMode.BOARDS else None
+    for number in _board_numbers(event, played, needed):
         deal = deals.get(number)
         if deal is None:
             boards.append({"board": number, "status": "empty", "version": None, "scores": None})

@@ -45,3 +45,27 @@ def test_pairs_enter_and_verify_a_shengji_match_whose_state_the_engine_carries(p
     own = phone.verify(1, code(event, "A"), key="v1-own", version=first.json()["version"])
     assert (own.status_code, error_code(own)) == (403, "same_side")
     assert phone.verify(1, code(event, "B"), key="v1", version=first.json()["version"]).status_code == 200
+
+
+def test_a_match_ended_by_its_target_lists_its_boards_played_and_may_be_signed_off():
+    """Worked by hand from §2.3: from A with the target 3, 台下 taking 0 twice is S2 twice (NS
+    A→3→5), past 3 after two deals: the match is over, its table needs boards 1–2 only."""
+    archive = shengji_archive(
+        table_one=[], table_two=[], status="in_play", options={"start_level": 1, "target": 3, "deals": None}, boards=10
+    )
+    archive["event"]["entry"] = "players"
+    event = import_archive(archive)
+    phone = Table_(Client(enforce_csrf_checks=True), Table.objects.get(round__event=event, number=1))
+    for board, deal in ((1, {"declarer": "NS", "points": 0}), (2, {"points": 0})):
+        written = phone.put(board, {**deal, "code": code(event, "A")}, key=f"p{board}")
+        assert written.status_code == 201, written.content
+        assert (
+            phone.verify(board, code(event, "B"), key=f"v{board}", version=written.json()["version"]).status_code == 200
+        )
+    over = phone.put(3, {"points": 0, "code": code(event, "A")}, key="p3")
+    assert over.status_code == 400  # the match is over
+    assert [b["board"] for b in phone.state().json()["boards"]] == [1, 2]
+    for pair, side in (("A", "NS"), ("B", "EW")):
+        signed = phone.send("post", "signoff", {"code": code(event, pair), "side": side}, key=f"s{pair}")
+        assert signed.status_code == 200, signed.content
+    assert phone.state().json()["writable"] is False
