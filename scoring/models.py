@@ -27,9 +27,9 @@ from scoring.games.refusals import DealError
 from scoring.games.stored import deal_json, rules_for_event
 from scoring.messages import message_text, people_label
 
-# The games' names in the page's language (`Game.name` is the game's own, in Chinese).
-GAME_LABELS = {"huapai": _("华牌"), "bengbu-doudizhu": _("蚌埠斗地主"), "paohuzi": _("跑胡子")}
-GAME_CHOICES = [(game_id, GAME_LABELS.get(game_id, game.name)) for game_id, game in EVENT_GAMES.items()]
+# The games' names in the page's language (`Game.name` is the game's own, in Chinese, marked for
+# translation where each game is defined).
+GAME_CHOICES = [(game_id, _(game.name)) for game_id, game in EVENT_GAMES.items()]
 # Every game's rule sets (an event's must be one of its game's: `Event.clean`).
 RULESET_CHOICES = [(name, name) for game in GAMES.values() for name in game.rulesets]
 

@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy
 
 from scoring.games import game_of
 from scoring.games.stored import carries_state, event_rules
-from scoring.models import GAME_LABELS
 
 RULESET_NAMES = {
     "huapai": gettext_lazy("华牌竞赛规则"),
@@ -74,7 +73,8 @@ NO_VALUE_PHRASES = {
 
 
 def game_name(game):
-    return str(GAME_LABELS.get(game.id, game.name))
+    """The game's name in the page's language (each game marks its own name for translation)."""
+    return _(game.name)
 
 
 def option_label(spec):

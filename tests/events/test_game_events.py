@@ -270,3 +270,23 @@ def test_a_new_shengji_event_offers_forty_deals_a_table_a_round(client, director
     page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
     assert re.search(r'name="match_length" value="40"', page)
     assert re.search(r'name="match_length" value="16"', client.get("/organiser/new/").content.decode())
+
+
+def test_a_shengji_match_of_more_deals_than_a_round_may_hold_is_refused(client, director):
+    refused = client.post("/organiser/new/", {**SHENGJI_EVENT, "option_target": "", "option_deals": "1000000"})
+    assert refused.status_code == 200 and not Event.objects.filter(slug="sj-pairs").exists()
+
+
+def test_every_game_is_named_in_english_on_english_pages():
+    from django.utils import translation
+
+    from scoring.models import GAME_CHOICES
+
+    with translation.override("en"):
+        names = {game_id: str(label) for game_id, label in GAME_CHOICES}
+    assert names == {
+        "huapai": "Huapai",
+        "bengbu-doudizhu": "Bengbu Dou Dizhu",
+        "shengji": "Shengji",
+        "paohuzi": "Paohuzi",
+    }

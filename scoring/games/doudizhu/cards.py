@@ -6,7 +6,7 @@ Plain constants only; every other module of the game reads them from here.
 from scoring.games.refusals import Text, _
 
 GAME_ID = "bengbu-doudizhu"
-GAME_NAME = "蚌埠斗地主"
+GAME_NAME = _("蚌埠斗地主")  # marked: the site shows it in the page's language
 
 # Four players, each for himself, in playing order (§0: as in 华牌).
 SEATS = ("N", "E", "S", "W")

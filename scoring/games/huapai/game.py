@@ -1,6 +1,7 @@
 """华牌 as a `Game` (scoring.games.base): the law of ../shared/rules/ behind the protocol."""
 
 from scoring.games.base import GridRow
+from scoring.games.refusals import _
 
 from .cards import POINT_CARDS, SEATS, SIDES, card_label
 from .deal import read_deal
@@ -16,7 +17,7 @@ COPY_MARKS = {1: "①", 2: "②"}
 
 class Huapai:
     id = "huapai"
-    name = "华牌"
+    name = _("华牌")  # marked: the site shows it in the page's language
     seats = SEATS
     sides = SIDES
     rulesets = tuple(RULESETS)

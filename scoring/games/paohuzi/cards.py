@@ -6,7 +6,7 @@ Plain constants only; the rest of the package reads them and nothing else.
 from scoring.games.refusals import Text, _
 
 GAME_ID = "paohuzi"
-GAME_NAME = "跑胡子"
+GAME_NAME = _("跑胡子")  # marked: the site shows it in the page's language
 FULL_NAME = "永州双王扯胡子"
 
 # §0 Seats: a 3-player table uses E, S, W (North stays empty), in playing order E → S → W → E.

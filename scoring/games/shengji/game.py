@@ -82,7 +82,7 @@ def _levels_text(state):
 
 class Shengji:
     id = GAME_ID
-    name = "升级"
+    name = _("升级")  # marked: the site shows it in the page's language
     seats = SEATS
     sides = SIDES
     rulesets = tuple(RULESETS)
