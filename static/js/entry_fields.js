@@ -5,7 +5,8 @@
 window.EntryFields = (function () {
   "use strict";
   function rowsOf(form) { return Array.prototype.slice.call(form.querySelectorAll(".field-row")); }
-  function checked(row) { return Array.prototype.slice.call(row.querySelectorAll("input:checked")); }
+  // A disabled field is not asked (跑胡子's win-only fields at a 黄庄, 升级's 台上 after the first deal).
+  function checked(row) { return Array.prototype.slice.call(row.querySelectorAll("input:checked:not(:disabled)")); }
   function dealOf(form) {
     var deal = {};
     rowsOf(form).forEach(function (row) {
@@ -19,13 +20,14 @@ window.EntryFields = (function () {
       } else if (kind === "counts" || kind === "per_seat" || kind === "int") {
         var counts = {};
         row.querySelectorAll('input[type="number"]').forEach(function (input) {
-          if (input.value === "") return;
+          if (input.value === "" || input.disabled) return;
           var number = Number(input.value);
           var value = Number.isInteger(number) ? number : input.value;  // the engine names a bad one
           if (kind === "int") deal[key] = value;
           else if (value !== 0) counts[input.name.slice(key.length + 1)] = value;
         });
-        if (kind !== "int" && Object.keys(counts).length) deal[key] = counts;
+        // A count per seat the deal always has (跑胡子's 王霸) is sent even when every count is 0.
+        if (kind === "per_seat" || (kind !== "int" && Object.keys(counts).length)) deal[key] = counts;
       } else {
         var value = on.length && on[0].value !== "" ? (on[0].dataset.json ? JSON.parse(on[0].dataset.json) : on[0].value) : "";
         if (kind === "seat_or_huang") deal[key] = value === "" ? null : value;
@@ -49,7 +51,8 @@ window.EntryFields = (function () {
           input.checked = value === true;
         } else {
           var written = input.dataset.json ? JSON.parse(input.dataset.json) : input.value;
-          input.checked = value === undefined || value === null ? input.value === "" : written === value;
+          if (value === null && input.dataset.json === "null") input.checked = true;  // nobody (黄庄)
+          else input.checked = value === undefined || value === null ? input.value === "" : written === value;
         }
       });
     });
@@ -279,6 +282,8 @@ window.EntryFields = (function () {
   if (form.dataset.preview && !form.hasAttribute("data-recorded-not-played")) preview();
   // For the table page: a board opened afresh (nothing touched yet), and its preview now.
   window.EntryFields.reset = function () { touched = {}; };
+  // After a page fills or resets the form itself (no change event): the fields only a winner has.
+  window.EntryFields.sync = syncNeeded;
   window.EntryFields.preview = function () { clearTimeout(timer); preview(); };
   // The referee starts where a played deal starts: the first field the deal needs and lacks.
   if (!form.querySelector("#errors") && document.getElementById("save")) {

@@ -410,7 +410,9 @@
   function formFromDeal(detail) {
     if (!fieldsMode) { gridFromDeal(detail); return; }
     form.reset();
+    askFirstOnly();
     window.EntryFields.fill(form, detail.game_data || {});
+    window.EntryFields.sync();
     document.getElementById("entry-code").value = kept.code || "";
   }
 
@@ -560,11 +562,22 @@
     }
   }
 
+  // A field of a table's first deal only (升级's 台上): the later boards carry it from the match.
+  function askFirstOnly() {
+    form.querySelectorAll(".field-row[data-first-only]").forEach(function (row) {
+      var later = openBoard > 1;
+      row.hidden = later;
+      row.querySelectorAll("input").forEach(function (input) { input.disabled = later; });
+    });
+  }
+
   function open(number) {
     openBoard = number;
     editing = false;
     detail = null;
     form.reset();
+    askFirstOnly();
+    if (fieldsMode) window.EntryFields.sync();
     document.getElementById("entry-code").value = kept.code || "";
     askHolders();
     show(document.getElementById("board-panel"), true);

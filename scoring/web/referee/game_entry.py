@@ -75,6 +75,7 @@ def field_rows(event, values, errors=None, board=None):
     for spec in game_fields.game_fields(game, event_rules(event), board):
         row = {"key": spec.key, "label": spec.label, "kind": spec.kind, "required": spec.required}
         row["needed"] = spec.needed or ""
+        row["first_only"] = spec.first_only  # the table page hides it after the first deal
         if spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
             entered = _value(values, spec.key)
             row["options"] = [
@@ -131,6 +132,7 @@ def _nobody_option(spec, entered):
     word = spec.words.get(None)
     return {
         "value": game_fields.NOBODY,
+        "json": "null",  # the deal's null, for a page that sends the deal itself (the table link's)
         "word": gettext(word) if word else gettext("无"),
         "title": "",
         "checked": entered == game_fields.NOBODY,

@@ -303,7 +303,7 @@ def _fields_preview(request, table, board):
     length = request.META.get("CONTENT_LENGTH") or "0"
     if not length.isascii() or not length.isdigit() or int(length) > MAX_BODY:
         raise EntryError("too_large", gettext("请求超过 64 KiB"))
-    form, _kind = game_entry.entry_form(table.round.event, request.POST)
+    form, _kind = game_entry.entry_form(table.round.event, request.POST, board)
     if not form.is_valid():
         problems = [
             {"code": "bad_form", "field": name, "message": line}
