@@ -13,6 +13,12 @@ def _(template):
     return template
 
 
+def pgettext(context, word):
+    """Marks a word with its context for `makemessages` (the games' breakdown vocabularies use
+    "breakdown": these words read differently on a form); the engines always write Chinese."""
+    return word
+
+
 class Refusal(ValueError):
     """Base of every domain error: `code` for machines, `template` + `params` for people."""
 

@@ -8,14 +8,10 @@ them in another language word by word, as it does 华牌's.
 
 from functools import lru_cache
 
+from scoring.games.refusals import pgettext
+
 from .cards import BASE_OF_BID, FARMERS, GAME_ID, GRAB, LANDLORD, OPEN_LOSS, OPEN_WIN, SEATS, TIAN
 from .deal import validate_deal
-
-
-def pgettext(context, word):
-    """A marker for `makemessages` (context "breakdown"); the engine itself writes Chinese."""
-    return word
-
 
 BREAKDOWN_TERMS = (
     pgettext("breakdown", "地主胜"),

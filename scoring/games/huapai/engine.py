@@ -8,6 +8,8 @@ breakdown is an explanation that can be checked, not a second opinion.
 from functools import lru_cache
 from types import MappingProxyType
 
+from scoring.games.refusals import pgettext
+
 from .cards import (
     EXPOSABLE,
     GOAT,
@@ -21,13 +23,6 @@ from .cards import (
 )
 from .deal import EXPOSURES, validate_deal
 from .rulesets import DEFAULT_RULESET
-
-
-def pgettext(context, word):
-    """A marker for `makemessages` (context "breakdown": these words read differently on a
-    form); the engine itself always writes Chinese."""
-    return word
-
 
 # Every word the breakdown texts are made of, for translation (the site renders them in the
 # page's language with `scoring.messages.term_text`).

@@ -3,11 +3,7 @@ arithmetic, a discarder paying alone, a 黄庄's 王霸, an adjusted score), so 
 a note in the page's language word by word (`scoring.messages.term_text`), as it does 华牌's.
 Longer terms are matched first; every Chinese character of a note is in one of them."""
 
-
-def pgettext(context, word):
-    """A marker for `makemessages` (context "breakdown"); the engine itself writes Chinese."""
-    return word
-
+from scoring.games.refusals import pgettext
 
 # Seats are named with what comes before or after them ("付给南(S)", "南(S)、西(W)各付"): a
 # note writes them without spaces, which English needs.

@@ -4,15 +4,11 @@ Each seat scores its side's level gain (S6); its breakdown is one entry, the rul
 that applied with the seat's gain, so it adds up to the seat's score by construction.
 """
 
+from scoring.games.refusals import pgettext
+
 from .cards import BANDS, OTHER_SIDE, POINTS_STEP, POINTS_TOTAL, band, rank
 from .deal import GAME_ID, State, quick_read, validate_deal
 from .options import START_LEVEL
-
-
-def pgettext(context, word):
-    """A marker for `makemessages` (context "breakdown"); the engine itself writes Chinese."""
-    return word
-
 
 # The closed vocabulary of the notes below (numbers and ranks aside), for the site to render
 # them in another language word by word (`messages.term_text`).

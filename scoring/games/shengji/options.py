@@ -25,10 +25,7 @@ TARGET = Option(
     nullable=True,
 )
 # M3: after this many deals the higher level wins; null: no limit.
-# At most 1,000, as every game's deals a match (蚌埠斗地主's deals_per_match) and the site's boards a round.
-DEALS = Option(
-    "deals", EVENT, None, _("局数：打满此数后级数高者获胜（null：不设）"), minimum=1, maximum=1000, nullable=True
-)
+DEALS = Option("deals", EVENT, None, _("局数：打满此数后级数高者获胜（null：不设）"), minimum=1, nullable=True)
 
 DEAL_OPTIONS = {option.name: option for option in (START_LEVEL,)}
 EVENT_OPTIONS = {option.name: option for option in (START_LEVEL, TARGET, DEALS)}

@@ -263,6 +263,8 @@ class EventForm(forms.ModelForm):
         for spec in specs:
             name = f"option_{spec.name}"
             self.fields[name] = option_field(spec, option_label(spec))
+            if spec.name == STATE_DEALS_OPTION and carries_state(game):
+                _bound(self.fields[name], 1, MATCH_LENGTH_MAX)  # it becomes the round's boards a table
             value = stored.get(spec.name, spec.default)
             self.initial[name] = _encoded(value) if spec.choices else value
             if "options" in frozen:
