@@ -290,3 +290,9 @@ def test_every_game_is_named_in_english_on_english_pages():
         "shengji": "Shengji",
         "paohuzi": "Paohuzi",
     }
+
+
+def test_the_shengji_tie_breaks_name_the_level_difference(client, director):
+    page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
+    tiebreaks = page.split('name="tiebreak_1"')[1].split("</select>")[0]
+    assert 'value="score_difference">级差<' in tiebreaks and "得分差" not in tiebreaks

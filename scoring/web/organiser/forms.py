@@ -15,6 +15,7 @@ from scoring.events.rulebook import option_label, value_word
 from scoring.games import GAMES, game_of
 from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
 from scoring.games.stored import carries_state
+from scoring.messages import standings_labels
 from scoring.models import CODE_VALIDATOR, Event, EventRole
 from scoring.rounds.creation import METHODS, PairingOptions
 from scoring.web.forms import MAX_UPLOAD_BYTES, PenaltyField
@@ -239,6 +240,11 @@ class EventForm(forms.ModelForm):
             del self.fields[name]
         if len(game.rulesets) == 1:
             del self.fields["ruleset"]
+        own_words = standings_labels(game)  # 升级: 级差 for 得分差, in the page's language
+        for position in range(1, TIEBREAK_POSITIONS + 1) if own_words else ():
+            field = self.fields.get(f"tiebreak_{position}")
+            if field is not None:
+                field.choices = [(key, own_words.get(key, label)) for key, label in field.choices]
         if game.event_kinds and self.instance.kind not in game.event_kinds:
             self.initial["kind"] = game.event_kinds[0]  # another kind is refused (`Event.clean`)
         if game.event_kinds is not None and set(game.event_kinds) == {Event.Kind.INDIVIDUAL}:
