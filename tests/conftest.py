@@ -41,6 +41,36 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Modules whose tests share something beyond their worker's test database (two_hosts: a
+# module-scoped pair of gunicorns behind nginx, started from a setup that runs collectstatic into
+# var/static, and Redis database 9, emptied): `make test`'s scheduler sends each of them to one
+# worker whole.
+ONE_WORKER_MODULES = {"tests/deploy/test_two_hosts.py"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s scheduler (`-n 2 --dist loadgroup --no-loadscope-reorder`): every test is a
+    work unit of its own, sent in collection order to the first worker with fewer than three
+    waiting, except that the tests of a module in ONE_WORKER_MODULES go to one worker together.
+    In collection order, so pytest-django's order (rolled-back tests, transactional ones, those
+    without a database) holds on each worker. (`--dist load` sent chunks of ~200 consecutive
+    tests: the transactional block, every browser test, fell to one worker while the other ran
+    out of work. xdist's own loadgroup would group by the `xdist_group` mark, but under pytest 9
+    the mark no longer reaches the node ids the scheduler reads, so here the grouping is by
+    module, named above.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class OneTestAtATime(LoadGroupScheduling):
+        def _split_scope(self, nodeid):
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER_MODULES else super()._split_scope(nodeid)
+
+    return OneTestAtATime(config, log)
+
+
 def load_examples():
     return json.loads((SHARED / "rules" / "examples.json").read_text(encoding="utf-8"))
 
