@@ -56,12 +56,16 @@ format: $(VENV)/.dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Two workers, each test sent to the first free one, in collection order (the scheduler is
+# tests/conftest.py's pytest_xdist_make_scheduler; docs/performance.md, the test suite).
+PYTEST_XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
+
 test: $(VENV)/.dev system-deps lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist load
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST)
 	@if $(BIN)/python .ci/pg_answers.py "$${DATABASE_URL:-$(PG_URL)}"; then \
 		echo "== PostgreSQL: $${DATABASE_URL:-$(PG_URL)}"; \
-		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist load; \
+		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST); \
 	else \
 		echo "== PostgreSQL does not answer: skipped the PostgreSQL run"; \
 	fi

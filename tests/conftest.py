@@ -41,6 +41,36 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Modules whose tests share something beyond their worker's test database (two_hosts: a
+# module-scoped pair of gunicorns behind nginx, started from a setup that runs collectstatic into
+# var/static, and Redis database 9, emptied): `make test`'s scheduler sends each of them to one
+# worker whole.
+ONE_WORKER_MODULES = {"tests/deploy/test_two_hosts.py"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s scheduler (`-n 2 --dist loadgroup --no-loadscope-reorder`): every test is a
+    work unit of its own, sent in collection order to the first worker with fewer than three
+    waiting, except that the tests of a module in ONE_WORKER_MODULES go to one worker together.
+    In collection order, so pytest-django's order (rolled-back tests, transactional ones, those
+    without a database) holds on each worker. (`--dist load` sent chunks of ~200 consecutive
+    tests: the transactional block, every browser test, fell to one worker while the other ran
+    out of work. xdist's own loadgroup would group by the `xdist_group` mark, but under pytest 9
+    the mark no longer reaches the node ids the scheduler reads, so here the grouping is by
+    module, named above.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class OneTestAtATime(LoadGroupScheduling):
+        def _split_scope(self, nodeid):
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER_MODULES else super()._split_scope(nodeid)
+
+    return OneTestAtATime(config, log)
+
+
 def load_examples():
     return json.loads((SHARED / "rules" / "examples.json").read_text(encoding="utf-8"))
 
@@ -95,10 +125,34 @@ def browser():
         launched.close()
 
 
+# The pages' own polls, quickened for the tests: every `setInterval` of 2 s or more runs
+# POLLS_QUICKENED times as often (the referees' live grid and the table page ask every 5 s, so
+# every second here; a public page every 30 s, so every 6 s). Nothing else changes: the same
+# code polls the same addresses, so a test that waits for another phone's entry, a ruling or a
+# signature to show without a reload still waits for the page's own poll, only not for up to
+# 5 s each time (issue 19: that wait was ~40 s of the browser tests, and `make test` twice).
+# Timeouts (debounces, retries), the 1-second clocks and `Date` are left alone.
+# HUAPAI_REAL_POLLS=1 runs the browser tests at the pages' real pace.
+POLLS_QUICKENED = 1 if os.environ.get("HUAPAI_REAL_POLLS") else 5
+QUICKEN_POLLS = """
+(() => {
+  const quickened = %d;
+  const setInterval = window.setInterval;
+  window.setInterval = function (handler, period, ...args) {
+    const ms = Number(period) || 0;
+    return setInterval.call(this, handler, ms >= 2000 ? Math.max(1000, ms / quickened) : period, ...args);
+  };
+})();
+"""
+
+
 def new_page(browser, **context_options):
-    """A page in a new context (locale zh-CN unless given) with the suite's timeout."""
+    """A page in a new context (locale zh-CN unless given) with the suite's timeout and the
+    pages' polls quickened (QUICKEN_POLLS)."""
     context = browser.new_context(**{"locale": "zh-CN", **context_options})
     context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    if POLLS_QUICKENED != 1:
+        context.add_init_script(QUICKEN_POLLS % POLLS_QUICKENED)
     return context.new_page()
 
 
