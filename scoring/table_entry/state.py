@@ -56,7 +56,11 @@ def _stamp_sql():
         f"SELECT t.token, t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT SUM(d.version) FROM {deal} d WHERE d.table_id = t.id),"
         f" (SELECT COUNT(*) FROM {call} c WHERE c.table_id = t.id AND c.answered_at IS NULL),"
-        f" t.ns_signed_off_at, t.ew_signed_off_at, t.side_signoffs, r.status, e.entry,"
+        # The round as the link sees it (`round_phase`): a round put in play by its first deal
+        # does not move a thousand tables' stamps at once.
+        f" t.ns_signed_off_at, t.ew_signed_off_at, t.side_signoffs,"
+        f" CASE WHEN r.status = '{Round.Status.SCHEDULED.value}' THEN '{Round.Status.IN_PLAY.value}' ELSE r.status END,"
+        f" e.entry,"
         # The round's clock: its newest entry, and the event's settings (the minutes it runs).
         f" (SELECT MAX(k.id) FROM {clock} k WHERE k.round_id = t.round_id), e.extra,"
         f" CASE WHEN t.locked_until > %s THEN 1 ELSE 0 END"
@@ -102,6 +106,14 @@ def _side_scores(deal, game):
     if set(game.sides) == {"NS", "EW"}:
         return {"NS": deal["ns_score"], "EW": deal["ew_score"]}
     return {side: sum(deal[f"score_{seat.lower()}"] or 0 for seat in seats) for side, seats in game.sides.items()}
+
+
+def round_phase(status):
+    """A round's status as its table links see it: paired or in play, the link is open the same
+    way (`players_may_write`), so a round not yet published is "in_play" here. The round's first
+    deal puts it in play (`entry.services`): were the two told apart, every table's state would
+    change at that moment and a hall's phones would all fetch theirs again at once."""
+    return Round.Status.IN_PLAY.value if status == Round.Status.SCHEDULED else status
 
 
 def table_state(table, open_calls=None):
@@ -157,7 +169,7 @@ def table_state(table, open_calls=None):
     totals = {side: sum(b["sides"][side] for b in boards if b["status"] == Deal.Status.CONFIRMED) for side in signing}
     return {
         "event": {"slug": event.slug, "name": event.name},
-        "round": {"number": rnd.number, "status": rnd.status},
+        "round": {"number": rnd.number, "status": round_phase(rnd.status)},
         "table": table.number,
         "sides": {side: {"entrants": v["entrants"], "names": v["names"]} for side, v in sides.items()},
         "seats": _seat_names(table, player_names),

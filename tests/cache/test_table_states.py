@@ -9,9 +9,11 @@ import pytest
 from django.test import Client
 
 import scoring.table_entry.state
+from scoring.archive.database import import_archive
 from scoring.cache.warmup import Warmer
 from scoring.entry.services import deal_save
 from scoring.models import Table
+from tests.archives import pairs_archive
 from tests.referee_setup import make_user
 from tests.table_entry.test_table_api import Table_, code_of, example, two_board_round
 
@@ -118,3 +120,32 @@ def test_the_warmer_keeps_the_referees_grid_of_a_round_in_play_computed(entry, r
     warmer.run_pass()
     assert len(rows_computed) == 2
     assert round_grid(rnd).rows[0]["state"] != grid.rows[0]["state"] and len(rows_computed) == 2
+
+
+def test_a_rounds_first_deal_leaves_the_other_tables_states_as_they_were(builds):
+    """The first deal puts a paired round in play; the other tables' links are open the same way
+    before and after, so their states (and ETags) stay: a hall's phones do not all fetch theirs
+    again at that moment."""
+    rounds = [
+        {
+            "number": 1,
+            "status": "scheduled",
+            "matches": [
+                {"table": 1, "ns": "A", "ew": "B", "deals": []},
+                {"table": 2, "ns": "C", "ew": "D", "deals": []},
+            ],
+        }
+    ]
+    archive = pairs_archive(["A", "B", "C", "D"], rounds, length=2)
+    archive["event"]["entry"] = "players"
+    event = import_archive(archive)
+    rnd = event.rounds.get(number=1)
+    assert rnd.status == "scheduled"
+    one, two = (Table.objects.get(round=rnd, number=n) for n in (1, 2))
+    before = Table_(Client(), two).state()
+    assert before.json()["round"]["status"] == "in_play"  # open to the players, as in play
+    assert Table_(Client(), one).put(1, {**example("T1"), "code": code_of(event, "A")}).status_code == 201
+    rnd.refresh_from_db()
+    assert rnd.status == "in_play"
+    after = Table_(Client(), two).state()
+    assert after["ETag"] == before["ETag"] and after.content == before.content
