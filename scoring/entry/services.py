@@ -75,7 +75,7 @@ def _check_may_write(user, table, reason):
             _("已公布成绩的更改必须写明理由（会列入公开的更改记录）"),
         )
     if table.signed_off and not reason.strip():
-        raise EntryError("reason_required", _("双方已签字确认本桌成绩：更改必须写明理由"))
+        raise EntryError("reason_required", _("本桌成绩已签字确认：更改必须写明理由"))
 
 
 def _check_settles_dispute(deal, reason):

@@ -244,3 +244,14 @@ def test_a_table_of_three_closes_when_its_three_players_have_signed(phone, event
     assert phone.signoff(code(event, "W"), key="s-W").json()["signed_off"] == {"E": True, "S": True, "W": True}
     table.refresh_from_db()
     assert table.signed_off
+
+
+def test_the_referees_page_of_a_table_every_player_signed_says_so(phone, event, table, client):
+    fill_and_confirm(phone, event)
+    for seat in "NESW":
+        assert (
+            phone.send("post", "signoff", {"code": code(event, seat), "side": seat}, key=f"s{seat}").status_code == 200
+        )
+    client.force_login(make_user("ref2", "referee", event))
+    page = client.get("/referee/t-ddz/rounds/1/tables/1/boards/1/").content.decode()
+    assert "本桌每位选手都已签字确认成绩" in page and "双方已签字" not in page

@@ -49,7 +49,7 @@ from scoring.events.rulebook import rules_text
 from scoring.games import game_of
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
-from scoring.games.stored import carries_state, event_rules
+from scoring.games.stored import carries_state, event_rules, plays_alone
 from scoring.games.stored import deal_json as stored_json
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Round, Table
@@ -328,6 +328,7 @@ def _game_context(event, kind, values, form, problems, table, board, deal):
             "seats": game.seats,
             "entry_help": game_entry.keyboard_help(event) or "",
             "match_lines": match_lines(table, board, game, rules, stored_json(deal) if deal is not None else None),
+            "alone": plays_alone(game),  # every player signs (斗地主, 跑胡子), not two sides
         }
     return {
         "cards": card_rows(values, rules.decks),
