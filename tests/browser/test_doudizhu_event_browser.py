@@ -19,32 +19,19 @@ from playwright.sync_api import expect
 
 from scoring.models import Deal, Event, Table
 from tests.archives import DOUDIZHU, game_examples
-from tests.conftest import new_page as conftest_new_page
+from tests.browser.test_event_from_scratch_browser import new_page, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ADMIN_PASSWORD = "Dou-di-zhu-admin-2026"
 REFEREE_PASSWORD = "Bang-bu-fei-dan-7"
 NAME = "2026 蚌埠斗地主公开赛"
-TABLET = {"width": 1024, "height": 768}
 PLAYERS = ["周建国", "吴秀珍", "郑海波", "王丽娟", "冯志刚", "陈晓燕", "褚文斌", "卫红梅"]
 EXAMPLES = game_examples(DOUDIZHU)
 SHOTS = os.environ.get("HUAPAI_SCREENSHOTS")  # a folder: the entry page's screenshots are saved there
 # What each table enters, as keys on the entry page: the landlord, the bid, Enter past 明打,
 # who went out first; then the 飞弹 typed into the seats' count boxes.
 TABLE_DEALS = {1: ("DDZ14", "wg", "w", {"W": "1"}), 2: ("DDZ22", "n1", "n", {"N": "1", "W": "1"})}
-
-
-def new_page(browser):
-    return conftest_new_page(browser, viewport=TABLET, accept_downloads=True)
-
-
-def sign_in(page, base, username, password, lands="referee"):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**/{lands}/")
 
 
 def create_event(page, base):

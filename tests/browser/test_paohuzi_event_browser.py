@@ -20,14 +20,13 @@ from playwright.sync_api import expect
 
 from scoring.models import Deal, Event, Match, Table
 from tests.archives import PAOHUZI, game_examples
-from tests.conftest import new_page as conftest_new_page
+from tests.browser.test_event_from_scratch_browser import new_page, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ADMIN_PASSWORD = "Pao-hu-zi-admin-2026"
 REFEREE_PASSWORD = "Yong-zhou-wang-ba-7"
 NAME = "2026 永州扯胡子公开赛"
-TABLET = {"width": 1024, "height": 768}
 PLAYERS = ["唐志明", "蒋秀英", "邓建华", "黄桂兰", "欧阳军", "蒋红霞", "邓文杰"]
 EXAMPLES = game_examples(PAOHUZI)
 SHOTS = os.environ.get("HUAPAI_SCREENSHOTS")  # a folder: the entry page's screenshots are saved there
@@ -45,18 +44,6 @@ TABLE_DEALS = {
         ("PHZ14", {"winner": "h", "wangba": ("1", "", "1")}),
     ],
 }  # fmt: skip
-
-
-def new_page(browser):
-    return conftest_new_page(browser, viewport=TABLET, accept_downloads=True)
-
-
-def sign_in(page, base, username, password, lands="referee"):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**/{lands}/")
 
 
 def create_event(page, base):

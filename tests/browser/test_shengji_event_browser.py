@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from scoring.games.shengji import rank
 from scoring.models import Deal, Event, Table
 from tests.archives import SHENGJI, game_examples
+from tests.browser.test_event_from_scratch_browser import new_page, sign_in
 from tests.conftest import new_page as conftest_new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,7 +32,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ADMIN_PASSWORD = "Sheng-ji-admin-2026"
 REFEREE_PASSWORD = "Da-guo-A-ji-7"
 NAME = "2026 升级双人公开赛"
-TABLET = {"width": 1024, "height": 768}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 PAIRS = [("林国平", "何美玲"), ("高志强", "罗春华"), ("梁永红", "宋建华"), ("唐晓东", "许丽萍")]
 EXAMPLES = game_examples(SHENGJI)
@@ -65,18 +65,6 @@ def match_example(name):
 
 
 TABLE_DEALS = {1: match_example("SJM5"), 2: worked(("SJ01", "SJ02"))}
-
-
-def new_page(browser):
-    return conftest_new_page(browser, viewport=TABLET, accept_downloads=True)
-
-
-def sign_in(page, base, username, password, lands="referee"):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**/{lands}/")
 
 
 def create_event(page, base):
