@@ -60,12 +60,20 @@ format: $(VENV)/.dev
 # tests/conftest.py's pytest_xdist_make_scheduler; docs/performance.md, the test suite).
 PYTEST_XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
 
+# Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE=1 on the CI
+# machines): each worker of each pass, and each server a test starts, would otherwise compile the
+# project and re-write every test module's assertions afresh (~5 s a process).
+unexport PYTHONDONTWRITEBYTECODE
+
+# The whole suite on SQLite; then, when PostgreSQL answers, every test that reaches the database
+# on PostgreSQL (a test with no database, refused one by pytest-django, runs alike on both:
+# tests/conftest.py, --database-tests-only).
 test: $(VENV)/.dev system-deps lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST)
 	@if $(BIN)/python .ci/pg_answers.py "$${DATABASE_URL:-$(PG_URL)}"; then \
 		echo "== PostgreSQL: $${DATABASE_URL:-$(PG_URL)}"; \
-		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST); \
+		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST) --database-tests-only; \
 	else \
 		echo "== PostgreSQL does not answer: skipped the PostgreSQL run"; \
 	fi

@@ -39,7 +39,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
     "--disable-quic",
-]
+] + os.environ.get("HUAPAI_CHROMIUM_EXTRA", "").split()
 
 
 # Modules whose tests share something beyond their worker's test database (two_hosts: a
@@ -47,6 +47,53 @@ CHROMIUM_ARGS = [
 # var/static, and Redis database 9, emptied): `make test`'s scheduler sends each of them to one
 # worker whole.
 ONE_WORKER_MODULES = {"tests/deploy/test_two_hosts.py"}
+
+
+# The fixtures through which a test reaches the test database (pytest-django refuses it to any
+# other test: such a test fails on its first query rather than run on the wrong database).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_setup",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "admin_user",
+    "admin_client",
+    "django_user_model",
+}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that reach the database (make test's PostgreSQL pass)",
+    )
+
+
+def reaches_the_database(item):
+    """Whether `item` can reach the database: marked django_db, asking a database fixture, or
+    marked `database` (its own servers on the pass's database, which pytest-django cannot see)."""
+    return bool(
+        item.get_closest_marker("django_db")
+        or item.get_closest_marker("database")
+        or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """`--database-tests-only`: `make test`'s PostgreSQL pass leaves out the tests that cannot
+    reach the database (the pure engine, the games' laws, the messages' files, ~1,000 tests): with
+    no database they run alike on both, and the SQLite pass has run them (issue 19)."""
+    if not config.getoption("database_tests_only"):
+        return
+    kept, left_out = [], []
+    for item in items:
+        (kept if reaches_the_database(item) else left_out).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
 
 
 @pytest.hookimpl(optionalhook=True)

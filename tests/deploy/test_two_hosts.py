@@ -26,6 +26,8 @@ from tests.conftest import REPO
 
 PG = os.environ.get("HUAPAI_TEST_PG", "postgres://postgres@127.0.0.1:5432")
 REDIS = "redis://127.0.0.1:6379/9"
+
+pytestmark = pytest.mark.database
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 SETUP = r"""
