@@ -39,7 +39,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
     "--disable-quic",
-] + os.environ.get("HUAPAI_CHROMIUM_EXTRA", "").split()
+]
 
 
 # Modules whose tests share something beyond their worker's test database (two_hosts: a
