@@ -24,10 +24,12 @@ import pytest
 
 from tests.conftest import REPO
 
+# Its servers use the pass's database, which pytest-django cannot see: make test's PostgreSQL
+# pass keeps it (tests/conftest.py, --database-tests-only).
+pytestmark = pytest.mark.database
+
 PG = os.environ.get("HUAPAI_TEST_PG", "postgres://postgres@127.0.0.1:5432")
 REDIS = "redis://127.0.0.1:6379/9"
-
-pytestmark = pytest.mark.database
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 SETUP = r"""
