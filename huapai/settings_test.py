@@ -17,6 +17,7 @@ HUAPAI_PAGE_STAMP_SECONDS = 0
 
 # The tests serve no collected files. An empty STATIC_ROOT of their own: WhiteNoise lists
 # STATIC_ROOT each time a test client builds its middleware, and listing the 560-odd files that
-# `make run` or the two-hosts test collect into var/static took ~30 ms a client (issue 19).
+# the two-hosts test (or a deployment's collectstatic) puts in var/static took ~30 ms a client
+# (issue 19).
 STATIC_ROOT = VAR_DIR / "test-static"  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
