@@ -109,16 +109,27 @@ def create_event(page, base):
     expect(page.locator("#rules-in-force")).to_contain_text("一副牌 · 首明 ×4")
 
 
-def add_referees(page, base):
+def add_referees(page, password=REFEREE_PASSWORD):
+    """referee1 and referee2 with `password`, from the console's staff page."""
     page.click("nav >> text=工作人员")
     for username in ("referee1", "referee2"):
         # The form offers a referee (most staff are): the role is left as it comes.
         expect(page.locator("#id_role")).to_have_value("referee")
         page.fill("#id_username", username)
-        page.fill("#id_password", REFEREE_PASSWORD)
+        page.fill("#id_password", password)
         page.click("#staff-form button[type=submit]")
         page.wait_for_selector(f'tr[data-username="{username}"]')
-    shot(page, "2-staff")
+
+
+def add_players(page, names, code_prefix, club):
+    """An individual event's players from the console's entrants page, numbered `code_prefix`01…"""
+    page.click("nav >> text=参赛者")
+    for number, name in enumerate(names, start=1):
+        page.fill("#id_code", f"{code_prefix}{number:02d}")
+        page.fill("#id_name1", name)
+        page.fill("#id_club", club)
+        page.click("#entrant-form button[type=submit]")
+        page.wait_for_selector(f'tr[data-code="{code_prefix}{number:02d}"]')
 
 
 def import_entrants(page, tmp_path):
@@ -321,7 +332,8 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
     expect(director.locator("#console-referee")).to_be_visible()
     expect(director.get_by_role("link", name="创建赛事")).to_be_visible()
     create_event(director, base)
-    add_referees(director, base)
+    add_referees(director)
+    shot(director, "2-staff")
     import_entrants(director, tmp_path)
 
     for number in (1, 2, 3):

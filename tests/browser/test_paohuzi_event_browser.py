@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Deal, Event, Match, Table
 from tests.archives import PAOHUZI, game_examples
-from tests.browser.test_event_from_scratch_browser import new_page, sign_in
+from tests.browser.test_event_from_scratch_browser import add_players, add_referees, new_page, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,20 +65,8 @@ def create_event(page, base):
 
 
 def add_people(page):
-    page.click("nav >> text=工作人员")
-    for username in ("referee1", "referee2"):
-        page.fill("#id_username", username)
-        page.select_option("#id_role", "referee")
-        page.fill("#id_password", REFEREE_PASSWORD)
-        page.click("#staff-form button[type=submit]")
-        page.wait_for_selector(f'tr[data-username="{username}"]')
-    page.click("nav >> text=参赛者")
-    for number, name in enumerate(PLAYERS, start=1):
-        page.fill("#id_code", f"Z{number:02d}")
-        page.fill("#id_name1", name)
-        page.fill("#id_club", "永州")
-        page.click("#entrant-form button[type=submit]")
-        page.wait_for_selector(f'tr[data-code="Z{number:02d}"]')
+    add_referees(page, REFEREE_PASSWORD)
+    add_players(page, PLAYERS, "Z", "永州")
 
 
 def type_deal(page, keys):

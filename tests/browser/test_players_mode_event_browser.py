@@ -74,7 +74,7 @@ def test_a_round_scored_by_the_players_from_the_printed_links_and_cards(live_ser
     director.select_option("#id_entry", "players")
     director.click("#event-form button[type=submit]")
     director.wait_for_url(f"**/organiser/{SLUG}/")
-    add_referees(director, base)
+    add_referees(director)
     import_entrants(director, tmp_path)
     pair_next_round(director, 1)
 

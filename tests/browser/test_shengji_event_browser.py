@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from scoring.games.shengji import rank
 from scoring.models import Deal, Event, Table
 from tests.archives import SHENGJI, game_examples
-from tests.browser.test_event_from_scratch_browser import new_page, sign_in
+from tests.browser.test_event_from_scratch_browser import add_referees, new_page, sign_in
 from tests.conftest import new_page as conftest_new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -87,13 +87,7 @@ def create_event(page, base):
 
 
 def add_people(page):
-    page.click("nav >> text=工作人员")
-    for username in ("referee1", "referee2"):
-        page.fill("#id_username", username)
-        page.select_option("#id_role", "referee")
-        page.fill("#id_password", REFEREE_PASSWORD)
-        page.click("#staff-form button[type=submit]")
-        page.wait_for_selector(f'tr[data-username="{username}"]')
+    add_referees(page, REFEREE_PASSWORD)
     page.click("nav >> text=参赛者")
     for number, (first, second) in enumerate(PAIRS, start=1):
         page.fill("#id_code", f"P{number}")
