@@ -1,6 +1,7 @@
 """A two-deck (拱双猪) deal entered by keyboard in Chromium at tablet size: 32 card rows, exposures per copy."""
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.archive.database import import_archive
 from scoring.games.huapai import POINT_CARDS
@@ -50,8 +51,10 @@ def test_a_two_deck_deal_by_keyboard_shows_raw_and_final_scores(live_server, bro
             page.select_option(f"select[name=exposed-{card}{suffix}]", label="明")
             page.select_option(f"select[name=holder-{card}{suffix}]", holder)
     expected = EXAMPLES["D1"]["expected"]
-    page.locator('#preview-scores [data-raw="N"]').filter(has_text=str(expected["raw"]["N"])).wait_for()
-    assert page.locator('#preview-scores [data-seat="N"]').inner_text() == str(expected["scores"]["N"])
+    # The raw score is the same before and after the last exposure is chosen: wait for the final
+    # score of the preview that follows the last choice (reading it at once raced that preview).
+    expect(page.locator('#preview-scores [data-seat="N"]')).to_have_text(str(expected["scores"]["N"]))
+    expect(page.locator('#preview-scores [data-raw="N"]')).to_have_text(str(expected["raw"]["N"]))
     breakdown = page.locator("#breakdown").inner_text()
     assert "变压器 ×16" in breakdown and "双明" in breakdown
     page.keyboard.press("Control+s")
