@@ -15,6 +15,12 @@
   var BATCH = 200;  // the server's bound on rows per request
   var skew = 0;  // the server's clock minus this one's, from the answers' Date
   var busy = false;
+  // Once a form on the page is sent (publish, make official, a ruling…) the page is being left
+  // for the answer: a poll that then saw the round change would reload it in the middle, and the
+  // reload, not the answer, would take the message that says what was done.
+  var leaving = false;
+  document.addEventListener("submit", function (event) { if (!event.defaultPrevented) leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });  // back from the cache
 
   function address(extra) {
     var url = grid.dataset.live;
@@ -85,7 +91,7 @@
   }
 
   function update() {
-    if (busy || document.visibilityState === "hidden") return;
+    if (busy || leaving || document.visibilityState === "hidden") return;
     busy = true;
     ask(address(), { "If-None-Match": etag })
       .then(function (response) {
@@ -94,7 +100,7 @@
         var tag = response.headers.get("ETag");
         return response.json().then(function (data) {
           if (data.round !== grid.dataset.round) {
-            location.reload();  // published, made official…: the page's other parts change too
+            if (!leaving) location.reload();  // published, made official…: the page's other parts change too
             return null;
           }
           replace("todo", data.todo);
