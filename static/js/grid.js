@@ -17,10 +17,14 @@
   var busy = false;
   // Once a form on the page is sent (publish, make official, a ruling…) the page is being left
   // for the answer: a poll that then saw the round change would reload it in the middle, and the
-  // reload, not the answer, would take the message that says what was done.
-  var leaving = false;
-  document.addEventListener("submit", function (event) { if (!event.defaultPrevented) leaving = true; });
-  window.addEventListener("pageshow", function () { leaving = false; });  // back from the cache
+  // reload, not the answer, would take the message that says what was done. Polls wait for the
+  // answer, a minute at most (a sending stopped by the user leaves the page where it was).
+  var LEAVING_MS = 60000;
+  var sentAt = null;
+  function leaving() { return sentAt !== null && Date.now() - sentAt < LEAVING_MS; }
+  // On window: the last in the event's path, so any handler that cancels the sending ran first.
+  window.addEventListener("submit", function (event) { if (!event.defaultPrevented) sentAt = Date.now(); });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) sentAt = null; });  // back from the cache
 
   function address(extra) {
     var url = grid.dataset.live;
@@ -91,7 +95,7 @@
   }
 
   function update() {
-    if (busy || leaving || document.visibilityState === "hidden") return;
+    if (busy || leaving() || document.visibilityState === "hidden") return;
     busy = true;
     ask(address(), { "If-None-Match": etag })
       .then(function (response) {
@@ -100,7 +104,7 @@
         var tag = response.headers.get("ETag");
         return response.json().then(function (data) {
           if (data.round !== grid.dataset.round) {
-            if (!leaving) location.reload();  // published, made official…: the page's other parts change too
+            if (!leaving()) location.reload();  // published, made official…: the page's other parts change too
             return null;
           }
           replace("todo", data.todo);
