@@ -163,8 +163,8 @@ def pair_next_round(page, number):
         shot(page, "5-round-console")
 
 
-def read_draw_on_a_phone(phone, base, number):
-    """A player's phone, the same one every round, finds the released draw from the event page."""
+def read_draw_on_a_phone(browser, base, number):
+    phone = new_page(browser, PHONE)
     phone.goto(f"{base}/events/{SLUG}/")
     phone.click(f'a[href$="/rounds/{number}/draw/"]')
     rows = phone.locator("#draw tbody tr")
@@ -179,12 +179,14 @@ def read_draw_on_a_phone(phone, base, number):
     assert width <= PHONE["width"], f"the draw scrolls sideways on a phone ({width}px)"
     if number == 1:
         shot(phone, "6-draw-on-a-phone")
+    phone.context.close()
 
 
-def play_round(first, second, base, number, seed):
-    """referee1 (signed in on `first`) enters every table's board by keyboard; referee2 (on
-    `second`) confirms each. Each keeps the tablet signed in from one round to the next."""
+def play_round(browser, base, number, seed):
+    """referee1 enters every table's board by keyboard; referee2 confirms each."""
     rng = random.Random(seed)
+    first = new_page(browser)
+    sign_in(first, base, "referee1", REFEREE_PASSWORD)
     first.goto(f"{base}/referee/{SLUG}/")
     first.click(f'a[href="/referee/{SLUG}/rounds/{number}/"]')
     cells = first.locator("a.cell.missing")
@@ -195,10 +197,14 @@ def play_round(first, second, base, number, seed):
         first.keyboard.type("".join(rng.choice("nesw") for _ in range(16)))
         first.keyboard.press("Control+s")
         first.wait_for_selector("#deal-status:has-text('v1')")
+    first.context.close()
+    second = new_page(browser)
+    sign_in(second, base, "referee2", REFEREE_PASSWORD)
     for href in links:
         second.goto(base + href)
         second.click("#confirm")
         second.wait_for_selector("#deal-status:has-text('已确认')")
+    second.context.close()
 
 
 def publish_and_make_official(page, base, number):
@@ -330,11 +336,6 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
     shot(director, "2-staff")
     import_entrants(director, tmp_path)
 
-    # The two referees' tablets and a player's phone, kept from round to round as at a real event.
-    first, second = new_page(browser), new_page(browser)
-    sign_in(first, base, "referee1", REFEREE_PASSWORD)
-    sign_in(second, base, "referee2", REFEREE_PASSWORD)
-    player = new_page(browser, PHONE)
     for number in (1, 2, 3):
         if number == 2:
             # Between rounds: P05 withdraws, a late pair joins.
@@ -351,8 +352,8 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
             assert "补报" in director.locator('tr[data-code="L01"] .status').inner_text()
             shot(director, "7-entrants")
         pair_next_round(director, number)
-        read_draw_on_a_phone(player, base, number)
-        play_round(first, second, base, number, seed=number)
+        read_draw_on_a_phone(browser, base, number)
+        play_round(browser, base, number, seed=number)
         publish_and_make_official(director, base, number)
 
     event = Event.objects.get(slug=SLUG)
@@ -393,9 +394,9 @@ def test_a_twelve_pair_swiss_event_from_an_empty_site(live_server, browser, tmp_
     director.click("#finish-event")
     expect(director.locator("#event-finished")).to_be_visible()
 
-    # The public sees the final standings on a phone (the player's, which read every draw); the
-    # late pair is in no standing before it joined, and the withdrawn pair is marked.
-    phone = player
+    # The public sees the final standings on a phone; the late pair is in no standing before it
+    # joined, and the withdrawn pair is marked.
+    phone = new_page(browser, PHONE)
     phone.goto(f"{base}/events/{SLUG}/standings/")
     expect(phone.locator("table tbody tr")).to_have_count(13)
     expect(phone.locator("#final-standings")).to_be_visible()
