@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.entry.services import deal_save
+from tests.browser.test_event_from_scratch_browser import sign_in
 from tests.conftest import new_page
 from tests.referee_setup import PASSWORD, example_deal
 
@@ -24,11 +25,7 @@ POLL_PERIODS_PASSED = """(ticks) => new Promise((done) => {
 
 def test_a_round_that_changes_reloads_the_grid_unless_a_form_is_being_sent(live_server, browser, event, people):
     page = new_page(browser, viewport={"width": 1024, "height": 768})
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/organiser/**")
+    sign_in(page, live_server.url, "organiser", PASSWORD, lands="organiser")
     page.goto(live_server.url + GRID)
     grid = page.locator("#grid")
     expect(grid).to_have_attribute("data-round", "scheduled")
