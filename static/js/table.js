@@ -213,19 +213,24 @@
     return (!twoSides() && ALONE_WORDS[status]) || STATUS_WORDS[status] || status;
   }
 
+  // The board buttons are updated where they stand, not rebuilt: a poll's redraw that replaced
+  // them could fall between a finger's press and its release, and the tap would be lost.
   function drawBoards() {
     var list = document.getElementById("boards");
-    list.innerHTML = "";
-    state.boards.forEach(function (b) {
-      var li = document.createElement("li");
-      var button = document.createElement("button");
-      button.type = "button";
+    while (list.children.length > state.boards.length) list.removeChild(list.lastElementChild);
+    state.boards.forEach(function (b, index) {
+      var button = list.children[index] && list.children[index].firstElementChild;
+      if (!button) {
+        var li = document.createElement("li");
+        button = document.createElement("button");
+        button.type = "button";
+        li.appendChild(button);
+        list.appendChild(li);
+      }
       button.className = "board-button " + (b.not_played ? "not_played" : b.status) + (pendingFor(b.board).length ? " pending" : "");
       button.dataset.board = b.board;
       button.textContent = b.board;
       button.title = b.not_played || statusWord(b.status);
-      li.appendChild(button);
-      list.appendChild(li);
     });
     if (twoSides() || !state.totals.sides) {
       setText(document.getElementById("totals"), t(gettext("已确认 %(confirmed)s / %(boards)s 副 · NS %(NS)s · EW %(EW)s"), state.totals));

@@ -138,7 +138,12 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     assert sorted(Deal.objects.filter(board__in=[2, 3]).values_list("board", flat=True)) == [2, 3]
     assert DealHistory.objects.filter(board__in=[2, 3], action="create").count() == 2
     verify(east_west, 2, "B")
+    # The other phone's list is updated where it stands, not rebuilt: a tap that a poll's redraw
+    # fell into would otherwise be lost (the button under the finger replaced).
+    ns_button_3 = board_button(north_south, 3).element_handle()
     verify(east_west, 3, "B")
+    expect(board_button(north_south, 3)).to_have_class("board-button confirmed")
+    assert ns_button_3.evaluate("button => button.isConnected")
 
     # A disagreement: the other side disputes, the table sees a referee is coming, and a
     # referee settles it from the queue with a reason.
