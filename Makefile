@@ -67,13 +67,14 @@ unexport PYTHONDONTWRITEBYTECODE
 
 # The whole suite on SQLite; then, when PostgreSQL answers, every test that reaches the database
 # on PostgreSQL (a test with no database, refused one by pytest-django, runs alike on both:
-# tests/conftest.py, --database-tests-only).
+# tests/conftest.py, --database-tests-only), its browser tests in Debian's headless shell of the
+# same Chromium (tests/conftest.py, CHROMIUM).
 test: $(VENV)/.dev system-deps lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST)
 	@if $(BIN)/python .ci/pg_answers.py "$${DATABASE_URL:-$(PG_URL)}"; then \
 		echo "== PostgreSQL: $${DATABASE_URL:-$(PG_URL)}"; \
-		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST) --database-tests-only; \
+		DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" HUAPAI_CHROMIUM=/usr/bin/chromium-headless-shell HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest $(PYTEST_XDIST) --database-tests-only; \
 	else \
 		echo "== PostgreSQL does not answer: skipped the PostgreSQL run"; \
 	fi

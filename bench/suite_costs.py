@@ -13,6 +13,8 @@ Django's request handling. The figures printed:
 - the browser tests' contexts and page loads in one pass (counted from the pages' `load` events,
   docs/performance.md; `--contexts` and `--page-loads` to give others) times those unit costs:
   what they alone cost per pass on this machine, before any work of our pages.
+Both browsers the suite uses are measured: Debian's chromium (the SQLite pass) and its headless
+shell (the PostgreSQL pass; tests/conftest.py, CHROMIUM), each where it is installed.
 """
 
 import argparse
@@ -23,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.conftest import CHROMIUM_ARGS
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BLANK = "data:text/html,<html><body><button onclick=\"this.textContent='ok'\">go</button></body></html>"
@@ -71,11 +73,14 @@ def per_step(step, repeats):
     return (cpu_of_tree(os.getpid()) - before) / repeats
 
 
-def chromium_costs():
+BROWSERS = {"chromium": "/usr/bin/chromium", "headless shell": "/usr/bin/chromium-headless-shell"}
+
+
+def chromium_costs(executable):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
 
         def context_and_page():
             context = browser.new_context(locale="zh-CN")
@@ -99,15 +104,20 @@ def main():
     counts = parser.parse_args()
     loop = reference_loop()
     print(f"reference loop (10^7 additions, best of 3): {loop:.2f} s")
-    costs = chromium_costs()
-    print(f"Chromium, a new context and page:    {costs['context']:.2f} s of CPU")
-    print(f"Chromium, a navigation (blank page): {costs['navigation']:.3f} s of CPU")
-    print(f"Chromium, a click:                   {costs['click']:.3f} s of CPU")
-    floor = counts.contexts * costs["context"] + counts.page_loads * costs["navigation"]
-    print(
-        f"the browser tests' {counts.contexts} contexts and {counts.page_loads} page loads at those costs: "
-        f"{floor:.0f} s of CPU a pass (a floor: our pages cost more than a blank one)"
-    )
+    for name, executable in BROWSERS.items():
+        if not os.access(executable, os.X_OK):
+            print(f"{name}: {executable} is not installed")
+            continue
+        costs = chromium_costs(executable)
+        print(f"{name} ({executable}):")
+        print(f"  a new context and page:    {costs['context']:.2f} s of CPU")
+        print(f"  a navigation (blank page): {costs['navigation']:.3f} s of CPU")
+        print(f"  a click:                   {costs['click']:.3f} s of CPU")
+        floor = counts.contexts * costs["context"] + counts.page_loads * costs["navigation"]
+        print(
+            f"  the browser tests' {counts.contexts} contexts and {counts.page_loads} page loads at those costs: "
+            f"{floor:.0f} s of CPU a pass (a floor: our pages cost more than a blank one)"
+        )
 
 
 if __name__ == "__main__":

@@ -203,7 +203,8 @@ def play_round(browser, base, number, seed):
     for href in links:
         second.goto(base + href)
         second.click("#confirm")
-        second.wait_for_selector("#deal-status:has-text('已确认')")
+        # An expectation, not a wait for a selector: a failure names the status the page shows.
+        expect(second.locator("#deal-status")).to_contain_text("已确认")
     second.context.close()
 
 
