@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.conftest import CHROMIUM_ARGS
+from tests.conftest import CHROMIUM_ARGS, DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BLANK = "data:text/html,<html><body><button onclick=\"this.textContent='ok'\">go</button></body></html>"
@@ -73,7 +73,7 @@ def per_step(step, repeats):
     return (cpu_of_tree(os.getpid()) - before) / repeats
 
 
-BROWSERS = {"chromium": "/usr/bin/chromium", "headless shell": "/usr/bin/chromium-headless-shell"}
+BROWSERS = {"chromium": DEBIAN_CHROMIUM, "headless shell": DEBIAN_HEADLESS_SHELL}
 
 
 def chromium_costs(executable):

@@ -34,7 +34,9 @@ SHARED = Path(os.environ.get("HUAPAI_SHARED", REPO.parent / "shared"))
 # (chromium-headless-shell) instead: that pass is there for the database, the full browser has
 # driven every page in the SQLite pass, and the shell costs a quarter of the CPU a context and a
 # page load (docs/performance.md, the test suite).
-CHROMIUM = os.environ.get("HUAPAI_CHROMIUM", "/usr/bin/chromium")
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
+DEBIAN_HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+CHROMIUM = os.environ.get("HUAPAI_CHROMIUM", DEBIAN_CHROMIUM)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
