@@ -48,6 +48,28 @@ def term_text(text, game=None) -> str:
     return PATTERNS[game_id].sub(lambda match: table[match.group()], str(text))
 
 
+def breakdown_lines(breakdown):
+    """The preview's breakdown, one line a seat that has terms: "N：猪 −100，红心 −30"."""
+    return [
+        gettext("%(seat)s：%(parts)s") % {"seat": seat, "parts": pgettext("breakdown", "，").join(parts)}
+        for seat, parts in breakdown.items()
+        if parts
+    ]
+
+
+def games_line(games):
+    """The 局 running totals of a table's match, in one line: "第1局 NS 320 / EW -120（结束）；…"."""
+    return pgettext("list separator", "；").join(
+        (
+            gettext("第%(number)s局 NS %(ns)s / EW %(ew)s（结束）")
+            if game["finished"]
+            else gettext("第%(number)s局 NS %(ns)s / EW %(ew)s")
+        )
+        % game
+        for game in games
+    )
+
+
 def standings_labels(game):
     """A game's own words for the standings' figures (`Game.standings_labels`: 升级's level
     difference where 华牌 has its score difference), in the active language: {figure: label}."""

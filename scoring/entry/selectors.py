@@ -20,7 +20,7 @@ from scoring.games.stored import (
     table_match,
 )
 from scoring.games.stored import deal_json as stored_json
-from scoring.messages import message_text, term_text
+from scoring.messages import breakdown_lines, games_line, message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Event, Table
 
 NO_SUCH_BOARD = _("没有这一副")
@@ -236,6 +236,15 @@ def deal_preview(table, board, deal_json):
             sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
             sides.sort()
         games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
+    breakdown = (
+        {
+            seat: [term_text(e.get("text", e.get("note")), game) for e in entries]
+            for seat, entries in result["breakdown"].items()
+        }
+        if result
+        else None
+    )
+    games = [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games]
     return {
         # `card` (as the grid labels it, "♥A") lets the page put the problem beside that card;
         # `field` (another game's deal key) beside that field.
@@ -251,13 +260,11 @@ def deal_preview(table, board, deal_json):
         "scores": result["scores"] if result else None,
         "raw": result.get("raw") if result else None,
         "sides": result.get("sides") if result else None,
-        "breakdown": {
-            seat: [term_text(e.get("text", e.get("note")), game) for e in entries]
-            for seat, entries in result["breakdown"].items()
-        }
-        if result
-        else None,
-        "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
+        "breakdown": breakdown,
+        "games": games,
+        # The same two in the page's words, as the page draws them (and as it is first served).
+        "breakdown_lines": breakdown_lines(breakdown or {}),
+        "games_line": games_line(games),
         "totals": _table_totals(table, board, game, result) if plays_alone(game) else None,
         "questions": holder_questions(deal_json) if game.deal_keys is None else [],
         # A game that carries a state (升级): the levels before and after, the match's progress.

@@ -109,20 +109,15 @@
       var select = form.querySelector('select[name="holder-' + q.card + '"]');
       if (select) select.classList.add("ask");
     });
+    // The breakdown and the 局 come in the page's words (the server served the page with them drawn).
     var breakdown = document.getElementById("breakdown");
     breakdown.innerHTML = "";
-    if (data.breakdown) {
-      Object.keys(data.breakdown).forEach(function (seat) {
-        if (!data.breakdown[seat].length) return;
-        var li = document.createElement("li");
-        li.textContent = interpolate(gettext("%(seat)s：%(parts)s"), { seat: seat, parts: data.breakdown[seat].join(gettext("，")) }, true);
-        breakdown.appendChild(li);
-      });
-    }
-    setText(document.getElementById("games"), (data.games || []).map(function (g) {
-      var text = g.finished ? gettext("第%(number)s局 NS %(ns)s / EW %(ew)s（结束）") : gettext("第%(number)s局 NS %(ns)s / EW %(ew)s");
-      return interpolate(text, g, true);
-    }).join(gettext("；")));
+    (data.breakdown_lines || []).forEach(function (text) {
+      var li = document.createElement("li");
+      li.textContent = text;
+      breakdown.appendChild(li);
+    });
+    setText(document.getElementById("games"), data.games_line);
   }
 
   function preview() {
@@ -159,7 +154,13 @@
       form.requestSubmit(document.getElementById("save-next") || document.getElementById("save"));
     }
   });
-  // A board recorded not played shows the score it was given; a preview of its empty form would blank it.
-  if (!form.hasAttribute("data-recorded-not-played")) preview();
+  // The page comes with the preview of its form drawn (scoring.web.referee.preview_page). Coming
+  // back to it, the browser puts back what was typed, after the load event and before pageshow:
+  // only then is the engine asked. A board recorded not played shows the score it was given; a
+  // preview of its empty form would blank it.
+  window.addEventListener("pageshow", function () {
+    askHolders();
+    if (!form.hasAttribute("data-recorded-not-played") && window.formChangedSinceServed(form)) preview();
+  });
   if (!form.querySelector("#errors")) focusRow(rows.findIndex(function (r) { return !r.querySelector("input:checked"); }));
 })();

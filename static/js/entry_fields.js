@@ -217,14 +217,11 @@ window.EntryFields = (function () {
     }
     var breakdown = document.getElementById("breakdown");
     breakdown.innerHTML = "";
-    if (data.breakdown) {
-      Object.keys(data.breakdown).forEach(function (seat) {
-        if (!data.breakdown[seat].length) return;
-        var li = document.createElement("li");
-        li.textContent = interpolate(gettext("%(seat)s：%(parts)s"), { seat: seat, parts: data.breakdown[seat].join(gettext("，")) }, true);
-        breakdown.appendChild(li);
-      });
-    }
+    (data.breakdown_lines || []).forEach(function (text) {  // in the page's words, from the server
+      var li = document.createElement("li");
+      li.textContent = text;
+      breakdown.appendChild(li);
+    });
   }
 
   var timer = null;
@@ -277,9 +274,16 @@ window.EntryFields = (function () {
       form.requestSubmit(document.getElementById("save-next") || document.getElementById("save"));
     }
   });
-  // A board recorded not played shows the score it was given; a preview of its empty form would blank it.
-  // (The table page has no board open at first: it sets data-preview when one is opened.)
-  if (form.dataset.preview && !form.hasAttribute("data-recorded-not-played")) preview();
+  // The referee's page comes with the preview of its form drawn (scoring.web.referee.preview_page).
+  // Coming back to it, the browser puts back what was typed, after the load event and before
+  // pageshow: only then is the engine asked. A board recorded not played shows the score it was
+  // given; a preview of its empty form would blank it. (The table page has no board open at
+  // first: it sets data-preview when one is opened.)
+  window.addEventListener("pageshow", function () {
+    if (!form.dataset.preview || form.hasAttribute("data-recorded-not-played")) return;
+    syncNeeded();
+    if (window.formChangedSinceServed(form)) preview();
+  });
   // For the table page: a board opened afresh (nothing touched yet), and its preview now.
   window.EntryFields.reset = function () { touched = {}; };
   // After a page fills or resets the form itself (no change event): the fields only a winner has.

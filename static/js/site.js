@@ -17,6 +17,20 @@
     });
   });
 
+  // Whether a control of `form` holds another value than the page was served with: coming back
+  // to a page, the browser may put back what was typed before. The entry pages are served with
+  // their preview drawn and ask the engine again on load only then.
+  window.formChangedSinceServed = function (form) {
+    return Array.prototype.some.call(form.elements, function (control) {
+      if (control.type === "radio" || control.type === "checkbox") return control.checked !== control.defaultChecked;
+      if (control.tagName === "SELECT") {
+        var served = Array.prototype.findIndex.call(control.options, function (o) { return o.defaultSelected; });
+        return control.selectedIndex !== Math.max(served, 0);
+      }
+      return "defaultValue" in control && control.value !== control.defaultValue;
+    });
+  };
+
   // Live pages: a public page asks now and then (a HEAD, answered from the cache) whether a
   // newer version of itself exists, and if so swaps its content in place — no reload.
   var version = document.querySelector('meta[name="page-etag"]');

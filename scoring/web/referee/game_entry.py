@@ -66,11 +66,11 @@ def _value(values, name, many=False):
     return list(value) if many else value
 
 
-def field_rows(event, values, errors=None, board=None):
+def field_rows(event, values, board=None):
     """What the template draws for each field: label, kind, the choices with the one entered,
-    the count inputs per seat, and the refusals that name the field (`errors`: {key: [text]})."""
+    the count inputs per seat, and room for the refusals that name the field (`errors`, filled
+    with the preview's: `preview_page.fields_drawn`)."""
     game = game_of(event)
-    errors = errors or {}
     rows = []
     for spec in game_fields.game_fields(game, event_rules(event), board):
         row = {"key": spec.key, "label": spec.label, "kind": spec.kind, "required": spec.required}
@@ -122,7 +122,7 @@ def field_rows(event, values, errors=None, board=None):
                 }
                 for seat in seats
             ]
-        row["errors"] = errors.get(spec.key, [])
+        row["errors"] = []
         rows.append(row)
     return rows
 
@@ -144,12 +144,3 @@ def keyboard_help(event):
     """How the keys work on the event's game's entry page, where the game says (else None)."""
     text = getattr(game_of(event), "entry_help", None)
     return gettext(text) if text else None
-
-
-def form_errors_by_field(form):
-    """A form's refusals by the deal key they are about (a count's field names its key)."""
-    found = {}
-    for name, messages in form.errors.items():
-        key = name.split("-")[0] if name.split("-")[0] in {f.key for f in form.game_fields} else name
-        found.setdefault(key, []).extend(str(message) for message in messages)
-    return found

@@ -25,14 +25,12 @@ from scoring.entry.game_fields import deal_text
 from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.entry.selectors import (
     blind_differences,
-    deal_preview,
     enters_blind,
     history_rows,
     locate_board,
     match_ended_at,
     match_lines,
     next_to_confirm,
-    refused_field,
     table_history,
 )
 from scoring.entry.services import (
@@ -84,6 +82,7 @@ from scoring.web.forms import (
 )
 from scoring.web.referee import game_entry
 from scoring.web.referee.grid_rows import RowWriter
+from scoring.web.referee.preview_page import fields_drawn, form_preview, grid_drawn, not_previewed
 from scoring.web.seating import chair_words
 
 
@@ -313,26 +312,35 @@ def _history_shown(rows):
     ]
 
 
-def _game_context(event, kind, values, form, problems, table, board, deal):
+def _game_context(event, kind, values, table, board, deal, saved):
     """What the page of the event's game draws: 华牌's card grid, or another game's fields
-    with the refusals beside them (the form's, and the engine's `problems` by deal key), and
-    the table's match around the board where the game carries a state (升级's levels)."""
+    with the refusals beside them, and the table's match around the board where the game
+    carries a state (升级's levels); with the preview drawn as the page's script draws it
+    (`preview_page`: nothing moves when the script's first answer arrives). `saved`: the page
+    answers a refused save."""
     rules = event_rules(event)
+    # A board recorded not played shows the score it was given: the page asks no preview.
+    mark = not_played_mark(deal) if deal is not None else None
+    preview = None if mark else form_preview(event, table, board, values)
     if kind == game_entry.FIELDS:
-        errors = game_entry.form_errors_by_field(form) if form is not None else {}
-        for key, text in problems:
-            errors.setdefault(key, []).append(text)
         game = game_of(event)
+        fields = game_entry.field_rows(event, values, board=board)
+        drawn = not_previewed(deal) if mark else fields_drawn(preview, fields, saved)
         return {
-            "fields": game_entry.field_rows(event, values, errors, board),
+            "fields": fields,
+            "drawn": drawn,
             "seats": game.seats,
             "entry_help": game_entry.keyboard_help(event) or "",
-            "match_lines": match_lines(table, board, game, rules, stored_json(deal) if deal is not None else None),
+            "match_lines": drawn["match"]
+            or match_lines(table, board, game, rules, stored_json(deal) if deal is not None else None),
             "alone": plays_alone(game),  # every player signs (斗地主, 跑胡子), not two sides
         }
+    cards = card_rows(values, rules.decks)
+    exposables = exposable_rows(values, rules.decks)
     return {
-        "cards": card_rows(values, rules.decks),
-        "exposables": exposable_rows(values, rules.decks),
+        "cards": cards,
+        "exposables": exposables,
+        "drawn": not_previewed(deal) if mark else grid_drawn(preview, cards, exposables, saved),
         "seats": SEATS,
         "self_capture": rules.self_capture_doubles,
     }
@@ -345,7 +353,7 @@ def _version_words(event, kind, after):
     return deal_text(game_of(event), after.get("game_data"))
 
 
-def _board_context(request, event, table, board, deal, values, errors=(), conflict=None, form=None, problems=()):
+def _board_context(request, event, table, board, deal, values, errors=(), conflict=None):
     organiser = is_organiser(request.user, event)
     kind = game_entry.entry_kind(event)
     seats = game_of(event).seats
@@ -370,7 +378,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "table": table,
         "board": board,
         "deal": deal,
-        **_game_context(event, kind, values, form, problems, table, board, deal),
+        **_game_context(event, kind, values, table, board, deal, saved=bool(errors)),
         "template": game_entry.TEMPLATES[kind],
         "takes_penalties": game_of(event).takes_penalties,
         "rules_text": rules_text(event),
@@ -379,12 +387,6 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         # The pairs sit on the other line in this 节: results stay with the draw's seats.
         "swapped_chairs": chair_words(board_chairs(table, board, event)),
         "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in seats},
-        # A penalty the form refused is named beside the penalties, in the site's words.
-        "penalty_errors": {
-            seat: form.errors[f"penalty-{seat}"]
-            for seat in seats
-            if form is not None and f"penalty-{seat}" in form.errors
-        },
         "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in seats},
         "adjusted_reason": values.get("adjusted_reason", ""),
         "errors": errors,
@@ -458,9 +460,7 @@ def board_entry(request, event, number, table_number, board):
     form, _kind = game_entry.entry_form(event, request.POST, board)
     if not form.is_valid():
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
-        context = _board_context(
-            request, event, table, board, current, request.POST, errors=form_errors(form), form=form
-        )
+        context = _board_context(request, event, table, board, current, request.POST, errors=form_errors(form))
         return render(request, context["template"], context, status=400)
     deal_json = deal_from_form(form.entry_values(), event_rules(event).decks) if grid else form.deal_json()
     try:
@@ -499,18 +499,10 @@ def board_entry(request, event, number, table_number, board):
     except EntryError as failure:
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         conflict = current if failure.code == "stale_version" else None
-        # Another game's refusal also goes beside the field it is about (the law's reason).
-        field = refused_field(game_of(event), failure) if not grid else ""
+        # The refusal heads the page; the engine's reasons for the deal as posted stand beside
+        # their fields (the preview drawn, `_game_context`).
         context = _board_context(
-            request,
-            event,
-            table,
-            board,
-            current,
-            request.POST,
-            errors=[message_text(failure)],
-            conflict=conflict,
-            problems=[(field, message_text(failure))] if field else (),
+            request, event, table, board, current, request.POST, errors=[message_text(failure)], conflict=conflict
         )
         context["posted_version"] = form.cleaned_data.get("version") or ""
         return render(request, context["template"], context, status=409 if conflict else 400)
@@ -528,17 +520,7 @@ def board_entry(request, event, number, table_number, board):
 @require_POST
 def board_preview(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
-    form, kind = game_entry.entry_form(event, request.POST, board)
-    if not form.is_valid():
-        problems = [
-            {"code": "bad_form", "field": name, "message": line}
-            for name in form.errors
-            for line in form_errors(form, only=name)
-        ]
-        return JsonResponse({"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
-    if kind == game_entry.FIELDS:
-        return JsonResponse(deal_preview(table, board, form.deal_json()))
-    return JsonResponse(deal_preview(table, board, deal_from_form(form.entry_values(), event_rules(event).decks)))
+    return JsonResponse(form_preview(event, table, board, request.POST))
 
 
 @event_official

@@ -44,9 +44,9 @@ from scoring.table_entry.services import (
 from scoring.table_entry.state import board_detail, state_body, state_stamp, table_state
 from scoring.web.api.views import MAX_BODY, _expected_version
 from scoring.web.client_address import client_ip
-from scoring.web.forms import form_errors
 from scoring.web.referee import game_entry
 from scoring.web.referee.game_entry import FIELDS
+from scoring.web.referee.preview_page import form_preview
 from scoring.web.seating import session_note_words
 
 # The one place where a table link's domain error becomes an HTTP status (table-api.md);
@@ -303,16 +303,7 @@ def _fields_preview(request, table, board):
     length = request.META.get("CONTENT_LENGTH") or "0"
     if not length.isascii() or not length.isdigit() or int(length) > MAX_BODY:
         raise EntryError("too_large", gettext("请求超过 64 KiB"))
-    form, _kind = game_entry.entry_form(table.round.event, request.POST, board)
-    if not form.is_valid():
-        problems = [
-            {"code": "bad_form", "field": name, "message": line}
-            for name in form.errors
-            for line in form_errors(form, only=name)
-        ]
-        return _answer(200, {"problems": problems, "scores": None, "raw": None, "sides": None, "games": []})
-    deal_json = {key: value for key, value in form.deal_json().items() if not key.startswith("adjusted")}
-    return _answer(200, deal_preview(table, board, deal_json))
+    return _answer(200, form_preview(table.round.event, table, board, request.POST, players=True))
 
 
 def _initial_state(token, table):
