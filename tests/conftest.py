@@ -228,6 +228,21 @@ def new_page(browser, **context_options):
     return context.new_page()
 
 
+def signed_in(page, base, username):
+    """`page`'s browser signed in as `username` without the login form: the session Django's
+    test client makes for a user (`force_login`), its cookie handed to the browser. A page load
+    and a sign-in's redirect fewer for each test about another flow; the form itself is driven as
+    a user drives it by the whole-event tests (test_event_from_scratch_browser and the games')."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
+
+
 @pytest.fixture
 def page(browser):
     opened = new_page(browser)

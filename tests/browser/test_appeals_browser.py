@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 from scoring.entry.services import deal_confirm, deal_save
 from scoring.models import Appeal, Deal, Event, Round, Table, table_token_digest
 from tests.browser.test_entry_browser import stored
-from tests.conftest import new_page
-from tests.referee_setup import PASSWORD, example_deal
+from tests.conftest import new_page, signed_in
+from tests.referee_setup import example_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -20,11 +20,8 @@ TOKEN = "appeal-browser-token-of-round-3-table-1"
 
 
 def sign_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state("load")
+    """Signed in without the login form (tests/conftest.py, signed_in)."""
+    signed_in(page, base, username)
 
 
 def test_an_appeal_lodged_from_the_table_decided_applied_and_public(live_server, browser, people, event):

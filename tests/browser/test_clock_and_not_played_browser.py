@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from scoring.entry.services import deal_confirm, deal_save
 from scoring.models import Deal, Event, Table, table_token_digest
 from tests.archives import EXAMPLES
-from tests.conftest import new_page
-from tests.referee_setup import PASSWORD, example_deal
+from tests.conftest import new_page, signed_in
+from tests.referee_setup import example_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TABLET = {"viewport": {"width": 1024, "height": 768}, "has_touch": True}
@@ -25,11 +25,8 @@ TOKEN = "clock-browser-token-of-round-3-table-1"
 
 
 def sign_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state("load")
+    """Signed in without the login form (tests/conftest.py, signed_in)."""
+    signed_in(page, base, username)
 
 
 def rule_not_played(page, base, board, kind, seats, facts, ruling):

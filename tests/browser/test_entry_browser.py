@@ -5,8 +5,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Deal
 from tests.archives import EXAMPLES
-from tests.conftest import new_page
-from tests.referee_setup import PASSWORD
+from tests.conftest import new_page, signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,11 +34,8 @@ def seat_of(example):
 
 
 def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/referee/**")
+    """Signed in without the login form (tests/conftest.py, signed_in): these tests are about entry."""
+    signed_in(page, base, username)
 
 
 def stored(board):

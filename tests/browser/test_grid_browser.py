@@ -5,9 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.entry.services import deal_save
-from tests.browser.test_event_from_scratch_browser import sign_in
-from tests.conftest import new_page
-from tests.referee_setup import PASSWORD, example_deal
+from tests.conftest import new_page, signed_in
+from tests.referee_setup import example_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +24,7 @@ POLL_PERIODS_PASSED = """(ticks) => new Promise((done) => {
 
 def test_a_round_that_changes_reloads_the_grid_unless_a_form_is_being_sent(live_server, browser, event, people):
     page = new_page(browser, viewport={"width": 1024, "height": 768})
-    sign_in(page, live_server.url, "organiser", PASSWORD, lands="organiser")
+    signed_in(page, live_server.url, "organiser")
     page.goto(live_server.url + GRID)
     grid = page.locator("#grid")
     expect(grid).to_have_attribute("data-round", "scheduled")
