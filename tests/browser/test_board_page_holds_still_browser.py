@@ -70,14 +70,20 @@ def games_event(people):
         deal_save(table=table, board=board, deal_json=EXAMPLES[name]["deal"], user=people["referee1"])
 
 
-def test_a_stored_deal_is_served_with_its_preview_and_confirm_stays_put(live_server, browser, people):
+def board_of_games_event(live_server, browser, people, viewport, username, board):
+    """`username`'s page of t-pairs' board `board` (`games_event`) as served, checked against the
+    engine's answer drawn; the page, and the served preview's lines."""
     games_event(people)
-    page = new_page(browser, viewport=PHONE)
-    log_in(page, live_server.url, "referee2")
-    served, answered = served_then_answered(page, live_server.url + ENTRY.format(board=2))
+    page = new_page(browser, viewport=viewport)
+    log_in(page, live_server.url, username)
+    served, answered = served_then_answered(page, live_server.url + ENTRY.format(board=board))
     assert served == answered
+    return page, dict(served["lines"])
+
+
+def test_a_stored_deal_is_served_with_its_preview_and_confirm_stays_put(live_server, browser, people):
+    page, lines = board_of_games_event(live_server, browser, people, PHONE, "referee2", 2)
     # Served already: N3's score (明, 首明 and 自得), its breakdown, and the 局 so far.
-    lines = dict(served["lines"])
     sides = EXAMPLES["N3"]["expected"]["sides"]
     assert page.locator('#preview-scores [data-side="NS"]').inner_text() == str(sides["NS"])
     assert lines["bar-scores"] == f"NS {sides['NS']} · EW {sides['EW']}"
@@ -91,12 +97,7 @@ def test_a_stored_deal_is_served_with_its_preview_and_confirm_stays_put(live_ser
 
 
 def test_an_empty_board_is_served_with_the_cards_left_and_the_games_so_far(live_server, browser, people):
-    games_event(people)
-    page = new_page(browser, viewport=TABLET)
-    log_in(page, live_server.url, "referee1")
-    served, answered = served_then_answered(page, live_server.url + ENTRY.format(board=3))
-    assert served == answered
-    lines = dict(served["lines"])
+    _page, lines = board_of_games_event(live_server, browser, people, TABLET, "referee1", 3)
     assert lines["grid-progress"] == "还有 16 张牌未分配"
     assert lines["problems"] == "" and lines["bar-scores"] == ""
     assert lines["games"].startswith("第1局 NS ")
