@@ -228,18 +228,26 @@ def new_page(browser, **context_options):
     return context.new_page()
 
 
-def signed_in(page, base, username):
-    """`page`'s browser signed in as `username` without the login form: the session Django's
-    test client makes for a user (`force_login`), its cookie handed to the browser. A page load
-    and a sign-in's redirect fewer for each test about another flow; the form itself is driven as
-    a user drives it by the whole-event tests (test_event_from_scratch_browser and the games')."""
+def session_key(user):
+    """The session cookie's value of a session signed in as `user`, made as Django's test client
+    makes one (`force_login`)."""
     from django.conf import settings
-    from django.contrib.auth import get_user_model
     from django.test import Client
 
     client = Client()
-    client.force_login(get_user_model().objects.get(username=username))
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def signed_in(page, base, username):
+    """`page`'s browser signed in as `username` without the login form (`session_key`'s cookie).
+    A page load and a sign-in's redirect fewer for each test about another flow; the form itself
+    is driven as a user drives it by the whole-event tests (test_event_from_scratch_browser and
+    the games')."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    session = session_key(get_user_model().objects.get(username=username))
     page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
 
 

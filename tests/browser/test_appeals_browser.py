@@ -19,11 +19,6 @@ TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True}
 TOKEN = "appeal-browser-token-of-round-3-table-1"
 
 
-def sign_in(page, base, username):
-    """Signed in without the login form (tests/conftest.py, signed_in)."""
-    signed_in(page, base, username)
-
-
 def test_an_appeal_lodged_from_the_table_decided_applied_and_public(live_server, browser, people, event):
     Event.objects.filter(pk=event.pk).update(entry="players", appeals_committee="张三、李四、王五")
     table = Table.objects.get(round__event=event, round__number=3, number=1)
@@ -48,7 +43,7 @@ def test_an_appeal_lodged_from_the_table_decided_applied_and_public(live_server,
 
     # The organiser finds it, corrects the board with a reason, then records the decision.
     tablet = new_page(browser, **TABLET)
-    sign_in(tablet, live_server.url, "organiser")
+    signed_in(tablet, live_server.url, "organiser")
     tablet.goto(live_server.url + "/referee/t-pairs/rounds/3/")
     tablet.click("#appeals-link")
     tablet.click("#appeals tbody a")

@@ -12,8 +12,8 @@ from scoring.archive.database import import_archive
 from scoring.entry.services import deal_save
 from scoring.models import Event, Table
 from tests.archives import DOUDIZHU, EXAMPLES, doudizhu_archive, doudizhu_deal, game_examples
-from tests.browser.test_entry_browser import CARD_ORDER, COUNT_DRAWN_PREVIEWS, ENTRY, log_in
-from tests.conftest import new_page
+from tests.browser.test_entry_browser import CARD_ORDER, COUNT_DRAWN_PREVIEWS, ENTRY
+from tests.conftest import new_page, signed_in
 from tests.referee_setup import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -75,7 +75,7 @@ def board_of_games_event(live_server, browser, people, viewport, username, board
     engine's answer drawn; the page, and the served preview's lines."""
     games_event(people)
     page = new_page(browser, viewport=viewport)
-    log_in(page, live_server.url, username)
+    signed_in(page, live_server.url, username)
     served, answered = served_then_answered(page, live_server.url + ENTRY.format(board=board))
     assert served == answered
     return page, dict(served["lines"])
@@ -113,7 +113,7 @@ def test_another_games_board_is_served_with_its_preview(live_server, browser):
     stored = {key: value for key, value in doudizhu_deal("DDZ14", 1).items() if key != "board"}
     deal_save(table=table, board=1, deal_json=stored, user=referee1)
     page = new_page(browser, viewport=TABLET)
-    log_in(page, live_server.url, "referee2")
+    signed_in(page, live_server.url, "referee2")
     board = live_server.url + "/referee/t-ddz/rounds/1/tables/1/boards/{board}/"
     served, answered = served_then_answered(page, board.format(board=1))
     assert served == answered
@@ -127,7 +127,7 @@ def test_another_games_board_is_served_with_its_preview(live_server, browser):
 
 
 def test_coming_back_to_a_board_typed_and_not_saved_shows_the_preview_of_what_is_back(live_server, page, people):
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=4))
     seats = {card: seat for seat, cards in EXAMPLES["T1"]["deal"]["captured"].items() for card in cards}
     page.keyboard.type("".join(seats[card].lower() for card in CARD_ORDER))

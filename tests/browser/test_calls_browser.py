@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from scoring.entry.services import deal_confirm, deal_save
 from scoring.models import Deal, Round, Table
 from tests.archives import EXAMPLES
-from tests.browser.test_entry_browser import CARD_ORDER, log_in, seat_of, stored
-from tests.conftest import new_page
+from tests.browser.test_entry_browser import CARD_ORDER, seat_of, stored
+from tests.conftest import new_page, signed_in
 from tests.referee_setup import example_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,7 +34,7 @@ def open_call(page, table, board, kind, seats, facts):
 
 def test_calls_during_play_ruled_at_the_table_reach_the_grid_the_deal_and_the_public(live_server, browser, people):
     page = new_page(browser, **TABLET)
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ROUND)
     page.click("#calls-link")
 
@@ -135,7 +135,7 @@ def test_a_wrong_card_count_ruled_a_redeal_after_the_result_voids_it_and_the_red
     deal_confirm(deal=first, user=people["referee1"], expected_version=first.version)
 
     page = new_page(browser, **TABLET)
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ROUND + "calls/")
     # Found after the board was scored: E had 14 cards, S 12, and the others refuse the draw.
     open_call(page, 1, 4, "牌数错误", "E S", "E 14 张，S 12 张；其他人不同意随机抽牌")

@@ -24,11 +24,6 @@ T1 = EXAMPLES["T1"]["expected"]["scores"]
 TOKEN = "clock-browser-token-of-round-3-table-1"
 
 
-def sign_in(page, base, username):
-    """Signed in without the login form (tests/conftest.py, signed_in)."""
-    signed_in(page, base, username)
-
-
 def rule_not_played(page, base, board, kind, seats, facts, ruling):
     """A call on table 1's `board` recorded and ruled "这一副未打" on the round's calls page."""
     page.goto(base + ROUND + "calls/")
@@ -60,7 +55,7 @@ def test_boards_ruled_not_played_from_calls_are_scored_under_each_events_rule(li
         deal_confirm(deal=played, user=people["referee2"], expected_version=played.version)
 
     page = new_page(browser, **TABLET)
-    sign_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     rule_not_played(
         page, live_server.url, 5, "牌数错误", "S", "S 只有 12 张，E 14 张", "其他人不同意抽牌，时间不够重新发牌"
     )
@@ -105,7 +100,7 @@ def test_boards_ruled_not_played_from_calls_are_scored_under_each_events_rule(li
 
     # Nor can the round be published: the organiser's checklist names the board.
     chief = new_page(browser, **TABLET)
-    sign_in(chief, live_server.url, "organiser")
+    signed_in(chief, live_server.url, "organiser")
     chief.goto(live_server.url + ROUND)
     expect(chief.locator(".checklist .blocking")).to_contain_text("1号桌第 7 副未打：等裁判长给调整分")
     expect(chief.locator("#publish-round")).to_be_disabled()
@@ -119,7 +114,7 @@ def test_boards_ruled_not_played_from_calls_are_scored_under_each_events_rule(li
     chief.wait_for_selector("#deal-status:has-text('v2')")
     expect(chief.locator("#not-played")).to_contain_text("未打：裁判长的调整分")
     confirmer = new_page(browser, **TABLET)
-    sign_in(confirmer, live_server.url, "referee2")
+    signed_in(confirmer, live_server.url, "referee2")
     confirmer.goto(live_server.url + ROUND + "tables/1/boards/7/")
     confirmer.click("#confirm")
     confirmer.wait_for_selector("#deal-status:has-text('已确认')")
@@ -161,7 +156,7 @@ def test_a_timed_round_whose_organiser_calls_time_ends_the_boards_not_started_no
 
     # The organiser sets the round's time and the late-play penalty on the event's form.
     tablet = new_page(browser, **TABLET)
-    sign_in(tablet, live_server.url, "organiser")
+    signed_in(tablet, live_server.url, "organiser")
     tablet.goto(live_server.url + "/organiser/t-pairs/edit/")
     tablet.fill("#id_round_minutes", "90")
     tablet.fill("#id_late_penalty", "30")
@@ -189,7 +184,7 @@ def test_a_timed_round_whose_organiser_calls_time_ends_the_boards_not_started_no
     expect(phone.locator("#round-clock .clock-time")).to_have_text(re.compile(r"^1:3[45]:\d\d$"))
     expect(phone.locator("#round-clock .clock-state")).to_have_text("计时中")
     grid = new_page(browser, **TABLET)
-    sign_in(grid, live_server.url, "referee2")
+    signed_in(grid, live_server.url, "referee2")
     grid.goto(live_server.url + ROUND)
     expect(grid.locator("#round-clock .clock-time")).to_have_text(re.compile(r"^1:3[45]:\d\d$"))
 

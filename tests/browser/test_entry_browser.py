@@ -33,17 +33,12 @@ def seat_of(example):
     return {card: seat for seat, cards in EXAMPLES[example]["deal"]["captured"].items() for card in cards}
 
 
-def log_in(page, base, username):
-    """Signed in without the login form (tests/conftest.py, signed_in): these tests are about entry."""
-    signed_in(page, base, username)
-
-
 def stored(board):
     return Deal.objects.get(table__round__event__slug="t-pairs", table__round__number=3, table__number=1, board=board)
 
 
 def test_a_whole_deal_by_keyboard_with_the_live_score(live_server, page, people):
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=1))
     seats = seat_of("N3")  # 明, 首明 and 自得: N −420, E −190, S +2880, W 0
     page.keyboard.type("".join(seats[card].lower() for card in CARD_ORDER))
@@ -62,7 +57,7 @@ def test_a_whole_deal_by_keyboard_with_the_live_score(live_server, page, people)
 
 
 def test_the_page_names_the_unassigned_and_refuses_to_save(live_server, page, people):
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=2))
     page.keyboard.type("n" * 15)  # ♣10 left unassigned
     # While cards are still being given out, the page counts what is left and marks nothing red.
@@ -79,7 +74,7 @@ def test_the_page_names_the_unassigned_and_refuses_to_save(live_server, page, pe
 
 def test_nothing_on_the_page_moves_while_a_referee_types(live_server, page, people):
     """Rows, holders and penalties keep their places from the first key to the last card."""
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=5))
     rows = [f'.card-row[data-card="{card}"]' for card in CARD_ORDER]
     watched = [*rows, "select[name=holder-SQ]", "input[name=penalty-W]"]
@@ -113,7 +108,7 @@ def test_nothing_on_the_page_moves_while_a_referee_types(live_server, page, peop
 
 
 def test_a_penalty_is_taken_with_or_without_its_minus_sign_and_any_whole_number(live_server, page, people):
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=6))
     page.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))  # N −210 before penalties
     page.fill("input[name=penalty-N]", "-55")
@@ -143,7 +138,7 @@ def test_a_penalty_is_taken_with_or_without_its_minus_sign_and_any_whole_number(
 
 def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, browser, people):
     first = new_page(browser)
-    log_in(first, live_server.url, "referee1")
+    signed_in(first, live_server.url, "referee1")
     first.goto(live_server.url + ENTRY.format(board=3))
     for card, seat in seat_of("T1").items():
         first.locator(f'.card-row[data-card="{card}"] label', has_text=seat).click()
@@ -153,7 +148,7 @@ def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, b
     assert first.locator("#confirm").count() == 0  # the one who entered it cannot confirm it
 
     second = new_page(browser)
-    log_in(second, live_server.url, "referee2")
+    signed_in(second, live_server.url, "referee2")
     second.goto(live_server.url + ENTRY.format(board=3))
     second.click("#confirm")
     second.wait_for_selector("#deal-status:has-text('已确认')")
@@ -164,7 +159,7 @@ def test_a_whole_deal_by_mouse_then_confirmed_by_a_second_referee(live_server, b
 
 def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, people):
     first = new_page(browser)
-    log_in(first, live_server.url, "referee1")
+    signed_in(first, live_server.url, "referee1")
     first.goto(live_server.url + ENTRY.format(board=4))
     first.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))
     first.click("#save")
@@ -172,7 +167,7 @@ def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, 
 
     # Two referees open version 1; the second one saves T2 first.
     mine = new_page(browser)
-    log_in(mine, live_server.url, "referee2")
+    signed_in(mine, live_server.url, "referee2")
     mine.goto(live_server.url + ENTRY.format(board=4))
     first.reload()
     first.keyboard.type("".join(seat_of("T2")[card].lower() for card in CARD_ORDER))
@@ -203,7 +198,7 @@ def test_a_stale_form_is_explained_and_overwrites_nothing(live_server, browser, 
 
 
 def test_one_key_saves_and_opens_the_next_board(live_server, page, people):
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=5))
     page.keyboard.type("".join(seat_of("T1")[card].lower() for card in CARD_ORDER))
     page.keyboard.press("Control+Enter")
@@ -218,7 +213,7 @@ def test_the_second_referee_confirms_and_moves_on_in_one_action(live_server, pag
     table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
     for board in (7, 9):
         deal_save(table=table, board=board, deal_json=EXAMPLES["T1"]["deal"], user=people["referee1"])
-    log_in(page, live_server.url, "referee2")
+    signed_in(page, live_server.url, "referee2")
     page.goto(live_server.url + ENTRY.format(board=7))
     page.click("#confirm-next")
     page.wait_for_url("**/boards/9/")
@@ -239,7 +234,7 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
         deal = with_penalty if board == 3 else EXAMPLES["T1"]["deal"]
         deal_save(table=table, board=board, deal_json=deal, user=people["referee1"])
     page = new_page(browser, viewport=viewport)
-    log_in(page, live_server.url, "referee2")
+    signed_in(page, live_server.url, "referee2")
     page.goto(live_server.url + "/referee/t-pairs/rounds/3/")
     page.click('td a[href$="/tables/1/confirm/"]')
     page.wait_for_selector("#table-confirm")
@@ -256,7 +251,7 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
     assert [stored(b).status for b in (1, 2, 3)] == ["confirmed", "draft", "confirmed"]
     # The referee who entered the table sees the boards but no button to confirm them.
     entered = new_page(browser, viewport=viewport)
-    log_in(entered, live_server.url, "referee1")
+    signed_in(entered, live_server.url, "referee1")
     entered.goto(live_server.url + "/referee/t-pairs/rounds/3/tables/1/confirm/")
     expect(entered.locator("#nothing-to-confirm")).to_be_visible()
     expect(entered.locator("#confirm-table")).to_have_count(0)
@@ -267,7 +262,7 @@ def test_a_whole_table_is_confirmed_from_one_page(live_server, browser, people, 
 @pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}])
 def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(live_server, browser, people, viewport):
     page = new_page(browser, viewport=viewport)
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=11))
     assert page.locator("#problems li").count() == 0  # served with its preview drawn: nothing to say
     page.keyboard.type("n" * 16)  # every point card to N: ♠Q ♦J ♣10 ♥A among them, no holders given
@@ -281,7 +276,7 @@ def test_a_blank_board_is_quiet_and_a_captured_special_card_asks_for_its_holder(
 @pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}, {"width": 390, "height": 844}])
 def test_the_save_bar_stays_in_view_and_targets_fit_a_finger(live_server, browser, people, viewport):
     page = new_page(browser, viewport=viewport)
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=4))
 
     def in_view(selector):
@@ -309,7 +304,7 @@ def test_a_holder_is_asked_only_where_it_can_matter(live_server, page, people):
     from scoring.models import Event
 
     Event.objects.filter(slug="t-pairs").update(options={"self_capture": False})
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + ENTRY.format(board=7))
     holder = page.locator("select[name=holder-SQ]")
     expect(holder).to_be_disabled()

@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 
 from scoring.archive.database import import_archive
 from scoring.models import Player
-from tests.browser.test_entry_browser import log_in
-from tests.conftest import new_page
+from tests.conftest import new_page, signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +29,7 @@ def test_every_link_on_the_round_dashboard_is_at_least_44_pixels(live_server, br
     table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
     deal_save(table=table, board=1, deal_json=slam, user=people["referee2"])
     page = new_page(browser, viewport={"width": 1024, "height": 768})
-    log_in(page, live_server.url, "referee1")
+    signed_in(page, live_server.url, "referee1")
     page.goto(live_server.url + "/referee/t-pairs/rounds/3/")
     links = page.locator(".dashboard a")
     expect(links.first).to_be_visible()
@@ -57,7 +56,7 @@ def test_the_referee_side_in_english_shows_no_chinese_but_names(live_server, bro
     deal_save(table=table, board=1, deal_json=exposed, user=people["referee1"])
     page = new_page(browser, viewport={"width": 1024, "height": 768})
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
-    log_in(page, live_server.url, "referee2")
+    signed_in(page, live_server.url, "referee2")
     names = set(Player.objects.filter(event__slug="t-pairs").values_list("name", flat=True))
     names |= {"测试双人赛", "简体中文"}  # the language menu names Chinese in Chinese
     for address in ("/referee/t-pairs/rounds/3/", "/referee/t-pairs/rounds/3/tables/1/confirm/"):

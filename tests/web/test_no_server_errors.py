@@ -47,7 +47,7 @@ from hypothesis import strategies as st
 from scoring.entry.services import deal_save
 from scoring.models import Appeal, Deal, Event, RefereeCall, Table, table_token_digest
 from tests.archives import EXAMPLES
-from tests.conftest import build_event, build_people, scaled_examples
+from tests.conftest import build_event, build_people, scaled_examples, session_key
 from tests.games.test_engine_hostile_input import hostile_values as json_values
 from tests.referee_setup import example_deal, token_header
 
@@ -378,9 +378,7 @@ def site(django_db_setup, django_db_blocker):
         add_paohuzi_event(people)
         visitors = {"anonymous": Visitor()}
         for role in ("referee1", "organiser"):
-            client = Client()
-            client.force_login(people[role])
-            visitors[role] = Visitor(client.cookies[settings.SESSION_COOKIE_NAME].value)
+            visitors[role] = Visitor(session_key(people[role]))
         tokens = {role: token_header(people[role]) for role in ("referee1", "organiser")}
         api = {role: Visitor(**headers) for role, headers in tokens.items()}
         yield {"people": people, "visitors": visitors, "tokens": tokens, "api": api}
