@@ -12,7 +12,8 @@ from scoring.rulings.clock import late_play_penalty
 from scoring.rulings.not_played import board_not_played, not_played_text
 from scoring.web.client_address import client_ip
 from scoring.web.forms import LatePenaltyForm, NotPlayedForm, form_errors
-from scoring.web.referee.views import _locate, event_official
+from scoring.web.referee.board_views import _locate
+from scoring.web.referee.views import event_official
 
 
 @event_official

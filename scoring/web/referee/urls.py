@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.web.referee import appeals, calls, procedures
+from scoring.web.referee import appeals, board_views, calls, procedures
 from scoring.web.referee import views as referee
 
 board = "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/boards/<num:board>/"
@@ -19,7 +19,7 @@ urlpatterns = [
     path("referee/<name:slug>/rounds/<num:number>/official/", referee.round_official_view, name="referee-official"),
     path(
         "referee/<name:slug>/rounds/<num:number>/tables/<num:table_number>/confirm/",
-        referee.table_confirm,
+        board_views.table_confirm,
         name="referee-table-confirm",
     ),
     path("referee/<name:slug>/rounds/<num:number>/calls/", calls.calls_page, name="referee-calls"),
@@ -33,11 +33,11 @@ urlpatterns = [
     path(
         "referee/<name:slug>/rounds/<num:number>/appeals/<num:appeal_id>/", appeals.appeal_page, name="referee-appeal"
     ),
-    path(board, referee.board_entry, name="referee-board"),
-    path(f"{board}preview/", referee.board_preview, name="referee-preview"),
-    path(f"{board}confirm/", referee.board_confirm, name="referee-confirm"),
-    path(f"{board}irregularity/", referee.board_irregularity, name="referee-irregularity"),
-    path(f"{board}flag/", referee.board_flag_clear, name="referee-flag-clear"),
+    path(board, board_views.board_entry, name="referee-board"),
+    path(f"{board}preview/", board_views.board_preview, name="referee-preview"),
+    path(f"{board}confirm/", board_views.board_confirm, name="referee-confirm"),
+    path(f"{board}irregularity/", board_views.board_irregularity, name="referee-irregularity"),
+    path(f"{board}flag/", board_views.board_flag_clear, name="referee-flag-clear"),
     path(f"{board}not-played/", procedures.board_not_played_view, name="referee-board-not-played"),
     path(f"{board}late/", procedures.board_late_penalty_view, name="referee-board-late"),
 ]
