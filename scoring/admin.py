@@ -18,7 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 
 from scoring.cache import announce_results_changed
-from scoring.entry.services import _CONTROL
+from scoring.entry.versioned import CONTROL_CHARACTERS
 from scoring.events.setup import RESULT_FIELDS, event_create, event_update, has_results, may_create_events
 from scoring.events.staff import StaffError, staff_revoke
 from scoring.messages import message_text
@@ -63,7 +63,7 @@ def scoped_choices(model, events):
 
 # One rule for typed text, the services' own for reasons and rulings (line breaks allowed).
 NO_CONTROL_CHARACTERS = RegexValidator(
-    _CONTROL, gettext_lazy("不能含有控制字符"), code="control_characters", inverse_match=True
+    CONTROL_CHARACTERS, gettext_lazy("不能含有控制字符"), code="control_characters", inverse_match=True
 )
 
 

@@ -1,7 +1,7 @@
 """The public list of penalties (罚分) and rulings of the published rounds."""
 
 from scoring.engine.not_played import MARK_KEY, mark_words
-from scoring.entry.services import not_played_mark
+from scoring.entry.versioned import not_played_mark
 from scoring.models import Deal, Irregularity, RefereeCall
 from scoring.rulings.calls import claim_text
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from scoring.cache import announce_results_changed
 from scoring.entry.errors import EntryError
-from scoring.entry.services import checked_board, checked_text
+from scoring.entry.versioned import checked_board, checked_text
 from scoring.events.permissions import is_official, is_organiser
 from scoring.games.refusals import Text, _
 from scoring.models import Appeal, DealHistory, Round

@@ -19,14 +19,8 @@ from scoring.entry.errors import EntryError
 from scoring.entry.grid import copy_suffix
 from scoring.entry.hot_sql import deal_at
 from scoring.entry.selectors import check_board
-from scoring.entry.services import (
-    REASON_LIMIT,
-    checked_board,
-    checked_text,
-    deal_back_to_draft,
-    irregularity_kind,
-    irregularity_record,
-)
+from scoring.entry.services import deal_back_to_draft, irregularity_record
+from scoring.entry.versioned import REASON_LIMIT, checked_board, checked_text, irregularity_kind
 from scoring.events.permissions import may_enter
 from scoring.games.huapai import POINT_CARDS, SEATS, card_label, parse_card
 from scoring.games.refusals import Text, _

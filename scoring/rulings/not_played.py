@@ -24,8 +24,9 @@ from scoring.engine.not_played import (
 )
 from scoring.engine.vocabulary import MatchMode
 from scoring.entry.hot_sql import deal_at
+from scoring.entry.not_played_deal import deal_not_played
 from scoring.entry.selectors import check_board
-from scoring.entry.services import UNREAD, deal_not_played, not_played_mark
+from scoring.entry.versioned import UNREAD, not_played_mark
 from scoring.games.huapai import SEATS
 from scoring.games.refusals import Text, _
 from scoring.models import Deal

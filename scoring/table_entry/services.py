@@ -17,14 +17,9 @@ from scoring.engine.vocabulary import MatchMode
 from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import deal_at
 from scoring.entry.selectors import check_board
-from scoring.entry.services import (
-    checked_board,
-    checked_text,
-    deal_dispute,
-    deal_save,
-    deal_verify,
-    not_played_mark,
-)
+from scoring.entry.services import deal_save
+from scoring.entry.verification import deal_dispute, deal_verify
+from scoring.entry.versioned import checked_board, checked_text, not_played_mark
 from scoring.games import game_of
 from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _

@@ -5,8 +5,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from scoring.entry.blind import blind_entry_submit
 from scoring.entry.selectors import blind_differences
-from scoring.entry.services import blind_entry_submit, deal_save
+from scoring.entry.services import deal_save
 from scoring.models import Deal, Event, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_publish
 from tests.referee_setup import example_deal

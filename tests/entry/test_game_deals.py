@@ -6,9 +6,10 @@ law has none. Expected scores are the law's worked examples (shared/rules/games/
 
 import pytest
 
+from scoring.entry.blind import blind_entry_submit
 from scoring.entry.errors import EntryError
 from scoring.entry.selectors import blind_differences, deal_preview, snapshot
-from scoring.entry.services import blind_entry_submit, deal_confirm, deal_save, irregularity_record
+from scoring.entry.services import deal_confirm, deal_save, irregularity_record
 from scoring.models import Deal, DealHistory, Table
 from tests.archives import DOUDIZHU, doudizhu_archive, doudizhu_deal, game_examples
 from tests.referee_setup import make_user

@@ -6,9 +6,10 @@ are the law's worked examples (shared/rules/games/examples.json)."""
 
 import pytest
 
+from scoring.entry.blind import blind_entry_submit
 from scoring.entry.errors import EntryError
 from scoring.entry.selectors import blind_differences, deal_preview
-from scoring.entry.services import blind_entry_submit, deal_confirm, deal_save
+from scoring.entry.services import deal_confirm, deal_save
 from scoring.models import Deal, Table
 from tests.archives import game_examples, paohuzi_archive, paohuzi_deal
 from tests.referee_setup import make_user

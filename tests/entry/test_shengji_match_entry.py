@@ -167,7 +167,7 @@ def test_a_deal_placed_while_an_earlier_one_is_corrected_takes_the_state_the_mat
 
     _event, table, referee, second = setting()
     first, _ = deal_save(table=table, board=1, deal_json={"declarer": "NS", "points": 40}, user=referee)
-    real_score = services._score
+    real_score = services.score_at_table
     corrected = []
 
     def score_then_correct_board_one(table_, deal_json, adjusted, board=None):
@@ -180,7 +180,7 @@ def test_a_deal_placed_while_an_earlier_one_is_corrected_takes_the_state_the_mat
             )  # fmt: skip
         return scored
 
-    monkeypatch.setattr(services, "_score", score_then_correct_board_one)
+    monkeypatch.setattr(services, "score_at_table", score_then_correct_board_one)
     deal_save(table=table, board=2, deal_json={"points": 60}, user=referee)
     stored = Deal.objects.get(table=table, board=2).game_data
     assert stored["state"] == {"declarer": "EW", "levels": {"NS": 1, "EW": 1}}

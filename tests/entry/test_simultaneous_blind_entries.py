@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.db.models.query import QuerySet
 
-from scoring.entry.services import blind_entry_submit
+from scoring.entry.blind import blind_entry_submit
 from scoring.models import BlindEntry, Deal, Event, Table
 from tests.referee_setup import example_deal
 

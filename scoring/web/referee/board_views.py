@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring.engine.not_played import is_awaiting, rule_words
+from scoring.entry.blind import blind_entry_submit
 from scoring.entry.errors import EntryError
 from scoring.entry.game_fields import deal_text
 from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_from_deal
@@ -24,14 +25,8 @@ from scoring.entry.selectors import (
     next_to_confirm,
     table_history,
 )
-from scoring.entry.services import (
-    blind_entry_submit,
-    deal_confirm,
-    deal_save,
-    irregularity_record,
-    not_played_mark,
-    pending_penalties,
-)
+from scoring.entry.services import deal_confirm, deal_save, irregularity_record
+from scoring.entry.versioned import not_played_mark, pending_penalties
 from scoring.events.lineups import board_chairs, seats_for
 from scoring.events.permissions import is_organiser, may_confirm, may_enter
 from scoring.events.rulebook import rules_text
