@@ -110,7 +110,7 @@ def test_the_game_is_frozen_once_the_event_has_a_deal(client):
 
 @pytest.mark.parametrize("game_id", list(EVENT_GAMES))
 def test_every_games_form_is_valid_with_its_defaults(game_id):
-    from scoring.web.organiser.forms import EventForm
+    from scoring.web.organiser.event_form import EventForm
 
     game = GAMES[game_id]
     kind = game.event_kinds[0] if game.event_kinds else "pairs"

@@ -26,7 +26,7 @@ from scoring.events.lineups import (
 from scoring.exports.files import scoresheets_pdf
 from scoring.models import Entrant, Event, Match, Round, Table
 from scoring.results.labels import entrant_labels
-from scoring.web.organiser.forms import EventForm
+from scoring.web.organiser.event_form import EventForm
 from tests.archives import pairs_archive
 from tests.referee_setup import example_deal, make_user
 

@@ -19,7 +19,7 @@ from scoring.rounds.publication import publication_checklist
 from scoring.rulings.calls import call_open, call_rule
 from scoring.rulings.not_played import board_not_played, not_played_text
 from scoring.table_entry.services import table_deal_put
-from scoring.web.organiser.forms import EventForm
+from scoring.web.organiser.event_form import EventForm
 from tests.archives import EXAMPLES, deal, pairs_archive
 from tests.referee_setup import example_deal, make_user
 

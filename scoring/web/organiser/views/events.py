@@ -23,13 +23,8 @@ from scoring.events.setup import (
 from scoring.models import Entrant, Event, EventRole, Round
 from scoring.rounds.final_stage import stage_of
 from scoring.web.organiser.access import organiser_page, organiser_post, refused
-from scoring.web.organiser.forms import (
-    EventForm,
-    GameChoiceForm,
-    ReasonForm,
-    SlugQueryForm,
-    StageForm,
-)
+from scoring.web.organiser.event_form import EventForm, GameChoiceForm, SlugQueryForm
+from scoring.web.organiser.forms import ReasonForm, StageForm
 
 # --- events ----------------------------------------------------------------------------
 
