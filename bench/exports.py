@@ -168,7 +168,7 @@ def stage(name, pairs):
         from reportlab.lib.pagesizes import A4
         from reportlab.pdfgen import canvas
 
-        from scoring.exports.pdf import FONT, register_font
+        from scoring.exports.pdf_common import FONT, register_font
 
         register_font()
         started = time.perf_counter()

@@ -10,7 +10,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, PageBreak, Spacer
 
-from scoring.exports.pdf import FONT, _document, _footer, _styles, _table_style, _text
+from scoring.exports.pdf_common import FONT, _document, _footer, _styles, _table_style, _text
 from scoring.exports.xlsx import describe, header_cells, prepare_sheet, safe, write_about_sheet
 from scoring.games import game_of
 from scoring.results.cross_table import meeting_text, signed

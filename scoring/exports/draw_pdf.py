@@ -14,7 +14,7 @@ from reportlab.pdfgen import canvas
 from reportlab.platypus import LongTable, PageBreak, Spacer, Table, TableStyle
 
 from scoring.engine.vocabulary import SEAT_NAMES, SEATS
-from scoring.exports.pdf import FONT, _document, _footer, _styles, _text, register_font
+from scoring.exports.pdf_common import FONT, _document, _footer, _styles, _text, register_font
 
 DIRECTIONS = {"NS": "南北", "EW": "东西"}
 INK = colors.HexColor("#1d2330")

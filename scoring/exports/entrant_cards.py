@@ -14,7 +14,7 @@ from reportlab.pdfgen import canvas
 
 from scoring.engine.standings import natural_key
 from scoring.exports.draw_pdf import fitted
-from scoring.exports.pdf import FONT, _qr, printable, register_font
+from scoring.exports.pdf_common import FONT, _qr, printable, register_font
 from scoring.models import Entrant, with_members
 
 COLUMNS, ROWS = 2, 4

@@ -14,7 +14,7 @@ from reportlab.pdfgen import canvas
 from scoring.engine.vocabulary import SEAT_NAMES
 from scoring.entry import game_fields
 from scoring.events.rulebook import rules_text
-from scoring.exports.pdf import FONT, _qr, printable, register_font
+from scoring.exports.pdf_common import FONT, _qr, printable, register_font
 from scoring.games.stored import event_rules
 
 # What each kind of field asks the person who fills in the sheet.
