@@ -80,10 +80,6 @@ def uses_organiser_console(user):
     return "organiser" in consoles_used(user)
 
 
-def uses_referee_desk(user):
-    return "referee" in consoles_used(user)
-
-
 def first_page_after_login(user):
     """The URL name a user lands on after signing in: the organiser console for those who
     organise or create events (a new director finds "create event" there), else the desk."""

@@ -39,11 +39,6 @@ def event_option_specs(game):
     return tuple(spec for spec in game.option_specs if spec.level == EVENT)
 
 
-def option_names(game):
-    """Every option an event of `game` may set, deal level and event level."""
-    return [spec.name for spec in game.option_specs]
-
-
 def split_options(game, options):
     """An event's stored options (one dict) as `(deal options, event options)`."""
     event_names = {spec.name for spec in event_option_specs(game)}

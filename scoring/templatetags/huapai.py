@@ -129,22 +129,3 @@ def deal_rows(deals, round_url):
             )
         )
     return mark_safe("\n".join(rows))  # each row built by format_html above
-
-
-BOARD_CELL = '<a class="cell {state}" href="{url}boards/{board}/" title="{state}">{board}</a>'
-
-
-@register.simple_tag
-def board_cells(cells, table_url):
-    """A table's board cells on the referees' round grid, each linked to its entry page under
-    `table_url`. A tag rather than template markup for the reason `deal_rows` gives: a
-    1,000-table round is 16,000 cells, and the template's loop with a `{% url %}` per cell took
-    most of the page's 800 ms. States are the dashboard's fixed words; boards are numbers."""
-    url = conditional_escape(table_url)
-    return mark_safe(
-        "".join(BOARD_CELL.format(state=_cell_state(c["state"]), url=url, board=int(c["board"])) for c in cells)
-    )
-
-
-def _cell_state(state, known=frozenset(("missing", "draft", "confirmed", "conflict", "disputed", "not_played"))):
-    return state if state in known else conditional_escape(state)

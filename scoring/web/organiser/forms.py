@@ -130,10 +130,6 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("理由"), max_length=500, required=False, strip=True)
 
 
-class ReasonlessForm(forms.Form):
-    """A button that posts nothing but its CSRF token."""
-
-
 class StageForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("决赛阶段"),
