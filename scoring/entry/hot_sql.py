@@ -14,8 +14,10 @@ roles, the table with its round and the deal already there, then inserts the
 deal and its history row. Through the ORM that was seven statements, each
 spending ~0.3 ms compiling SQL that never changes; with 50 referees sending
 back to back on 2 cores that compiling was most of a PUT (p95 534 ms SQLite,
-456 ms PostgreSQL). Here a new deal is the look-up (one statement) and then one
-transaction (`scoring.entry.services.deal_save`): the round's status re-read
+456 ms PostgreSQL). Here a new deal is the look-up (one statement), the penalties
+referees ruled on the board's calls before it existed (one ORM query,
+`scoring.entry.versioned.pending_penalties`), and then one transaction
+(`scoring.entry.services.deal_save`): the round's status re-read
 (`round_status_for_write`, FOR SHARE on PostgreSQL) and `create_with_history` —
 on PostgreSQL one statement, on SQLite three (deal, version bump, history). Still
 worth it: against the plain ORM doing the same reads and writes, 198/s and 5.0 ms
