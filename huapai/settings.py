@@ -76,7 +76,7 @@ MIDDLEWARE = [
     # Turns a refused login (either door) into the lockout answer (AXES_LOCKOUT_CALLABLE).
     "axes.middleware.AxesMiddleware",
     # Last, so its process_view runs after CSRF's: one login attempt at a time per (username, address).
-    "scoring.events.accounts.OneLoginAttemptAtATime",
+    "scoring.web.login_throttle.OneLoginAttemptAtATime",
 ]
 
 # Login throttling (django-axes) for every door that checks a password: the site's login and
@@ -91,7 +91,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair, so one guess
 AXES_USERNAME_CALLABLE = "scoring.events.accounts.throttled_username"  # NFKC, case-folded: one counter
 AXES_CLIENT_IP_CALLABLE = "scoring.web.client_address.client_ip"  # TRUSTED_PROXIES, as the deal history
 AXES_HANDLER = "scoring.events.accounts.LoginThrottle"  # and a ceiling per username from anywhere
-AXES_LOCKOUT_CALLABLE = "scoring.events.accounts.locked_out"  # 429, our page and words, JSON on request
+AXES_LOCKOUT_CALLABLE = "scoring.web.login_throttle.locked_out"  # 429, our page and words, JSON on request
 AXES_RESET_ON_SUCCESS = True  # a success clears its own (username, address) only
 # A refused attempt is not another failure: the lockout ends 15 minutes after the last real guess.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False

@@ -2,8 +2,9 @@
 
 Logins are throttled by django-axes (settings: AXES_*), which hooks Django's authentication
 itself, so the site's login and the admin's share one counter. What is ours here: the one
-spelling a username is counted under, the distributed-guess ceiling, the lockout answer in
-our language, and one attempt at a time per (username, address).
+spelling a username is counted under, the distributed-guess ceiling, and the lock that lets
+one attempt at a time through per (username, address). The web's side of the throttle (the
+lockout answer, the middleware taking that lock) is `scoring.web.login_throttle`.
 """
 
 import fcntl
@@ -21,20 +22,13 @@ from axes.helpers import get_client_username
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection, transaction
 from django.db.models import Sum
-from django.http import JsonResponse
-from django.shortcuts import render
-from django.utils.translation import gettext
 
 from scoring.models import ApiToken, EventRole
-from scoring.web.client_address import client_ip
 
 LOGIN_FAILURES_EVERYWHERE = 50  # per username, from any number of addresses (AXES_FAILURE_LIMIT: per address)
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-# The doors whose POSTs check a password (URL names): one attempt at a time per (username, address).
-LOGIN_VIEWS = frozenset({"login", "admin:login"})
 
 
 @transaction.atomic
@@ -85,43 +79,6 @@ class LoginThrottle(AxesDatabaseHandler):
             username=username, attempt_time__gte=get_cool_off_threshold(request)
         ).aggregate(total=Sum("failures_since_start"))["total"]
         return (everywhere or 0) >= LOGIN_FAILURES_EVERYWHERE
-
-
-def locked_out(request, original_response=None, credentials=None):
-    """AXES_LOCKOUT_CALLABLE: HTTP 429, in the visitor's language (Chinese first). JSON for
-    clients that ask for it; otherwise the login page again, with the reason, for both doors."""
-    message = gettext("登录失败次数过多，请 15 分钟后再试。")
-    status = settings.AXES_HTTP_RESPONSE_CODE
-    wants_json = "application/json" in request.headers.get("Accept", "")
-    if wants_json or request.headers.get("X-Requested-With") == "XMLHttpRequest":
-        return JsonResponse({"error": {"code": "locked_out", "message": message}}, status=status)
-    context = {"form": AuthenticationForm(request), "throttled": True, "next": request.POST.get("next", "")}
-    return render(request, "registration/login.html", context, status=status)
-
-
-class OneLoginAttemptAtATime:
-    """Middleware: a POST to a login door first takes a lock on its (normalised username,
-    client address), so axes' check, the password hash and the recorded failure happen one
-    attempt after the other. Without it, 16 simultaneous guesses all pass the check before the
-    first failure is written, and all 16 passwords are tried."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
-    def process_view(self, request, view, args, kwargs):
-        match = request.resolver_match
-        if request.method != "POST" or match is None or match.view_name not in LOGIN_VIEWS:
-            return None
-        key = f"{normalised_username(request.POST.get(settings.AXES_USERNAME_FORM_FIELD))}\x00{client_ip(request)}"
-        with one_attempt_at_a_time(key):
-            response = view(request, *args, **kwargs)
-            # Rendered inside, so a lazy template response reads nothing after the lock is gone.
-            if hasattr(response, "render") and not response.is_rendered:
-                response.render()
-            return response
 
 
 @contextmanager

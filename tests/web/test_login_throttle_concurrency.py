@@ -1,5 +1,5 @@
 """16 simultaneous wrong passwords for one account from one address: only the first five are
-checked (scoring.events.accounts.OneLoginAttemptAtATime), the rest are refused unchecked. Real
+checked (scoring.web.login_throttle.OneLoginAttemptAtATime), the rest are refused unchecked. Real
 threads, each with its own database connection; `make test` runs it on PostgreSQL too."""
 
 import threading
