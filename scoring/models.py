@@ -317,6 +317,10 @@ class RoundQuerySet(models.QuerySet):
         """Rounds the public sees: provisional or official."""
         return self.filter(public_rounds())
 
+    def unpublished(self):
+        """Rounds the public does not see yet: scheduled or in play."""
+        return self.exclude(public_rounds())
+
 
 class Round(models.Model):
     class Status(models.TextChoices):
@@ -475,9 +479,15 @@ class LineUp(models.Model):
 
 
 class DealQuerySet(models.QuerySet):
+    def counted(self):
+        """The one filter of what counts: confirmed deals. A draft (a result changed and not yet
+        confirmed again, a board not played awaiting its adjusted score) or a disputed deal counts
+        nowhere — in no total, standings, traveller, export or average of other tables."""
+        return self.filter(status=Deal.Status.CONFIRMED)
+
     def public(self):
-        """What the public may see of the deals: the confirmed ones of published rounds."""
-        return self.filter(public_rounds("table__round__"), status=Deal.Status.CONFIRMED)
+        """What the public may see of the deals: the counted ones of published rounds."""
+        return self.counted().filter(public_rounds("table__round__"))
 
 
 class Deal(models.Model):

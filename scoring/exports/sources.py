@@ -64,7 +64,7 @@ def tables_with_deals(event, *, published_only):
     deals = Deal.objects.filter(table__round_id__in=rounds)
     if published_only:
         # The public sees what the public pages count: confirmed deals only.
-        deals = deals.filter(status=Deal.Status.CONFIRMED)
+        deals = deals.counted()
     deals = (
         deals.order_by("table__round__number", "table__number", "sequence").values(*fields).iterator(chunk_size=5000)
     )

@@ -67,7 +67,7 @@ def _with_final_stage(event, rows):
         top += [(len(top) + 1, code) for code in finalists if code not in placed]
     else:
         stage_rounds = event.rounds.filter(stage=summary["kind"])
-        if not stage_rounds.exists() or stage_rounds.exclude(status__in=Round.PUBLISHED).exists():
+        if not stage_rounds.exists() or stage_rounds.unpublished().exists():
             return rows, True
         top = [(row.rank, row.id) for row in summary["table"]]
     by_code = {row["id"]: row for row in rows}

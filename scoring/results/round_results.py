@@ -26,7 +26,8 @@ def round_results(event, rnd):
     stored = {}  # a game whose match carries a state (升级): each table's deals as stored
     seat_totals = {}  # a game whose players each play alone: every seat's total
     for table_id, ns, ew, data, *seat_scores in (
-        Deal.objects.filter(table__round=rnd, status=Deal.Status.CONFIRMED)
+        Deal.objects.counted()
+        .filter(table__round=rnd)
         .order_by("table_id", "sequence")
         .values_list("table_id", "ns_score", "ew_score", "game_data", "score_n", "score_e", "score_s", "score_w")
     ):

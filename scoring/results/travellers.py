@@ -13,7 +13,8 @@ from scoring.models import Deal
 def board_traveller(event, rnd, board):
     """That board at every table of the round, side by side (like a bridge traveller)."""
     deals = (
-        Deal.objects.filter(table__round=rnd, board=board, status=Deal.Status.CONFIRMED)
+        Deal.objects.counted()
+        .filter(table__round=rnd, board=board)
         .select_related(
             "table",
             "table__ns_entrant",

@@ -44,7 +44,8 @@ def _other_tables(table, board):
     """The board's seat scores without their penalties at the round's other tables where it
     was played and confirmed."""
     rows = (
-        Deal.objects.filter(table__round_id=table.round_id, board=board, status=Deal.Status.CONFIRMED)
+        Deal.objects.counted()
+        .filter(table__round_id=table.round_id, board=board)
         .exclude(table_id=table.pk)
         .exclude(extra__has_key=MARK_KEY)
         .values_list("score_n", "score_e", "score_s", "score_w", "penalties")
@@ -125,7 +126,8 @@ def stale_averages(rnd):
         return []
     boards = {d.board for d in averaged}
     counts = dict(
-        Deal.objects.filter(table__round=rnd, board__in=boards, status=Deal.Status.CONFIRMED)
+        Deal.objects.counted()
+        .filter(table__round=rnd, board__in=boards)
         .exclude(extra__has_key=MARK_KEY)
         .values_list("board")
         .annotate(n=Count("id"))
