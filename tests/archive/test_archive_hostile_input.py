@@ -11,6 +11,7 @@ from scoring.archive.database import import_archive, read_archive_json
 from scoring.archive.format import ArchiveError, parse_header, parse_round
 from scoring.models import Event
 from tests.archives import deal, four_pairs_two_rounds, individual_archive, pairs_archive, team_match
+from tests.conftest import scaled_examples
 from tests.games.test_engine_hostile_input import hostile_values as json_values
 
 
@@ -59,7 +60,7 @@ def check(document):
     return parsed
 
 
-@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled_examples(600), suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), json_values)
 def test_a_wrong_value_anywhere_in_an_archive_is_an_archive_error(data, value):
     document = data.draw(st.sampled_from(ARCHIVES))
@@ -97,7 +98,9 @@ def test_slugs_and_ids_outside_the_allowed_characters_are_refused(change, named)
 
 @pytest.mark.django_db
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=scaled_examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(st.data(), json_values | st.just("名\x00字"))
 def test_importing_a_hostile_archive_writes_it_whole_or_refuses_it_whole(data, value):

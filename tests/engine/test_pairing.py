@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.pairing import Candidate, berger_round, pair_individual, pair_roundrobin, pair_swiss
+from tests.conftest import scaled_examples
 
 
 def rematch_free_pairing_exists(ids, met):
@@ -44,7 +45,7 @@ def histories(draw, max_entrants=12):
     return candidates, met
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled_examples(300), deadline=None)
 @given(histories())
 def test_swiss_seats_everyone_once_and_makes_no_avoidable_rematch(history):
     candidates, met = history
@@ -63,7 +64,7 @@ def test_swiss_seats_everyone_once_and_makes_no_avoidable_rematch(history):
         assert not any(rematch_free_pairing_exists(option, met) for option in options if len(option) <= 12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scaled_examples(200), deadline=None)
 @given(histories())
 def test_the_bye_goes_to_the_lowest_placed_entrant_without_one_when_that_works(history):
     candidates, _ = history

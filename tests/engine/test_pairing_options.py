@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.pairing import Candidate, PairingError, club_clashes, pair_manual, pair_swiss
+from tests.conftest import scaled_examples
 from tests.engine.test_pairing import rematch_free_pairing_exists as free_pairing_exists
 
 
@@ -30,7 +31,7 @@ def club_histories(draw):
     return candidates, met, same_club
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled_examples(300), deadline=None)
 @given(club_histories())
 def test_avoidance_is_never_worse_than_without_it(history):
     candidates, _met, _same = history
@@ -40,7 +41,7 @@ def test_avoidance_is_never_worse_than_without_it(history):
     assert avoiding.club_clashes <= plain.club_clashes or avoiding.rematches < plain.rematches
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled_examples(300), deadline=None)
 @given(club_histories())
 def test_no_same_club_table_when_a_pairing_without_one_and_without_rematches_exists(history):
     candidates, met, same_club = history
@@ -50,6 +51,8 @@ def test_no_same_club_table_when_a_pairing_without_one_and_without_rematches_exi
     assert pairing.club_clashes == 0 and pairing.rematches == 0
 
 
+# A fixed count, not scaled_examples: the assume keeps few histories, and with a dev profile's
+# few examples Hypothesis's filter health check failed one run in three.
 @settings(max_examples=200, deadline=None)
 @given(club_histories())
 def test_clashes_are_reported_when_avoidance_cannot_be_kept(history):

@@ -11,6 +11,7 @@ from scoring.entry.grid import form_from_deal
 from scoring.games import get_game
 from scoring.models import Deal
 from scoring.web.forms import DealEntryForm
+from tests.conftest import scaled_examples
 from tests.referee_setup import example_deal
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +74,7 @@ FIELDS = st.sampled_from(
 VALUES = st.one_of(st.sampled_from(["N", "E", "first", "shown", "-5", "9" * 30, ""]), st.text(max_size=20))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=scaled_examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(posted=st.dictionaries(FIELDS, VALUES, max_size=8))
 def test_no_posted_grid_gives_a_server_error(event, people, posted):
     client = Client()

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.games.huapai import POINT_CARDS, SEATS, read_deal, score_deal
+from tests.conftest import scaled_examples
 from tests.games.hostile import assert_refusal, json_values, put
 from tests.strategies import valid_deals
 
@@ -28,7 +29,7 @@ PATHS = [
 ]
 
 
-@settings(max_examples=400)
+@settings(max_examples=scaled_examples(400))
 @given(
     valid_deals(ruleset=st.sampled_from(["huapai", "online", "online-2deck"])), st.sampled_from(PATHS), hostile_values
 )

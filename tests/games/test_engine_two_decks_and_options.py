@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.games.huapai import POINT_CARDS, RULESETS, SEATS, DealError, read_deal, rules_for, score_deal
+from tests.conftest import scaled_examples
 from tests.properties.test_engine_properties import NEXT_SEAT, rotate
 from tests.strategies import option_sets, valid_deals
 
@@ -173,7 +174,7 @@ def test_penalties_add_exactly_after_every_option(deal, penalties):
     assert penalised["scores"] == {seat: plain["scores"][seat] + penalties.get(seat, 0) for seat in SEATS}
 
 
-@settings(max_examples=300)
+@settings(max_examples=scaled_examples(300))
 @given(valid_deals(ruleset=st.sampled_from(sorted(RULESETS)), options=option_sets))
 def test_every_rule_set_and_option_combination_scores_integers_that_the_breakdown_explains(deal):
     result = score_deal(deal)
@@ -190,7 +191,7 @@ def test_every_rule_set_and_option_combination_scores_integers_that_the_breakdow
         assert {s: result["scores"][s] - deal.get("penalties", {}).get(s, 0) for s in SEATS} == result["raw"]
 
 
-@settings(max_examples=200)
+@settings(max_examples=scaled_examples(200))
 @given(valid_deals(ruleset="online-2deck", penalties=False), st.sampled_from(SEATS))
 def test_two_decks_one_more_exposed_transformer_never_shrinks_a_score(deal, exposer):
     """The ♣10 multiplier is monotone in its exposed copies (README §8 rule 4)."""

@@ -11,6 +11,7 @@ from scoring.models import Deal, DealHistory, Irregularity, RefereeCall, Round, 
 from scoring.results.penalties import penalty_list
 from scoring.rulings.calls import call_open, call_rule, claim_fall, claim_values, penalty_apply
 from tests.archives import EXAMPLES
+from tests.conftest import scaled_examples
 from tests.referee_setup import example_deal
 
 pytestmark = pytest.mark.django_db
@@ -181,7 +182,7 @@ def test_a_claimed_fall_of_non_point_or_repeated_cards_is_refused(text):
     assert refused.value.code == "bad_claim"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled_examples(60), deadline=None)
 @given(st.dictionaries(st.sampled_from("NESW"), st.text(max_size=60), max_size=4))
 def test_any_typed_fall_is_either_point_cards_each_once_or_a_clear_refusal(typed):
     try:

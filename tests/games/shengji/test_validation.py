@@ -12,6 +12,7 @@ from scoring.engine.scorefile import score_stream
 from scoring.games import get_game
 from scoring.games.shengji import DealError, read_deal, score_deal
 from scoring.games.shengji.deal import check_deal, quick_read
+from tests.conftest import scaled_examples
 from tests.games.hostile import assert_refusal, json_values, nested_list, put
 from tests.games.shengji.strategies import first_deals, later_deals, valid_deals
 
@@ -180,7 +181,7 @@ def _check_result(result):
     json.dumps(result)
 
 
-@settings(max_examples=400)
+@settings(max_examples=scaled_examples(400))
 @given(valid_deals, st.lists(st.tuples(st.sampled_from(PATHS), hostile_values), min_size=1, max_size=3))
 def test_a_wrong_value_anywhere_is_a_refusal_never_an_exception(deal, changes):
     for path, value in changes:
@@ -194,7 +195,7 @@ def test_a_wrong_value_anywhere_is_a_refusal_never_an_exception(deal, changes):
         orjson.dumps(result)
 
 
-@settings(max_examples=200)
+@settings(max_examples=scaled_examples(200))
 @given(hostile_values)
 def test_anything_given_as_a_whole_deal_is_a_refusal_never_an_exception(value):
     try:
@@ -224,7 +225,7 @@ def _stream(lines):
     return status, [orjson.loads(line) for line in written]
 
 
-@settings(max_examples=200)
+@settings(max_examples=scaled_examples(200))
 @given(valid_deals, st.lists(st.tuples(st.sampled_from(PATHS), hostile_values), max_size=3))
 def test_a_line_of_the_stream_is_a_result_or_a_refusal(deal, changes):
     for path, value in changes:
@@ -274,7 +275,7 @@ def _read_by_the_checks(deal, start_level):
     return valid.before.declarer, valid.before.ns, valid.before.ew, valid.points
 
 
-@settings(max_examples=400)
+@settings(max_examples=scaled_examples(400))
 @given(
     valid_deals,
     st.lists(st.tuples(st.sampled_from(PATHS), hostile_values), max_size=2),
