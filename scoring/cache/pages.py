@@ -18,7 +18,6 @@ every response again; neither knows the results version.
 
 import gzip
 import hashlib
-import re
 import time
 from functools import wraps
 
@@ -33,6 +32,7 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 
 from scoring.cache.flight import computed_once
+from scoring.cache.page_query import is_shared_value
 from scoring.engine.vocabulary import RoundStatus
 from scoring.models import Event, ResultsCounter, Round
 
@@ -111,15 +111,11 @@ def _matches(if_none_match, etag):
     return etag in tags or "*" in tags
 
 
-# The query parameters many people share, each with the values a page offers. Only addresses
+# The query parameters many people share (`after`, `page`, `per_page`), each with the values a
+# page offers — `cache.page_query`, the form the views read them with, says which. Only addresses
 # made of these reach the cache: any other parameter or value is dropped by a redirect to the
 # page's canonical address (so random addresses can neither fill the cache nor make a render
 # each), and a search (`q`) is rendered for its asker without being stored.
-SHARED_VALUES = {
-    "after": re.compile(r"[1-9][0-9]{0,2}"),  # a round number
-    "page": re.compile(r"[1-9][0-9]{0,2}"),  # 100 rows a page: 99,900 rows at most
-    "per_page": re.compile(r"25|50|100|200|500"),
-}
 SEARCH = "q"
 
 
@@ -129,8 +125,7 @@ def canonical_query(request, sorts=()):
     kept = []
     for name in sorted(request.GET):
         value = request.GET.getlist(name)[-1]
-        pattern = SHARED_VALUES.get(name)
-        if (pattern is not None and pattern.fullmatch(value)) or (name == "sort" and value in sorts):
+        if is_shared_value(name, value) or (name == "sort" and value in sorts):
             kept.append((name, value))
     return urlencode(kept)
 
@@ -139,9 +134,7 @@ def _only_shared_values(request, sorts):
     """Whether the query holds nothing but shared parameters with offered values, once each
     (in any order: the cache keys on the canonical order)."""
     return sum(len(values) for _name, values in request.GET.lists()) == len(request.GET) and all(
-        (SHARED_VALUES.get(name) is not None and SHARED_VALUES[name].fullmatch(value))
-        or (name == "sort" and value in sorts)
-        for name, value in request.GET.items()
+        is_shared_value(name, value) or (name == "sort" and value in sorts) for name, value in request.GET.items()
     )
 
 

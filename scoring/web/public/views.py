@@ -1,7 +1,6 @@
 """Public pages: no login, published (provisional or official) rounds only."""
 
 import io
-import re
 import threading
 
 from django.conf import settings
@@ -15,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django_tables2 import RequestConfig
 
+from scoring.cache.page_query import DEFAULT_PER_PAGE, PageQuery
 from scoring.cache.pages import public_page
 from scoring.events.rulebook import rules_in_force
 from scoring.exports import image
@@ -69,35 +69,36 @@ def event_detail(request, slug):
     return render(request, "scoring/event.html", context)
 
 
-PAGE_SIZES = (25, 50, 100, 200, 500)
-
-
 def _per_page(request):
-    """`?per_page=` as one of the offered sizes; anything else (negative, huge, text) is the default."""
-    value = request.GET.get("per_page", "")
-    return int(value) if value in {str(size) for size in PAGE_SIZES} else 100
+    """`?per_page=` as one of the offered sizes (`page_query.PAGE_SIZES`); anything else
+    (negative, huge, text) is the default."""
+    return PageQuery.read(request.GET).value("per_page", DEFAULT_PER_PAGE)
+
+
+def _page(request):
+    """`?page=` as the page cache keeps it (1 to 999); anything else is the first page."""
+    return PageQuery.read(request.GET).value("page", 1)
 
 
 def _configure_table(table, request):
-    """Order from the query, and paginate with a page size only from `PAGE_SIZES`:
+    """Order from the query, and paginate with a page size only from `page_query.PAGE_SIZES`:
     django-tables2's own pagination takes any integer the query gives for the size,
-    and a negative one is a server error."""
+    and a negative one is a server error. A page past the last is the last."""
     RequestConfig(request, paginate=False).configure(table)
-    page = request.GET.get("page", "")
     try:
-        table.paginate(page=int(page) if re.fullmatch(r"[0-9]{1,6}", page) else 1, per_page=_per_page(request))
+        table.paginate(page=_page(request), per_page=_per_page(request))
     except EmptyPage:
         table.paginate(page=table.paginator.num_pages, per_page=_per_page(request))
 
 
 def _after_round(request, published):
-    value = request.GET.get("after")
-    if not value:
+    """`?after=`: a published round's number, or None when absent or empty; 404 for anything else."""
+    query = PageQuery.read(request.GET)
+    if query.refused("after"):
+        raise Http404("bad round")
+    number = query.value("after")
+    if number is None:
         return None
-    try:
-        number = int(value)
-    except ValueError:
-        raise Http404("bad round") from None
     if number not in {r.number for r in published}:
         raise Http404("round not published")
     return number
@@ -305,7 +306,7 @@ def statistics(request, slug):
     event = get_object_or_404(Event, slug=slug)
     order = request.GET.get("sort", "")
     rows = statistics_rows(event, order)
-    page = Paginator(rows, 100).get_page(request.GET.get("page"))
+    page = Paginator(rows, 100).get_page(_page(request))
     columns = statistics_columns(event)  # a game that names its own figures: its own columns
     return render(
         request,
