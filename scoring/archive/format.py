@@ -159,6 +159,7 @@ class ParsedEvent:
             tiebreaks=e["tiebreaks"],
             standings=e["options"].get(STANDINGS_OPTION, "total"),
             bye_table_points=getattr(self.game, "bye_table_points", 0),
+            game=e["game"],
         )
 
     def match_results(self):
@@ -892,7 +893,7 @@ def _deals(table, raw_match, round_number, rules, event):
     if event["mode"] == MatchMode.GAMES and table.deals:
         sides = [(d.scored["sides"]["NS"], d.scored["sides"]["EW"]) for d in table.deals]
         try:
-            match_games(sides, event["game_threshold"], event["length"])
+            match_games(game.match_units(sides, event["game_threshold"]), event["length"])
         except StandingsError as error:
             board = table.deals[error.deal_index].board
             raise ArchiveError(

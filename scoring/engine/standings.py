@@ -1,7 +1,8 @@
 """Standings: plain match results in, ranked rows out (event-archive.md, "How results are computed").
 
 No Django here: `scoring.results.standings` loads the plain data from the database and
-the archive import builds it from JSON; both call `compute_standings`.
+the archive import builds it from JSON; both call `compute_standings`. What depends on a
+game's law is asked of the event's game, named by the `Format` (`Format.units`).
 """
 
 from collections import defaultdict
@@ -19,7 +20,7 @@ from scoring.engine.vocabulary import (
     Kind,
     MatchMode,
 )
-from scoring.games.huapai import split_games
+from scoring.games import DEFAULT_GAME, get_game
 from scoring.games.refusals import Refusal, _
 
 CRITERIA_LABELS = {**TIEBREAK_LABELS, **INDIVIDUAL_LABELS}
@@ -39,6 +40,15 @@ class Format:
     # What an individual's bye (sitting a round out) earns in table points (`Game.bye_table_points`:
     # 跑胡子 2, a table of three's average); its total score is 0 either way.
     bye_table_points: int = 0
+    # The game the event plays, by id (`scoring.games.GAMES`): it groups a games-mode table's
+    # deals into the units its match is won by (`units`). Left out, an event's default game (the
+    # one game today whose matches may be played in units: `Game.match_thresholds`).
+    game: str = DEFAULT_GAME
+
+    def units(self, side_scores):
+        """A games-mode table's deals (`[(ns, ew)]` in playing order) grouped by the event's game
+        into the units its match is won by (`Game.match_units`: 华牌's 局 at `threshold`)."""
+        return get_game(self.game).match_units(side_scores, self.threshold)
 
 
 @dataclass
@@ -145,9 +155,9 @@ def _outcome_points(points, own, other):
     return points["draw"]
 
 
-def match_games(side_scores, threshold, games):
-    """The 局 of a `games`-mode match; a deal after the last 局 ended is an error."""
-    split = split_games(side_scores, threshold)
+def match_games(split, games):
+    """The units of a `games`-mode match (华牌's 局), as its game grouped the table's deals
+    (`Format.units`, `Game.match_units`); a deal after the last of `games` ended is an error."""
     if len(split) > games:
         extra = split[games].deals[0]
         raise StandingsError(_("第{deal}个牌局在第{games}局结束之后"), deal_index=extra, deal=extra + 1, games=games)
@@ -163,7 +173,7 @@ def table_points(fmt, side_scores, ns_total, ew_total, winner=None):
         return fmt.points[ns], fmt.points[ew]
     if fmt.mode == MatchMode.GAMES:
         ns_points = ew_points = 0
-        for game in match_games(side_scores, fmt.threshold, fmt.length):
+        for game in match_games(fmt.units(side_scores), fmt.length):
             ns_points += _outcome_points(fmt.points, game.ns, game.ew)
             ew_points += _outcome_points(fmt.points, game.ew, game.ns)
         return ns_points, ew_points
@@ -208,7 +218,7 @@ def match_finished(fmt, match):
             if not table.finished:
                 return False
         elif fmt.mode == MatchMode.GAMES:
-            if sum(game.finished for game in split_games(table.side_scores, fmt.threshold)) < fmt.length:
+            if sum(game.finished for game in fmt.units(table.side_scores)) < fmt.length:
                 return False
         elif table.deal_count < fmt.length:
             return False

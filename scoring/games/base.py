@@ -71,7 +71,13 @@ class Game(Protocol):
         """The rows a referee fills in, in the order they count the cards."""
 
     def match_units(self, side_scores: list[tuple[int, int]], threshold: int) -> list:
-        """A table's deals grouped into the units a match is won by (华牌: 局), in order."""
+        """A table's deals grouped into the units a match is won by (华牌: 局), in order.
+
+        The site asks it with a pairs table's `(NS, EW)` deal scores and the event's 局分
+        (`Event.game_threshold`, one of `match_thresholds`): for a games-mode match, and for an
+        entrant's page (升级: none, its match is won by levels). 蚌埠斗地主 and 跑胡子 group each
+        seat's scores into matches of `threshold` deals; the site does not ask them (their
+        tables' matches are their `deals_per_match`)."""
 
 
 # What a game may add beyond the protocol, asked with `getattr` where the site needs it:
