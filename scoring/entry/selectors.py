@@ -7,7 +7,7 @@ from scoring.engine.vocabulary import MatchMode
 from scoring.entry.errors import EntryError
 from scoring.events.permissions import is_organiser
 from scoring.games import game_of
-from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label, split_games
+from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.stored import (
     COLUMN_SEATS,
@@ -66,7 +66,7 @@ def check_board(event, table, board):
     if any(b == board for b, *_scores in played):
         return table, board
     next_board = max((b for b, *_scores in played), default=0) + 1
-    games = split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
+    games = game_of(event).match_units([(ns, ew) for _board, ns, ew in played], event.game_threshold)
     over = len(games) >= event.match_length and games[-1].finished
     if board != next_board or over:
         raise not_found(_("这场比赛没有这一副（局制：只能录入下一副）"))
@@ -235,7 +235,7 @@ def deal_preview(table, board, deal_json):
         if result:
             sides.append((board, result["sides"]["NS"], result["sides"]["EW"]))
             sides.sort()
-        games = split_games([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
+        games = game.match_units([(ns, ew) for _board, ns, ew in sides], event.game_threshold)
     breakdown = (
         {
             seat: [term_text(e.get("text", e.get("note")), game) for e in entries]
@@ -370,6 +370,6 @@ def round_progress(rnd):
         cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
         todo += sum(cell["state"] != "confirmed" for cell in cells)
         # 局 totals are shown only where they decide a match (games mode).
-        games = split_games(sides.get(table.id, []), event.game_threshold) if boards is None else []
+        games = game.match_units(sides.get(table.id, []), event.game_threshold) if boards is None else []
         rows.append({"table": table, "cells": cells, "games": games})
     return rows, todo

@@ -14,7 +14,7 @@ from openpyxl.utils import get_column_letter
 from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
 from scoring.entry.game_fields import deal_text
 from scoring.games import game_of as game_of_event
-from scoring.games.huapai import SEATS, card_label, split_games
+from scoring.games.huapai import SEATS, card_label
 from scoring.games.huapai.deal_text import exposed_text, holders_text
 from scoring.models import Deal
 
@@ -195,8 +195,8 @@ def write_results(out, event, tables_with_deals, players, scope=""):
     for table, deals in tables_with_deals:
         game_of = {}
         if by_games:
-            games = split_games([(d["ns"], d["ew"]) for d in deals], event.game_threshold)
-            game_of = {index: game.number for game in games for index in game.deals}
+            games = game.match_units([(d["ns"], d["ew"]) for d in deals], event.game_threshold)
+            game_of = {index: unit.number for unit in games for index in unit.deals}
         names = [players.get(table["seats"].get(seat), "") for seat in SEATS]
         ns_code, ew_code = table["ns"] or "", table["ew"] or ""
         for index, deal in enumerate(deals):

@@ -6,7 +6,7 @@ from scoring.engine.not_played import MARK_KEY
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, Kind
 from scoring.entry.game_fields import deal_words
 from scoring.games import game_of
-from scoring.games.huapai import card_label, split_games
+from scoring.games.huapai import card_label
 from scoring.games.huapai.deal_text import exposure_word
 from scoring.games.stored import COLUMN_SEATS, plays_alone
 from scoring.games.stored import table_points as game_table_points
@@ -134,8 +134,8 @@ def entrant_record(event, code):
         else:
             side = "NS" if table.ns_entrant_id == subject.id else "EW"
         sides = [(d["ns_score"], d["ew_score"]) for d in deals]
-        games = split_games(sides, event.game_threshold)
-        game_numbers = {i: game.number for game in games for i in game.deals}
+        games = game.match_units(sides, event.game_threshold)  # 华牌's 局; none for 升级
+        game_numbers = {i: unit.number for unit in games for i in unit.deals}
         own = sum(ns if side == "NS" else ew for ns, ew in sides)
         other = sum(ew if side == "NS" else ns for ns, ew in sides)
         # 场分 belong to a pairs table; a team's match spans two tables and individuals have none.

@@ -2,7 +2,6 @@
 
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, Kind, MatchMode
 from scoring.games import game_of
-from scoring.games.huapai import split_games
 from scoring.games.stored import COLUMN_SEATS, plays_alone
 from scoring.games.stored import table_points as game_table_points
 from scoring.models import Deal, Round, Table
@@ -46,7 +45,7 @@ def round_results(event, rnd):
         ns_total = sum(ns for ns, _ in table_sides)
         ew_total = sum(ew for _, ew in table_sides)
         # 局 running totals decide a match only in a games-scored event (page and PDF show them there only).
-        games = split_games(table_sides, event.game_threshold) if event.match_mode == MatchMode.GAMES else []
+        games = game.match_units(table_sides, event.game_threshold) if event.match_mode == MatchMode.GAMES else []
         words = None
         if table_sides and event.kind == Kind.PAIRS:
             ns_total, ew_total, ns_points, ew_points, words = pairs_table_figures(

@@ -10,7 +10,7 @@ from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind, MatchMode
 from scoring.entry.selectors import table_board_states
 from scoring.games import game_of
-from scoring.games.huapai import card_label, split_games
+from scoring.games.huapai import card_label
 from scoring.games.refusals import Refusal, Text, _, listed
 from scoring.games.stored import boards_played_out, carries_state, deal_json, event_rules
 from scoring.models import Appeal, Deal, DealHistory, PairingLog, Round
@@ -48,7 +48,7 @@ def publication_checklist(rnd):
             if missing:
                 blocking.append(Text(_("{table}号桌缺少第 {boards} 副"), table=table.number, boards=_ranges(missing)))
         else:
-            games = split_games([(d.ns_score, d.ew_score) for d in deals], event.game_threshold)
+            games = game.match_units([(d.ns_score, d.ew_score) for d in deals], event.game_threshold)
             if len(games) < event.match_length or (games and not games[-1].finished):
                 warnings.append(
                     Text(

@@ -24,7 +24,6 @@ from django.utils.translation import gettext_lazy as _
 from scoring.cache.grid import kept_grid, kept_grids, kept_rows
 from scoring.engine.vocabulary import MatchMode
 from scoring.games import game_of
-from scoring.games.huapai import split_games
 from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import BlindEntry, Deal, DealHistory, Event, FlagCleared, RefereeCall, Table, WrongCode
 from scoring.table_entry.flags import round_flags
@@ -177,6 +176,8 @@ def table_rows(rnd, table_ids=None):
         "ns_entrant__code", "ew_entrant__code", "north__code", "east__code", "south__code", "west__code",
     ):  # fmt: skip
         played = deals.get(table_id, [])
+        # 局 totals are shown only where they decide a match (games mode): the game groups the deals.
+        units = [] if boards_mode else game.match_units([(ns, ew) for _b, _s, ns, ew in played], event.game_threshold)
         states = {board: status for board, status, _ns, _ew in played}
         for board in conflicts.get(table_id, ()):
             states.setdefault(board, "conflict")
@@ -193,8 +194,7 @@ def table_rows(rnd, table_ids=None):
             "boards": needed,
             "cells": cells,
             "todo": sum(state != Deal.Status.CONFIRMED for state in cells),
-            # 局 totals are shown only where they decide a match (games mode).
-            "games": [] if boards_mode else split_games([(ns, ew) for _b, _s, ns, ew in played], event.game_threshold),
+            "games": units,
             "flags": flags.get(table_id, []),
             "last_at": last_action.get(table_id),
             "locked": locked_until is not None and locked_until > now,

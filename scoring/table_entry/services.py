@@ -21,7 +21,6 @@ from scoring.entry.services import deal_save
 from scoring.entry.verification import deal_dispute, deal_verify
 from scoring.entry.versioned import checked_board, checked_text, not_played_mark
 from scoring.games import game_of
-from scoring.games.huapai import split_games
 from scoring.games.refusals import Text, _
 from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
@@ -158,7 +157,7 @@ def unconfirmed_boards(table):
     if event.match_mode == MatchMode.BOARDS:
         have = {board for board, *_rest in deals}
         return sorted(waiting + [b for b in range(1, boards_needed(table) + 1) if b not in have])
-    games = split_games([(ns, ew) for _b, _s, ns, ew in deals], event.game_threshold)
+    games = game_of(event).match_units([(ns, ew) for _b, _s, ns, ew in deals], event.game_threshold)
     over = len(games) >= event.match_length and games[-1].finished
     return waiting if over else [*waiting, max((b for b, *_rest in deals), default=0) + 1]
 

@@ -16,7 +16,6 @@ from scoring.entry.game_fields import deal_words, game_fields
 from scoring.entry.hot_sql import first_row
 from scoring.entry.selectors import snapshot
 from scoring.games import game_of
-from scoring.games.huapai import split_games
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.games.stored import event_rules
 from scoring.messages import message_text
@@ -38,7 +37,7 @@ def _board_numbers(event, played, needed):
     the boards played and the next, while the match is on."""
     if event.match_mode == MatchMode.BOARDS:
         return list(range(1, needed + 1))
-    games = split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
+    games = game_of(event).match_units([(ns, ew) for _board, ns, ew in played], event.game_threshold)
     over = len(games) >= event.match_length and games[-1].finished
     numbers = [board for board, *_scores in played]
     return numbers if over else [*numbers, max(numbers, default=0) + 1]
@@ -160,7 +159,7 @@ def table_state(table, open_calls=None):
     refusal = players_may_write(table)
     locked_until = wrong_codes_lock_until(table)
     games = (
-        split_games([(ns, ew) for _board, ns, ew in played], event.game_threshold)
+        game.match_units([(ns, ew) for _board, ns, ew in played], event.game_threshold)
         if event.match_mode == MatchMode.GAMES
         else []
     )
