@@ -318,10 +318,13 @@ def _event(raw):
     options = raw.get("options") or {}
     _require(isinstance(options, dict), _("event.options 必须是对象"))
     threshold = raw.get("game_threshold", DEFAULT_GAME_THRESHOLD)
+    # The game's own (华牌: ±1000, ±800); a game whose units do not end at a score: any the
+    # event's 局分 may hold (its export writes the default it keeps).
+    thresholds = game.match_thresholds or GAME_THRESHOLDS
     _require(
-        type(threshold) is int and threshold in GAME_THRESHOLDS,
+        type(threshold) is int and threshold in thresholds,
         _("局分必须是 {known}"),
-        known=" / ".join(map(str, GAME_THRESHOLDS)),
+        known=" / ".join(map(str, thresholds)),
     )
     kind = raw.get("kind", Kind.PAIRS.value if game.event_kinds is None else game.event_kinds[0])
     _require(isinstance(kind, str) and kind in KINDS, _("未知赛事类型 {kind!r:.40}"), kind=kind)

@@ -7,7 +7,7 @@ reading, standings labels and templates all take them from here.
 
 from enum import StrEnum
 
-from scoring.games import get_game
+from scoring.games import GAMES, get_game
 from scoring.games.huapai.cards import SEAT_NAMES, SEATS, SIDES
 
 
@@ -59,8 +59,11 @@ INDIVIDUAL_LABELS = {"deals": pgettext_noop("tie-break", "副数"), "table_point
 # The two standings of an event of individuals who play for themselves (games law §0).
 STANDINGS_TOTAL, STANDINGS_TABLE_POINTS = "total", "table_points"
 
-GAME_THRESHOLDS = get_game().match_thresholds  # what an event may end a 局 at (the game says)
-DEFAULT_GAME_THRESHOLD = GAME_THRESHOLDS[0]
+# What an event's match unit may end at (华牌: a 局 at ±1000 or ±800): every game's
+# `match_thresholds`, the choices of the event's 局分 (`Event.game_threshold`); an event of a
+# game whose units do not end at a score keeps the default there and nothing reads it.
+GAME_THRESHOLDS = tuple(dict.fromkeys(threshold for game in GAMES.values() for threshold in game.match_thresholds))
+DEFAULT_GAME_THRESHOLD = get_game().match_thresholds[0]  # a new event plays the default game
 DEFAULT_MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
 
 __all__ = [
