@@ -13,8 +13,8 @@ from django.utils.translation import gettext
 from scoring.entry import game_fields
 from scoring.entry.grid import copy_suffix
 from scoring.games import get_game
+from scoring.games.common import ADJUSTED_LIMIT
 from scoring.games.huapai import EXPOSABLE, PENALTY_MIN, SEATS
-from scoring.games.huapai.stored import ADJUSTED_LIMIT
 from scoring.models import CODE_VALIDATOR, Appeal, Irregularity, RefereeCall
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 
@@ -58,15 +58,16 @@ EXPOSURE_CHOICES = [("", "—"), ("shown", "明"), ("first", "首明")]
 class DealEntryForm(forms.Form):
     """Every field of the entry page: the grid (one field per card copy: who took it; per
     exposable copy: its holder and exposure), penalties, adjusted scores, reason, version.
-    `rules`: the event's, which say how many copies of each card there are."""
+    `rules`: the event's, which say how many copies of each card there are; `game`: the event's,
+    whose `entry_grid` gives the rows (left out: the default game's, as a test builds it alone)."""
 
     version = version_field(required=False)
     reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
     adjusted_reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
 
-    def __init__(self, *args, rules, **kwargs):
+    def __init__(self, *args, rules, game=None, **kwargs):
         super().__init__(*args, **kwargs)
-        for row in get_game().entry_grid(rules):
+        for row in (game or get_game()).entry_grid(rules):
             suffix = copy_suffix(row.copy)
             self.fields[f"card-{row.card}{suffix}"] = forms.ChoiceField(
                 choices=SEAT_CHOICES, required=False, label=row.label

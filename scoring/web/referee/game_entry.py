@@ -25,11 +25,10 @@ def entry_kind(event):
 def entry_form(event, data=None, board=None):
     """The Django form of the event's entry page (every field checked there), and its kind.
     `board`: the fields that board asks (a table's first deal may ask more, 升级's 台上)."""
-    rules = event_rules(event)
+    rules, game = event_rules(event), game_of(event)
     if entry_kind(event) == FIELDS:
-        game = game_of(event)
         return GameDealForm(data, fields=game_fields.game_fields(game, rules, board), seats=game.seats), FIELDS
-    return DealEntryForm(data, rules=rules), GRID
+    return DealEntryForm(data, rules=rules, game=game), GRID
 
 
 def values_from_deal(event, deal):
