@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from scoring.engine.standings import Format
 from scoring.games import DEFAULT_GAME, GAMES, game_of, get_game
 from scoring.games.base import Game
 from scoring.games.huapai import RULESETS, DealError, score_deal, split_games
@@ -69,6 +70,15 @@ def test_a_match_is_split_into_units_by_the_game():
     assert [u.deals for u in units] == [u.deals for u in split_games(deals, 1000)]
 
 
+def test_the_standings_group_a_match_by_the_events_game():
+    """The pure standings ask the game their `Format` names (an event's default game when left
+    out) for a table's units: 华牌's 局; 升级's match is won by levels, in no units."""
+    deals = [(600, -600), (500, -500), (-200, 200)]
+    units = Format(mode="games", threshold=1000).units(deals)
+    assert [(unit.ns, unit.ew, unit.finished) for unit in units] == [(1100, -1100, True), (-200, 200, False)]
+    assert Format(mode="games", threshold=1000, game="shengji").units(deals) == []
+
+
 def test_the_score_deal_command_scores_a_line_naming_its_game_and_refuses_an_unknown_one():
     deal = load_examples()[0]["deal"]
     lines = "\n".join(json.dumps(line) for line in ({**deal, "game": "huapai"}, {**deal, "game": "mahjong"}, deal))
@@ -111,11 +121,7 @@ NAMES = set(GAMES) | set(RULESETS) | {name for game in GAMES.values() for name i
 def test_nothing_outside_the_games_branches_on_a_game_or_rule_set_name():
     names = NAMES
     assert {"bengbu-doudizhu", "paohuzi"} <= names
-    outside = [
-        path
-        for path in (REPO / "scoring").rglob("*.py")
-        if "games" not in path.relative_to(REPO / "scoring").parts[:1] and "migrations" not in path.parts
-    ]
+    outside = _outside_the_games()
     assert len(outside) > 50
     branching = {str(path.relative_to(REPO)): found for path in outside if (found := _name_comparisons(path, names))}
     assert branching == {}
@@ -127,14 +133,149 @@ def test_the_scan_finds_a_branch_on_a_rule_set_name(tmp_path):
     assert _name_comparisons(planted, set(RULESETS)) == [(1, "online-2deck")]
 
 
-def test_nothing_outside_the_games_reads_an_events_rules_but_through_its_game():
-    """One way to an event's rules (`scoring.games.stored.event_rules`, the event's game): no
-    module outside scoring/games/ takes an event's rules or scores its stored deals from 华牌."""
-    outside = [
+# The games' own packages (scoring/games/<game>/): what they define is the game's, asked of it.
+GAME_PACKAGES = {path.parent.name for path in (REPO / "scoring" / "games").glob("*/__init__.py")}
+
+
+def _outside_the_games():
+    """Every module of scoring/ outside scoring/games/ (migrations are history: left as written)."""
+    return [
         path
         for path in (REPO / "scoring").rglob("*.py")
         if "games" not in path.relative_to(REPO / "scoring").parts[:1] and "migrations" not in path.parts
     ]
+
+
+def _game_imports(path, package=None):
+    """(line, module, name) of every name a module imports from a game's own package
+    (`scoring.games.<game>` and its modules), relative imports resolved from its `package`
+    (its folder under the repository: ["scoring", "results"]); `import` of such a module gives
+    the name "*"."""
+    package = package or list(path.relative_to(REPO).parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            parts = module.split(".")
+            if parts[:2] == ["scoring", "games"] and len(parts) > 2 and parts[2] in GAME_PACKAGES:
+                found += [(node.lineno, module, alias.name) for alias in node.names]
+            elif parts == ["scoring", "games"]:  # `from scoring.games import huapai`
+                found += [(node.lineno, f"{module}.{a.name}", "*") for a in node.names if a.name in GAME_PACKAGES]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[:2] == ["scoring", "games"] and len(parts) > 2 and parts[2] in GAME_PACKAGES:
+                    found.append((node.lineno, alias.name, "*"))
+    return found
+
+
+# What a module outside scoring/games/ may still import from a game's own package, and why:
+# {(module importing, module imported): names}. Anything else that depends on a game's law is
+# asked of the event's game (`scoring.games.game_of(event)`: its `match_units`, `entry_grid`,
+# `rules`…) or of `scoring.games.stored`. An entry no longer used must go (the test after next).
+ALLOWED_GAME_IMPORTS = {
+    # The table's seat letters (N E S W), their names and the sides NS/EW: the seats of the Deal's
+    # own score columns and of a table's four chairs, every game's seats among them. 华牌's module
+    # defines them; `scoring.engine.vocabulary` gives them to the core.
+    ("scoring/engine/vocabulary.py", "scoring.games.huapai.cards"): {"SEAT_NAMES", "SEATS", "SIDES"},
+    ("scoring/web/seating.py", "scoring.games.huapai.cards"): {"SEAT_NAMES"},
+    ("scoring/rulings/clock.py", "scoring.games.huapai"): {"SEATS"},
+    ("scoring/rulings/not_played.py", "scoring.games.huapai"): {"SEATS"},
+    ("scoring/web/referee/calls.py", "scoring.games.huapai"): {"SEATS"},
+    ("scoring/web/table/views.py", "scoring.games.huapai"): {"SEATS"},
+    ("scoring/web/referee/board_views.py", "scoring.games.huapai"): {"SEATS"},
+    # 华牌's card deal, the one kept on the Deal's own columns (`Game.deal_keys` None: captures,
+    # holders, exposures, penalties): its card grid (rows from `Game.entry_grid`), the grid's
+    # form, blind entries and preview; its deal in words on the pages, the table link, the
+    # traveller and the exports; its cards on the score sheets; a referee's call about a card;
+    # the holders the publication compares. Another game's deal has none of these columns
+    # filled (its pages take its fields: `scoring.entry.game_fields`).
+    ("scoring/entry/grid.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "SEATS", "card_label"},
+    ("scoring/web/forms.py", "scoring.games.huapai"): {"EXPOSABLE", "PENALTY_MIN", "SEATS"},
+    ("scoring/entry/selectors.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "SEATS", "card_label"},
+    ("scoring/exports/pdf.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "SEATS", "card_label"},
+    ("scoring/exports/xlsx.py", "scoring.games.huapai"): {"SEATS", "card_label"},
+    ("scoring/exports/xlsx.py", "scoring.games.huapai.deal_text"): {"exposed_text", "holders_text"},
+    ("scoring/results/records.py", "scoring.games.huapai"): {"card_label"},
+    ("scoring/results/records.py", "scoring.games.huapai.deal_text"): {"exposure_word"},
+    ("scoring/results/travellers.py", "scoring.games.huapai"): {"card_label"},
+    ("scoring/results/travellers.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposure_word", "per_copy"},
+    ("scoring/rounds/publication.py", "scoring.games.huapai"): {"card_label"},
+    ("scoring/rulings/calls.py", "scoring.games.huapai"): {"POINT_CARDS", "SEATS", "card_label", "parse_card"},
+    ("scoring/table_entry/state.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposed_text", "holders_text"},
+    ("scoring/web/referee/board_views.py", "scoring.games.huapai.deal_text"): {
+        "cards_text",
+        "exposed_text",
+        "holders_text",
+    },
+    # 华牌's players' statistics, counted from its card deal (a game that keeps its deal whole
+    # counts its own: `Game.seat_statistics`), and the referees' flags raised by two of them.
+    ("scoring/results/statistics.py", "scoring.games.huapai"): {"SEATS", "DealError"},
+    ("scoring/results/statistics.py", "scoring.games.huapai.player_stats"): {
+        "PlayerStats",
+        "deal_statistics",
+        "from_stored",
+    },
+    ("scoring/table_entry/flags.py", "scoring.games.huapai.player_stats"): {"STORED_FIELDS"},
+    # 华牌's options as fields of their own on the event form (`Game.generic_options` False; another
+    # game's options are fields built from its `option_specs`).
+    ("scoring/web/organiser/event_form.py", "scoring.games.huapai.rulesets"): {
+        "NORMALISATIONS",
+        "SCALE_MAX",
+        "SCALE_MIN",
+    },
+}
+
+
+def _imported_game_names():
+    """{(module importing, module imported): names} over every module outside scoring/games/."""
+    found = {}
+    for path in _outside_the_games():
+        for _line, module, name in _game_imports(path):
+            found.setdefault((str(path.relative_to(REPO)), module), set()).add(name)
+    return found
+
+
+def test_nothing_outside_the_games_imports_a_games_own_names_but_those_allowed():
+    """A game's own names (华牌's `split_games`, its rule sets…) are asked of the event's game:
+    a name imported from a game's package that `ALLOWED_GAME_IMPORTS` does not list is a leak."""
+    found = _imported_game_names()
+    assert len(found) > 10  # the scan sees the imports that stay
+    unlisted = {key: names - ALLOWED_GAME_IMPORTS.get(key, set()) for key, names in found.items()}
+    assert {key: names for key, names in unlisted.items() if names} == {}
+
+
+def test_the_allowed_game_imports_are_all_still_made():
+    """An import no longer made leaves the allow-list, so that it cannot come back unseen."""
+    found = _imported_game_names()
+    stale = {key: names - found.get(key, set()) for key, names in ALLOWED_GAME_IMPORTS.items()}
+    assert {key: names for key, names in stale.items() if names} == {}
+
+
+def test_the_scan_finds_a_games_own_name_imported(tmp_path):
+    planted = tmp_path / "view.py"
+    planted.write_text(
+        "from scoring.games.huapai import split_games\n"
+        "from scoring.games import game_of, huapai\n"
+        "import scoring.games.paohuzi.match\n"
+        "from scoring.games.stored import event_rules\n"
+        "from ..games.shengji.game import SHENGJI\n"
+        "from ..games import GAMES\n",
+        encoding="utf-8",
+    )
+    assert _game_imports(planted, package=["scoring", "results"]) == [
+        (1, "scoring.games.huapai", "split_games"),
+        (2, "scoring.games.huapai", "*"),
+        (3, "scoring.games.paohuzi.match", "*"),
+        (5, "scoring.games.shengji.game", "SHENGJI"),
+    ]
+
+
+def test_nothing_outside_the_games_reads_an_events_rules_but_through_its_game():
+    """One way to an event's rules (`scoring.games.stored.event_rules`, the event's game): no
+    module outside scoring/games/ takes an event's rules or scores its stored deals from 华牌."""
+    outside = _outside_the_games()
     importing = {}
     for path in outside:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
