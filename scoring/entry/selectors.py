@@ -11,7 +11,6 @@ from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.stored import (
     COLUMN_SEATS,
-    boards_played_out,
     canonical_deal,
     carries_state,
     event_rules,
@@ -342,34 +341,3 @@ def holder_questions(deal_json):
         for card in EXPOSABLE
         if card in taken and not holders.get(card)
     ]
-
-
-def round_progress(rnd):
-    """The round dashboard: per table its board states and running 局, and how many boards are not confirmed."""
-    event = rnd.event
-    states = table_board_states(rnd)
-    boards = range(1, event.match_length + 1) if event.match_mode == MatchMode.BOARDS else None
-    sides = {}
-    deals = Deal.objects.filter(table__round=rnd).order_by("sequence") if boards is None else Deal.objects.none()
-    for table_id, ns, ew in deals.values_list("table_id", "ns_score", "ew_score"):
-        sides.setdefault(table_id, []).append((ns, ew))
-    game = game_of(event)
-    stored = {}  # a match that ends by itself (升级's target): its boards up to the one that ended it
-    if carries_state(game) and boards is not None:
-        rules = event_rules(event)
-        for table_id, data in (
-            Deal.objects.filter(table__round=rnd).order_by("board").values_list("table_id", "game_data")
-        ):
-            stored.setdefault(table_id, []).append(data or {})
-    rows, todo = [], 0
-    for table in rnd.tables.select_related("ns_entrant", "ew_entrant", "north", "east", "south", "west"):
-        table_states = states.get(table.id, {})
-        numbers = boards or range(1, max(table_states, default=0) + 2)  # games mode: played boards and the next
-        if table.id in stored:
-            numbers = range(1, boards_played_out(game, rules, stored[table.id], event.match_length) + 1)
-        cells = [{"board": b, "state": table_states.get(b, "missing")} for b in numbers]
-        todo += sum(cell["state"] != "confirmed" for cell in cells)
-        # 局 totals are shown only where they decide a match (games mode).
-        games = game.match_units(sides.get(table.id, []), event.game_threshold) if boards is None else []
-        rows.append({"table": table, "cells": cells, "games": games})
-    return rows, todo
