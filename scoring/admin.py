@@ -6,6 +6,10 @@ does not write:
 - deal results change only through `scoring.entry.services` (validated, versioned, history);
 - an event is created and changed through `scoring.events.setup` (the `scoring.add_event`
   right, the fields frozen once a deal exists, the announcement of the change);
+- a round, its matches and its tables change or go only before the round is under way (the
+  round pages' rule for a pairing, `scoring.rounds.creation`): once it has started or has a
+  deal they are read-only here and not deleted, for superusers too (a delete would take its
+  deals with it; imported ones have no history to stop it);
 - a role is revoked through `scoring.events.staff` (never the event's last organiser);
 - no bulk delete (`delete_queryset` skips `delete_model`, and with it the announcement);
 - typed text holds no control characters (the rule the services apply to rulings).
@@ -13,8 +17,10 @@ does not write:
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy
 
 from scoring.cache import announce_results_changed
@@ -75,6 +81,28 @@ def event_of(obj, path):
         if target is None:
             return None
     return target if isinstance(target, Event) else None
+
+
+def round_under_way(rnd):
+    """The round pages' rule for a pairing (`scoring.rounds.creation`): it may change only
+    before the round starts. Under way: no longer scheduled, or a deal at one of its tables."""
+    return rnd.status != Round.Status.SCHEDULED or Deal.objects.filter(table__round=rnd).exists()
+
+
+def rounds_not_under_way(rounds):
+    """`rounds` less those under way: where a match or a table may still be placed."""
+    dealt = Deal.objects.filter(table__round=OuterRef("pk"))
+    return rounds.filter(status=Round.Status.SCHEDULED).exclude(Exists(dealt))
+
+
+def refuse_once_under_way(round_ids):
+    """Inside the admin's transaction, before it writes or deletes: hold the rounds and refuse
+    if one is under way. A deal's writer holds its round `FOR SHARE`
+    (`scoring.entry.hot_sql.round_status_for_write`), so a deal entered since the page was
+    shown is seen here, and none is entered until this transaction ends (SQLite: the one writer)."""
+    held = Round.objects.select_for_update().filter(pk__in=[pk for pk in round_ids if pk is not None])
+    if any(round_under_way(rnd) for rnd in held.order_by("pk")):
+        raise PermissionDenied("the round is under way")
 
 
 class OrganiserScoped:
@@ -257,21 +285,67 @@ class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
 
 
 class TableInline(admin.TabularInline):
+    """A round's tables (superusers: organisers hold no rights on the model): their seats and
+    entrants decide whose results the deals are, so they are read-only, none added and none
+    deleted once the round is under way (`obj` is the round)."""
+
     model = Table
     extra = 0
     fields = ["number", "match", "ns_entrant", "ew_entrant", "north", "east", "south", "west"]
     raw_id_fields = ["match", "ns_entrant", "ew_entrant", "north", "east", "south", "west"]
 
+    def has_add_permission(self, request, obj):
+        return not (obj is not None and obj.pk and round_under_way(obj)) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        frozen = obj is not None and obj.pk and round_under_way(obj)
+        return not frozen and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        frozen = obj is not None and obj.pk and round_under_way(obj)
+        return not frozen and super().has_delete_permission(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        """A table joins a match of a round not under way (one under way keeps its tables)."""
+        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "match" and formfield is not None:
+            formfield.queryset = formfield.queryset.filter(round__in=rounds_not_under_way(Round.objects.all()))
+        return formfield
+
 
 @admin.register(Round)
 class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
     """A round's status and publication times change only through the round pages (with
-    their checks, the pairing log and the public list of changes): read-only here."""
+    their checks, the pairing log and the public list of changes): read-only here. The rest
+    (its event, number, 节 and archive keys, with its tables) decides whose results its deals
+    are and where they count: read-only once the round is under way, and such a round is not
+    deleted (its deals would go with it), for superusers too."""
 
     list_display = ["event", "number", "status", "sessions", "published_at"]
     list_filter = ["event", "status"]
     readonly_fields = ["status", "published_at", "official_at", "draw_released_at", "stage"]
     inlines = [TableInline]
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and obj.pk and round_under_way(obj):
+            return False  # its page shows it, read-only
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.pk and round_under_way(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        """Checked again under the round's lock (its tables are saved after this, in the same
+        transaction): a deal entered since the page was shown refuses the change."""
+        if change:
+            refuse_once_under_way([obj.pk])
+        super().save_model(request, obj, form, change)
+
+    def delete_model(self, request, obj):
+        refuse_once_under_way([obj.pk])
+        super().delete_model(request, obj)
 
     def save_formset(self, request, form, formset, change):
         """Seat changes made here go into the pairing log like every other change to a pairing."""
@@ -289,11 +363,41 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
 
 @admin.register(Match)
 class MatchAdmin(OrganiserScoped, admin.ModelAdmin):
+    """Who meets whom (home, away; a bye, which may score a win) decides results: a match is
+    read-only and not deleted once its round is under way, for superusers too, and none is
+    added to or moved into such a round."""
+
     event_path = "round__event"
 
     list_display = ["round", "number", "home", "away", "bye"]
     list_filter = ["round__event"]
     raw_id_fields = ["home", "away", "bye"]
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and obj.pk and round_under_way(obj.round):
+            return False  # its page shows it, read-only
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.pk and round_under_way(obj.round):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "round" and formfield is not None:
+            formfield.queryset = rounds_not_under_way(formfield.queryset)
+        return formfield
+
+    def save_model(self, request, obj, form, change):
+        """Checked again under the lock of its round (and of the one it leaves)."""
+        stored = list(Match.objects.filter(pk=obj.pk).values_list("round_id", flat=True)) if change else []
+        refuse_once_under_way([obj.round_id, *stored])
+        super().save_model(request, obj, form, change)
+
+    def delete_model(self, request, obj):
+        refuse_once_under_way([obj.round_id])
+        super().delete_model(request, obj)
 
 
 @admin.register(EventRole)
