@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.archive.format import AVAILABILITY, ArchiveError, parse_header, parse_round
+from scoring.cache import announce_results_changed
 from scoring.engine.names import pinyin_sort_key
 from scoring.events.permissions import is_organiser
 from scoring.events.setup import may_create_events
@@ -74,7 +75,8 @@ def import_archive(data, *, replace=False, consume=False):
     last round refuses the archive before anything is written. With `consume`,
     each round's JSON is released once checked (the caller's `data` loses its
     rounds), so the raw and the checked form of a round never both stay in
-    memory. An existing event with the same slug is refused unless `replace` is set.
+    memory. An existing event with the same slug is refused unless `replace` is set; the
+    replaced event and the new one are announced (`announce_results_changed`) in the transaction.
     """
     if isinstance(data, (str, bytes)):
         data = read_archive_json(data)
@@ -167,6 +169,7 @@ def import_archive(data, *, replace=False, consume=False):
         for index, parsed_round in enumerate(parsed_rounds):
             _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual)
             parsed_rounds[index] = None  # written: let it go
+        announce_results_changed(event)
     return event
 
 
@@ -250,6 +253,9 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
 
 
 def _delete_event(event):
+    """The event replaced by an import goes whole. Announced like any write: its pages are keyed
+    by its id, which the slug leads to no more (this process reads the slug's page stamp again)."""
+    announce_results_changed(event)
     Deal.objects.filter(table__round__event=event).delete()
     Table.objects.filter(round__event=event).delete()
     Match.objects.filter(round__event=event).delete()
