@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 
 from scoring.archive.database import import_archive
 from scoring.events.entrants import entrant_withdraw
@@ -14,28 +15,49 @@ from scoring.rounds import creation
 from tests.archives import four_pairs_two_rounds
 
 
+def blocked_by_this_transaction_or_done(backend, done, seconds=10):
+    """Return once the other thread's write is done (nothing held it back) or waits for a lock
+    this transaction holds — PostgreSQL names the backends that block another
+    (`pg_blocking_pids`). On SQLite, one writer at a time: its transaction cannot begin before
+    this one ends, whatever the timing, so there is nothing to wait for."""
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + seconds
+    while not done.wait(0.01) and time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid() = ANY(pg_blocking_pids(%s))", [backend])
+            if cursor.fetchone()[0]:
+                return
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_withdrawal_during_pairing_waits_for_the_pairing_and_counts_the_new_round(monkeypatch):
     event = import_archive(four_pairs_two_rounds())
-    inside_pairing, withdrawal_started = threading.Event(), threading.Event()
+    inside_pairing, withdrawal_started, withdrawal_done = threading.Event(), threading.Event(), threading.Event()
     write_tables = creation.create_tables
+    withdrawn = {}
 
     def slow_create_tables(*args, **kwargs):
         inside_pairing.set()  # round 3 exists in this (uncommitted) transaction
         withdrawal_started.wait(10)
-        time.sleep(0.5)  # time enough for an unlocked withdrawal to commit first
+        # An unlocked withdrawal commits first (reading round 2 as the last paired); a locked
+        # one waits for this transaction: go on only once one or the other has happened.
+        blocked_by_this_transaction_or_done(withdrawn.get("backend"), withdrawal_done)
         return write_tables(*args, **kwargs)
 
     monkeypatch.setattr(creation, "create_tables", slow_create_tables)
-    withdrawn = {}
 
     def withdraw_pair_a():
-        from django.db import connection
-
-        inside_pairing.wait(10)
-        withdrawal_started.set()
-        withdrawn["after"] = entrant_withdraw(Entrant.objects.get(event=event, code="A")).withdrawn_after_round
-        connection.close()
+        try:
+            connection.ensure_connection()
+            if connection.vendor == "postgresql":
+                withdrawn["backend"] = connection.connection.info.backend_pid
+            inside_pairing.wait(10)
+            withdrawal_started.set()
+            withdrawn["after"] = entrant_withdraw(Entrant.objects.get(event=event, code="A")).withdrawn_after_round
+        finally:
+            withdrawal_done.set()
+            connection.close()
 
     other = threading.Thread(target=withdraw_pair_a)
     other.start()
