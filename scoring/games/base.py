@@ -93,3 +93,9 @@ class Game(Protocol):
 # - `standings_labels` ({figure: label}: its words for the standings' figures, 升级's 级差), `sheet_columns`
 #   and `sheet_note` (what its score sheet keeps beyond its fields), `deal_words(deal)` (what a stored
 #   deal shows beyond its fields: 升级's state before the deal).
+# - `rules_in_words(rules)` (华牌): the rules in force in short phrases, each a `Text` (a Chinese msgid
+#   marked with `_` and its parameters) the site renders in the reader's language; the rule set's
+#   own name is then its `rules.label` (a marked msgid too; `rules.name` without one). A game
+#   without it has its rules in force read from its option specs' words (`Option.short_label`,
+#   `phrase`, `words`, `none_phrase`: `scoring.games.options`), one phrase an option
+#   (`scoring.events.rulebook`).

@@ -23,6 +23,9 @@ STANDINGS = Option(
     "total",
     _("排名：total 总积分，table_points 每桌两两比较 2/1/0"),
     choices=("total", "table_points"),
+    short_label=_("名次依据"),
+    phrase=_("名次按%(value)s"),
+    words=(("total", _("总分")), ("table_points", _("桌分（总分为第一破同分）"))),
 )
 
 

@@ -4,6 +4,12 @@ Each option has a name, a level, a default, a label, and its allowed values: a f
 or the integers `minimum`…`maximum` (no upper bound when `maximum` is None), null among them
 or not (`nullable`).
 
+It carries its words for people too (the event form, the rules in force: `scoring.events.rulebook`),
+Chinese and marked with `scoring.games.refusals._` like `label`: `short_label` (what the form
+calls it; None: `label`), `phrase` (how it reads in the rules in force, with `%(value)s`; None:
+"label：value"), `words` (a word for some values, `(value, word)` pairs; other values read as
+they are) and `none_phrase` (how it reads without a value, when null is one).
+
 - `DEAL`: the option may travel in a deal's `"options"`; an event may set it too, as the base
   its deals start from.
 - `EVENT`: set on the event only (match length, standings).
@@ -35,6 +41,11 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None  # None: no upper bound
     nullable: bool = False  # whether null is one of the values (else null counts as absent)
+    # Its words for people (see the module's notes), each a Chinese msgid marked with `_`.
+    short_label: str | None = None
+    phrase: str | None = None  # with %(value)s
+    words: tuple = ()  # ((value, word), …)
+    none_phrase: str | None = None
     # (type, value) of each choice: `allows` runs for every option of every deal that has options.
     _typed_choices: frozenset = field(init=False, repr=False, compare=False, default=frozenset())
 
@@ -47,6 +58,12 @@ class Option:
             raise ValueError(f"{self.name}: give choices, or a minimum (and a maximum), not both")
         if not self.allows(self.default):
             raise ValueError(f"{self.name}: the default {self.default!r} is not an allowed value")
+        if not all(self.allows(value) for value, _word in self.words):
+            raise ValueError(f"{self.name}: a word for a value that is not allowed")
+
+    def word(self, value):
+        """The word for `value` (untranslated), or None; types compared strictly (false is not 0)."""
+        return next((word for choice, word in self.words if type(choice) is type(value) and choice == value), None)
 
     def allows(self, value):
         """Whether `value` (any JSON value) is one of the option's values, types compared strictly."""

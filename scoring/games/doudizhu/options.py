@@ -19,15 +19,58 @@ OPTIONS = {
     for option in (
         # §1.3, D-B2: several 飛彈 of one player add up ("add") or count once ("once").
         Option(
-            "feidan_stack", DEAL, "add", _("一人多个飞弹：add 累加，once 只算一个（D-B2）"), choices=("add", "once")
+            "feidan_stack",
+            DEAL,
+            "add",
+            _("一人多个飞弹：add 累加，once 只算一个（D-B2）"),
+            choices=("add", "once"),
+            short_label=_("一人多个飞弹"),
+            phrase=_("一人多个飞弹：%(value)s"),
+            words=(("add", _("累加")), ("once", _("只算一个"))),
         ),
         # §1.3, D-B3: whether 飛彈 may turn a loser's payment into a gain.
-        Option("feidan_reversal", DEAL, False, _("飞弹可使输家反赢（D-B3）"), choices=(False, True)),
+        Option(
+            "feidan_reversal",
+            DEAL,
+            False,
+            _("飞弹可使输家反赢（D-B3）"),
+            choices=(False, True),
+            short_label=_("飞弹可否使输赢反向"),
+            phrase=_("飞弹%(value)s"),
+            words=((False, _("不反向")), (True, _("可以反向"))),
+        ),
         # §1.3, D-B6: what each non-holder pays each 天炸 holder, and the 天尊 holder.
-        Option("tianzha_points", DEAL, 30, _("天炸：每位非持有者付给每位天炸者的分"), minimum=0, maximum=1000),
-        Option("tianzun_points", DEAL, 6, _("天尊：每位非持有者付给天尊者的分"), minimum=0, maximum=1000),
+        Option(
+            "tianzha_points",
+            DEAL,
+            30,
+            _("天炸：每位非持有者付给每位天炸者的分"),
+            minimum=0,
+            maximum=1000,
+            short_label=_("天炸每家付分"),
+            phrase=_("天炸每家付 %(value)s"),
+        ),
+        Option(
+            "tianzun_points",
+            DEAL,
+            6,
+            _("天尊：每位非持有者付给天尊者的分"),
+            minimum=0,
+            maximum=1000,
+            short_label=_("天尊每家付分"),
+            phrase=_("天尊每家付 %(value)s"),
+        ),
         # §1.1: deals a table plays (8 by default, D-B9); the bound is the project's.
-        Option("deals_per_match", EVENT, 8, _("每场每桌打的副数"), minimum=1, maximum=1000),
+        Option(
+            "deals_per_match",
+            EVENT,
+            8,
+            _("每场每桌打的副数"),
+            minimum=1,
+            maximum=1000,
+            short_label=_("每场副数"),
+            phrase=_("每场 %(value)s 副"),
+        ),
         STANDINGS,  # §0 standings option
     )
 }

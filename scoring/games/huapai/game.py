@@ -9,7 +9,7 @@ from .deal_text import EXPOSURE_WORDS
 from .engine import BREAKDOWN_TERMS, score_deal
 from .game_totals import split_games
 from .player_stats import STORED_FIELDS, stored_seat_statistics
-from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTION_SPECS, OPTIONS, RULESETS, rules_for
+from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTION_SPECS, OPTIONS, RULESETS, rules_for, rules_in_words
 from .stored import apply_result, score_stored
 
 COPY_MARKS = {1: "①", 2: "②"}
@@ -60,6 +60,9 @@ class Huapai:
 
     def match_units(self, side_scores, threshold):
         return split_games(side_scores, threshold)
+
+    def rules_in_words(self, rules):
+        return rules_in_words(rules)
 
 
 HUAPAI = Huapai()

@@ -4,10 +4,10 @@ The engine reads these fields and nothing else: a new house rule is a new
 `RuleSet` or an option, never a branch on a rule set's name.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from scoring.games.options import DEAL, Option
-from scoring.games.refusals import DealError, _, listed
+from scoring.games.refusals import DealError, Text, _, listed
 
 NORMALISATIONS = ("none", "zero_sum", "partnership")
 # Bounds of the `scale` option: positive, and small enough that no normalised
@@ -40,6 +40,9 @@ class RuleSet:
     normalisation: str = "none"
     normalisation_scale: int = 1
     game_threshold: int = 1000
+    # Its name for people (Chinese, marked for the catalogue; the rules in force, `rules_in_words`);
+    # not a rule: rule sets compare by their rules.
+    label: str = field(default="", compare=False, repr=False)
 
     def with_options(self, **options):
         return replace(self, **options)
@@ -77,9 +80,10 @@ OPTIONS = {spec.name: (OPTION_FIELDS[spec.name], spec.allows) for spec in OPTION
 OPTION_HINTS = {spec.name: spec.hint for spec in OPTION_SPECS}
 
 RULESETS = {
-    "huapai": RuleSet(name="huapai"),
+    "huapai": RuleSet(name="huapai", label=_("华牌竞赛规则")),
     "online": RuleSet(
         name="online",
+        label=_("联众在线规则"),
         first_exposure_recognised=False,
         self_capture_doubles=False,
         auto_expose_fourth=True,
@@ -88,12 +92,14 @@ RULESETS = {
     ),
     "pagat": RuleSet(
         name="pagat",
+        label=_("pagat 规则"),
         first_exposure_recognised=False,
         self_capture_doubles=False,
         pig_positive_with="all_hearts",
     ),
     "family": RuleSet(
         name="family",
+        label=_("家庭规则"),
         first_exposure_recognised=False,
         self_capture_doubles=False,
         goat_value=50,
@@ -103,6 +109,7 @@ RULESETS = {
     ),
     "online-2deck": RuleSet(
         name="online-2deck",
+        label=_("两副牌（拱双猪）"),
         decks=2,
         first_exposure_recognised=False,
         self_capture_doubles=False,
@@ -161,3 +168,22 @@ def rules_for(name, options=None):
         raise problems[0]
     rules = RULESETS[name]
     return rules.with_options(**fields) if fields else rules
+
+
+def rules_in_words(rules):
+    """The rules in force in short phrases (after the rule set's own name, `RuleSet.label`): decks,
+    首明, 自得, normalisation, 局分. Each a `Text`, a Chinese msgid and its parameters, that the site
+    renders in the reader's language (`scoring.messages.message_text`)."""
+    if rules.normalisation == "zero_sum":
+        normalised = Text(_("零和归一，×{scale}"), scale=rules.normalisation_scale)
+    elif rules.normalisation == "partnership":
+        normalised = Text(_("打对家（两方分差），×{scale}"), scale=rules.normalisation_scale)
+    else:
+        normalised = Text(_("不归一化"))
+    return [
+        Text(_("两副牌，每张分牌两张") if rules.decks == 2 else _("一副牌")),
+        Text(_("首明 ×4") if rules.first_exposure_recognised else _("首明按明计（×2）")),
+        Text(_("自得加倍") if rules.self_capture_doubles else _("自得不加倍")),
+        normalised,
+        Text(_("局分 ±{threshold}"), threshold=rules.game_threshold),
+    ]

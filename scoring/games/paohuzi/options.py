@@ -16,21 +16,69 @@ from .cards import GAME_ID
 
 # §3.3 Options (deal level), in the law's order.
 DEAL_OPTIONS = (
-    Option("min_huxi", DEAL, 15, _("胡牌最少胡息（D-P2）"), minimum=1, maximum=60),
-    Option("tun_step", DEAL, 3, _("每多一囤所需胡息（D-P3）"), minimum=1, maximum=10),
-    Option("di", DEAL, 0, _("底：每次胡牌另加的囤数"), minimum=0, maximum=10),
+    Option(
+        "min_huxi",
+        DEAL,
+        15,
+        _("胡牌最少胡息（D-P2）"),
+        minimum=1,
+        maximum=60,
+        short_label=_("胡牌最少胡息"),
+        phrase=_("胡牌最少 %(value)s 胡息"),
+    ),
+    Option(
+        "tun_step",
+        DEAL,
+        3,
+        _("每多一囤所需胡息（D-P3）"),
+        minimum=1,
+        maximum=10,
+        short_label=_("每多一囤所需胡息"),
+        phrase=_("每多 %(value)s 胡息一囤"),
+    ),
+    Option(
+        "di",
+        DEAL,
+        0,
+        _("底：每次胡牌另加的囤数"),
+        minimum=0,
+        maximum=10,
+        short_label=_("底（每次胡牌另加的囤）"),
+        phrase=_("底 %(value)s 囤"),
+    ),
     Option(
         "discard_pays",
         DEAL,
         "all",
         _("放炮由谁付：all 两家都付，discarder 放炮者独付（D-P6）"),
         choices=("all", "discarder"),
+        short_label=_("放炮由谁付"),
+        phrase=_("放炮胡%(value)s"),
+        words=(("all", _("两家都付")), ("discarder", _("放炮者独付"))),
     ),
-    Option("huang_per_wangba", DEAL, 5, _("黄庄时每张王霸付给每个无王霸者的分（D-P7）"), minimum=0, maximum=100),
+    Option(
+        "huang_per_wangba",
+        DEAL,
+        5,
+        _("黄庄时每张王霸付给每个无王霸者的分（D-P7）"),
+        minimum=0,
+        maximum=100,
+        short_label=_("黄庄时每张王霸付给每个无王霸者"),
+        phrase=_("黄庄每张王霸付 %(value)s"),
+    ),
 )
 # §3.1 and §0: the event's options. The law gives no upper bound for deals_per_match; 1000 is ours.
 EVENT_OPTIONS = (
-    Option("deals_per_match", EVENT, 9, _("每场每桌打的把数（2015 永州比赛：9 把）"), minimum=1, maximum=1000),
+    Option(
+        "deals_per_match",
+        EVENT,
+        9,
+        _("每场每桌打的把数（2015 永州比赛：9 把）"),
+        minimum=1,
+        maximum=1000,
+        short_label=_("每场副数"),
+        phrase=_("每场 %(value)s 副"),
+    ),
     STANDINGS,
 )
 DEAL_OPTION_BY_NAME = {option.name: option for option in DEAL_OPTIONS}

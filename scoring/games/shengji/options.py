@@ -12,7 +12,16 @@ from scoring.games.refusals import DealError, _, listed, shown
 from .cards import LEVEL_MIN, START_LEVEL_MAX, TARGET_MAX
 
 # A deal option the event sets too (M1): both sides' level before a match's first deal.
-START_LEVEL = Option("start_level", DEAL, 1, _("双方开始的级数（1 即 A）"), minimum=LEVEL_MIN, maximum=START_LEVEL_MAX)
+START_LEVEL = Option(
+    "start_level",
+    DEAL,
+    1,
+    _("双方开始的级数（1 即 A）"),
+    minimum=LEVEL_MIN,
+    maximum=START_LEVEL_MAX,
+    short_label=_("开始级数（1 即 A）"),
+    phrase=_("双方从第 %(value)s 级开始"),
+)
 # M2: the first side whose level rises above `target` wins; null: no target. At least
 # `start_level`, which `read_event_options` checks once both are known.
 TARGET = Option(
@@ -23,9 +32,22 @@ TARGET = Option(
     minimum=LEVEL_MIN,
     maximum=TARGET_MAX,
     nullable=True,
+    short_label=_("目标级数（留空：不设）"),
+    phrase=_("先升过第 %(value)s 级者胜"),
+    none_phrase=_("不设目标级数"),
 )
 # M3: after this many deals the higher level wins; null: no limit.
-DEALS = Option("deals", EVENT, None, _("局数：打满此数后级数高者获胜（null：不设）"), minimum=1, nullable=True)
+DEALS = Option(
+    "deals",
+    EVENT,
+    None,
+    _("局数：打满此数后级数高者获胜（null：不设）"),
+    minimum=1,
+    nullable=True,
+    short_label=_("每场局数（留空：不设）"),
+    phrase=_("打满 %(value)s 副后级高者胜"),
+    none_phrase=_("不限局数"),
+)
 
 DEAL_OPTIONS = {option.name: option for option in (START_LEVEL,)}
 EVENT_OPTIONS = {option.name: option for option in (START_LEVEL, TARGET, DEALS)}
