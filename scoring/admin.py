@@ -13,6 +13,9 @@ does not write:
 - a role is revoked through `scoring.events.staff` (never the event's last organiser);
 - no bulk delete (`delete_queryset` skips `delete_model`, and with it the announcement);
 - typed text holds no control characters (the rule the services apply to rulings).
+
+One module (~460 lines), as Django's admin autodiscovery finds it: every registration shares
+the scoping mixin and the under-way check above, and reads as one list of what the admin may do.
 """
 
 from django.contrib import admin
