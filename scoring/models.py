@@ -177,6 +177,10 @@ class Event(models.Model):
         elif game is not None and game.event_kinds is not None and self.kind not in game.event_kinds:
             kinds = "、".join(str(Event.Kind(kind).label) for kind in game.event_kinds)
             errors["kind"] = [_("%(game)s 只能是%(kinds)s") % {"game": game.name, "kinds": kinds}]
+        if game is not None and self.match_mode == Event.MatchMode.GAMES and not game.match_thresholds:
+            # The archive's rule too: a game whose match has no 局 has no games mode (its pages would
+            # have nothing to group a table's deals by).
+            errors["match_mode"] = [str(_("{game} 没有局制")).format(game=game.name)]
         chain = self.tiebreaks if isinstance(self.tiebreaks, list) else None
         if chain is None or not chain or any(key not in vocabulary.ARCHIVE_TIEBREAKS for key in chain):
             known = ", ".join(vocabulary.ARCHIVE_TIEBREAKS)

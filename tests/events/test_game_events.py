@@ -174,6 +174,21 @@ def test_a_game_whose_law_allows_no_kind_of_event_is_refused_by_the_event_and_th
     assert "还不能举办" in str(refused.value)
 
 
+@pytest.mark.parametrize("game_id", ["bengbu-doudizhu", "shengji", "paohuzi"])
+def test_games_mode_is_refused_for_a_game_whose_match_has_no_ju(game_id):
+    """Only 华牌's match is won by 局 (`Game.match_thresholds`): the event itself refuses games mode
+    for another game, as the archive does and the console's form never offers, so no other path
+    (the admin) stores an event whose pages would have no 局 to group its deals by."""
+    game = GAMES[game_id]
+    kind = game.event_kinds[0] if game.event_kinds else "pairs"
+    event = Event(name="赛", slug="s", game=game_id, ruleset=game.default_ruleset, kind=kind, match_mode="games")
+    with pytest.raises(ValidationError) as refused:
+        event.full_clean()
+    assert refused.value.message_dict["match_mode"] == [f"{game.name} 没有局制"]
+    huapai = Event(name="赛", slug="h", game="huapai", ruleset="huapai", kind="pairs", match_mode="games")
+    huapai.full_clean()  # 华牌's games mode stands
+
+
 SHENGJI_EVENT = {
     "name": "升级双人赛",
     "slug": "sj-pairs",
