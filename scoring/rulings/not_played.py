@@ -2,7 +2,7 @@
 outcome of a call (a wrong card count that ends in no play), and calling time records the
 boards not started (`scoring.rulings.clock`). The event's rule decides the score
 (`scoring.engine.not_played`: zero, the average of the other tables, or the chief arbiter's
-adjusted score); `scoring.entry.services.deal_not_played` writes it — a stored deal with an
+adjusted score); `scoring.entry.not_played_deal.deal_not_played` writes it — a stored deal with an
 adjusted score, marked not played, a ruling in the board's history.
 
 A result that arrives later replaces the record through the normal correction path (the entry

@@ -27,7 +27,7 @@ def seat_name(seat):
 @register.filter
 def history_reason(reason):
     """A change's reason as stored: a referee's own words, or a reason the system wrote in
-    Chinese (`scoring.entry.services.BLIND_AGREEMENT`), which reads in the page's language."""
+    Chinese (`scoring.entry.blind.BLIND_AGREEMENT`), which reads in the page's language."""
     return gettext(reason) if reason else reason
 
 
