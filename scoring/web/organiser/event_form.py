@@ -75,14 +75,14 @@ def option_field(spec, label):
     else:
         field = forms.TypedChoiceField(
             label=label,
-            choices=[(_encoded(choice), value_word(spec.name, choice)) for choice in choices],
+            choices=[(_encoded(choice), value_word(spec, choice)) for choice in choices],
             coerce=lambda text, choices=choices: next(c for c in choices if _encoded(c) == text),
             required=False,
         )
     if spec.nullable and choices is None:  # empty is a value of its own: none (升级's target, deals)
-        field.help_text = _("默认：%(value)s；留空：不设") % {"value": value_word(spec.name, spec.default)}
+        field.help_text = _("默认：%(value)s；留空：不设") % {"value": value_word(spec, spec.default)}
     else:
-        field.help_text = _("默认：%(value)s") % {"value": value_word(spec.name, spec.default)}
+        field.help_text = _("默认：%(value)s") % {"value": value_word(spec, spec.default)}
     return field
 
 
