@@ -92,6 +92,17 @@ def round_under_way(rnd):
     return rnd.status != Round.Status.SCHEDULED or Deal.objects.filter(table__round=rnd).exists()
 
 
+def under_way_for(request, round_id):
+    """`round_under_way` for the admin's permission checks, asked once per round a request: an
+    event's delete page asks about every match and table it would take with it. (A write checks
+    again under the round's lock, `refuse_once_under_way`.)"""
+    known = request.__dict__.setdefault("_huapai_rounds_under_way", {})
+    if round_id not in known:
+        rnd = Round.objects.filter(pk=round_id).first()
+        known[round_id] = rnd is not None and round_under_way(rnd)
+    return known[round_id]
+
+
 def rounds_not_under_way(rounds):
     """`rounds` less those under way: where a match or a table may still be placed."""
     dealt = Deal.objects.filter(table__round=OuterRef("pk"))
@@ -298,14 +309,16 @@ class TableInline(admin.TabularInline):
     raw_id_fields = ["match", "ns_entrant", "ew_entrant", "north", "east", "south", "west"]
 
     def has_add_permission(self, request, obj):
-        return not (obj is not None and obj.pk and round_under_way(obj)) and super().has_add_permission(request, obj)
+        return not (obj is not None and obj.pk and under_way_for(request, obj.pk)) and super().has_add_permission(
+            request, obj
+        )
 
     def has_change_permission(self, request, obj=None):
-        frozen = obj is not None and obj.pk and round_under_way(obj)
+        frozen = obj is not None and obj.pk and under_way_for(request, obj.pk)
         return not frozen and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        frozen = obj is not None and obj.pk and round_under_way(obj)
+        frozen = obj is not None and obj.pk and under_way_for(request, obj.pk)
         return not frozen and super().has_delete_permission(request, obj)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
@@ -330,12 +343,12 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
     inlines = [TableInline]
 
     def has_change_permission(self, request, obj=None):
-        if obj is not None and obj.pk and round_under_way(obj):
+        if obj is not None and obj.pk and under_way_for(request, obj.pk):
             return False  # its page shows it, read-only
         return super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        if obj is not None and obj.pk and round_under_way(obj):
+        if obj is not None and obj.pk and under_way_for(request, obj.pk):
             return False
         return super().has_delete_permission(request, obj)
 
@@ -377,12 +390,12 @@ class MatchAdmin(OrganiserScoped, admin.ModelAdmin):
     raw_id_fields = ["home", "away", "bye"]
 
     def has_change_permission(self, request, obj=None):
-        if obj is not None and obj.pk and round_under_way(obj.round):
+        if obj is not None and obj.pk and under_way_for(request, obj.round_id):
             return False  # its page shows it, read-only
         return super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        if obj is not None and obj.pk and round_under_way(obj.round):
+        if obj is not None and obj.pk and under_way_for(request, obj.round_id):
             return False
         return super().has_delete_permission(request, obj)
 

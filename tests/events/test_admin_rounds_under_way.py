@@ -194,3 +194,23 @@ def test_the_check_under_the_rounds_lock_refuses_a_round_under_way(event):
         refuse_once_under_way([event.rounds.get(number=3).pk])
         with pytest.raises(PermissionDenied):
             refuse_once_under_way([event.rounds.get(number=3).pk, event.rounds.get(number=2).pk])
+
+
+def test_a_delete_page_asks_whether_a_round_is_under_way_once_not_once_a_match(client, admin_user, event):
+    """Django's delete page asks the permission of every match it would take with the round; the
+    under-way check is answered once per round and request (a freshly paired big event has
+    thousands of matches)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    paired = event.rounds.get(number=3)
+    assert paired.matches.count() >= 2
+    client.force_login(admin_user)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/admin/scoring/round/{paired.pk}/delete/").status_code == 200
+    deal_checks = [
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].startswith('SELECT 1 AS "a" FROM "scoring_deal"')
+    ]
+    assert len(deal_checks) == 1, deal_checks
