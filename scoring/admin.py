@@ -298,7 +298,24 @@ class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
     inlines = [MembershipInline]
 
 
-class TableInline(admin.TabularInline):
+class FrozenOnceUnderWay:
+    """An admin (or inline) whose objects are read-only and not deleted once their round is under
+    way, for superusers too; `round_id_of` says which round (an inline's `obj` is its parent)."""
+
+    def round_id_of(self, obj):
+        return obj.pk
+
+    def frozen(self, request, obj):
+        return obj is not None and obj.pk is not None and under_way_for(request, self.round_id_of(obj))
+
+    def has_change_permission(self, request, obj=None):
+        return not self.frozen(request, obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not self.frozen(request, obj) and super().has_delete_permission(request, obj)
+
+
+class TableInline(FrozenOnceUnderWay, admin.TabularInline):
     """A round's tables (superusers: organisers hold no rights on the model): their seats and
     entrants decide whose results the deals are, so they are read-only, none added and none
     deleted once the round is under way (`obj` is the round)."""
@@ -309,17 +326,7 @@ class TableInline(admin.TabularInline):
     raw_id_fields = ["match", "ns_entrant", "ew_entrant", "north", "east", "south", "west"]
 
     def has_add_permission(self, request, obj):
-        return not (obj is not None and obj.pk and under_way_for(request, obj.pk)) and super().has_add_permission(
-            request, obj
-        )
-
-    def has_change_permission(self, request, obj=None):
-        frozen = obj is not None and obj.pk and under_way_for(request, obj.pk)
-        return not frozen and super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        frozen = obj is not None and obj.pk and under_way_for(request, obj.pk)
-        return not frozen and super().has_delete_permission(request, obj)
+        return not self.frozen(request, obj) and super().has_add_permission(request, obj)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         """A table joins a match of a round not under way (one under way keeps its tables)."""
@@ -330,7 +337,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
+class RoundAdmin(FrozenOnceUnderWay, OrganiserScoped, admin.ModelAdmin):
     """A round's status and publication times change only through the round pages (with
     their checks, the pairing log and the public list of changes): read-only here. The rest
     (its event, number, 节 and archive keys, with its tables) decides whose results its deals
@@ -341,16 +348,6 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
     list_filter = ["event", "status"]
     readonly_fields = ["status", "published_at", "official_at", "draw_released_at", "stage"]
     inlines = [TableInline]
-
-    def has_change_permission(self, request, obj=None):
-        if obj is not None and obj.pk and under_way_for(request, obj.pk):
-            return False  # its page shows it, read-only
-        return super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        if obj is not None and obj.pk and under_way_for(request, obj.pk):
-            return False
-        return super().has_delete_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
         """Checked again under the round's lock (its tables are saved after this, in the same
@@ -378,7 +375,7 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(OrganiserScoped, admin.ModelAdmin):
+class MatchAdmin(FrozenOnceUnderWay, OrganiserScoped, admin.ModelAdmin):
     """Who meets whom (home, away; a bye, which may score a win) decides results: a match is
     read-only and not deleted once its round is under way, for superusers too, and none is
     added to or moved into such a round."""
@@ -389,15 +386,8 @@ class MatchAdmin(OrganiserScoped, admin.ModelAdmin):
     list_filter = ["round__event"]
     raw_id_fields = ["home", "away", "bye"]
 
-    def has_change_permission(self, request, obj=None):
-        if obj is not None and obj.pk and under_way_for(request, obj.round_id):
-            return False  # its page shows it, read-only
-        return super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        if obj is not None and obj.pk and under_way_for(request, obj.round_id):
-            return False
-        return super().has_delete_permission(request, obj)
+    def round_id_of(self, obj):
+        return obj.round_id
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
