@@ -489,6 +489,10 @@ class DealQuerySet(models.QuerySet):
         nowhere — in no total, standings, traveller, export or average of other tables."""
         return self.filter(status=Deal.Status.CONFIRMED)
 
+    def uncounted(self):
+        """Deals that count nowhere yet (drafts, disputed): the rest of `counted()`."""
+        return self.exclude(status=Deal.Status.CONFIRMED)
+
     def public(self):
         """What the public may see of the deals: the counted ones of published rounds."""
         return self.counted().filter(public_rounds("table__round__"))

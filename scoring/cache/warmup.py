@@ -91,7 +91,7 @@ def warm_table_states(round_id):
 
 def rounds_in_play():
     """`{round id: entered by players}` of the rounds paired or in play, not yet published."""
-    rounds = Round.objects.filter(status__in=[Round.Status.SCHEDULED, Round.Status.IN_PLAY], tables__isnull=False)
+    rounds = Round.objects.unpublished().filter(tables__isnull=False)
     return {
         round_id: entry == Event.Entry.PLAYERS
         for round_id, entry in rounds.values_list("id", "event__entry").distinct()

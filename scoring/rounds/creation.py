@@ -40,9 +40,7 @@ def unfinished_rounds(event):
         .values_list("round__number", flat=True)
     )
     unconfirmed = (
-        Deal.objects.filter(table__round__event=event)
-        .exclude(status=Deal.Status.CONFIRMED)
-        .values_list("table__round__number", flat=True)
+        Deal.objects.filter(table__round__event=event).uncounted().values_list("table__round__number", flat=True)
     )
     return sorted(set(unplayed) | set(unconfirmed))
 

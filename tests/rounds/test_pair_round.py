@@ -36,6 +36,25 @@ def test_swiss_refuses_while_a_round_is_unfinished():
     assert event.rounds.count() == 2
 
 
+def test_swiss_refuses_while_a_deal_is_disputed_too():
+    event = import_archive(four_pairs_two_rounds())
+    Deal.objects.filter(table__round__number=1, table__number=1).update(status=Deal.Status.DISPUTED)
+    with pytest.raises(PairingError, match="第1轮"):
+        round_pair(event, "swiss")
+    assert event.rounds.count() == 2
+
+
+def test_counted_and_uncounted_deals_divide_the_deals_between_them():
+    import_archive(four_pairs_two_rounds())
+    Deal.objects.filter(table__number=1).update(status=Deal.Status.DRAFT)
+    Deal.objects.filter(table__number=2, table__round__number=2).update(status=Deal.Status.DISPUTED)
+    counted = set(Deal.objects.counted().values_list("pk", flat=True))
+    uncounted = set(Deal.objects.uncounted().values_list("pk", flat=True))
+    assert counted and uncounted and not counted & uncounted
+    assert counted | uncounted == set(Deal.objects.values_list("pk", flat=True))
+    assert all(status != Deal.Status.CONFIRMED for status in Deal.objects.uncounted().values_list("status", flat=True))
+
+
 def test_round_robin_pairs_ahead_even_when_results_are_missing():
     event = import_archive(four_pairs_two_rounds())
     Deal.objects.filter(table__round__number=2).delete()
