@@ -32,7 +32,7 @@ $(VENV)/.dev: requirements-dev.lock | $(UV)
 #   uv pip compile --generate-hashes --python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
 #     requirements.in -o requirements.lock    (and the same for the -dev and -uv files)
 # keeping the versions already in the locks where it can; delete a lock first to re-resolve it afresh.
-# The uv lock holds every platform's wheel of that version.
+# requirements-uv.lock holds the wheels of every platform for uv's pinned version.
 LOCK_FLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-unknown-linux-gnu
 lock: | $(UV)
 	$(UV) pip compile -q $(LOCK_FLAGS) requirements.in -o requirements.lock
