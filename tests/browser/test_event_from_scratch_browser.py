@@ -189,9 +189,12 @@ def play_round(browser, base, number, seed):
     sign_in(first, base, "referee1", REFEREE_PASSWORD)
     first.goto(f"{base}/referee/{SLUG}/")
     first.click(f'a[href="/referee/{SLUG}/rounds/{number}/"]')
+    # count() does not wait: expect the round's grid first, or a busy machine counts the
+    # cells of the page the click is leaving (it did once in CI: 0 == 6).
+    first.wait_for_url(f"**/referee/{SLUG}/rounds/{number}/")
     cells = first.locator("a.cell.missing")
-    links = [cells.nth(i).get_attribute("href") for i in range(cells.count())]
-    assert len(links) == 6
+    expect(cells).to_have_count(6)
+    links = [cells.nth(i).get_attribute("href") for i in range(6)]
     for href in links:
         first.goto(base + href)
         first.keyboard.type("".join(rng.choice("nesw") for _ in range(16)))
