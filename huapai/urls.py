@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
-from django.views.i18n import JavaScriptCatalog
 
+from scoring.web.catalog import javascript_catalog, unversioned_catalog
 from scoring.web.converters import CodeConverter, NameConverter, NumberConverter, TokenConverter
 from scoring.web.public.views import favicon
 
@@ -15,8 +15,10 @@ urlpatterns = [
     # Browsers ask for /favicon.ico whatever the page links; the icon is the SVG in static/.
     path("favicon.ico", favicon),
     path("i18n/", include("django.conf.urls.i18n")),
-    # The entry page's texts, from the same .po files (domain djangojs).
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # The entry pages' script texts, from the same .po files (domain djangojs), at an address
+    # naming the language and the content (scoring/web/catalog.py).
+    path("jsi18n/<str:language>/<str:digest>.js", javascript_catalog, name="javascript-catalog"),
+    path("jsi18n/", unversioned_catalog),
     path("api/", include("scoring.web.api.urls")),
     path("", include("scoring.web.table.urls")),
     path("", include("scoring.web.organiser.urls")),

@@ -8,8 +8,15 @@ from django.utils.translation import gettext
 from scoring.engine.not_played import mark_words
 from scoring.engine.vocabulary import SEAT_NAMES
 from scoring.messages import joined, message_text, name_with_pinyin, term_text
+from scoring.web.catalog import catalogue_url
 
 register = template.Library()
+
+
+@register.simple_tag
+def javascript_catalog_url():
+    """The address of the scripts' texts in the page's language (scoring/web/catalog.py)."""
+    return catalogue_url()
 
 
 @register.filter

@@ -13,7 +13,6 @@ from functools import wraps
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
-from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
@@ -43,6 +42,7 @@ from scoring.table_entry.services import (
 )
 from scoring.table_entry.state import board_detail, state_body, state_stamp, table_state
 from scoring.web.api.views import MAX_BODY, _expected_version
+from scoring.web.catalog import catalogue_url
 from scoring.web.client_address import client_ip
 from scoring.web.referee import game_entry
 from scoring.web.referee.game_entry import FIELDS
@@ -369,7 +369,7 @@ def service_worker(request, token):
         static("js/table.js"),
         static("js/entry_fields.js"),  # another game's fields (the page loads it only for such a game)
         static("js/site.js"),
-        reverse("javascript-catalog"),
+        catalogue_url(),  # in the page's language: another language is another worker
     ]
     # The assets' addresses carry their content hash (the static manifest): a new release is
     # a new cache, and the old one is dropped when the new worker takes over.
