@@ -15,7 +15,7 @@ from tests.archives import pairs_archive
 
 pytestmark = pytest.mark.django_db
 
-CATALOGUE = re.compile(r'/jsi18n/([a-z-]+)/([0-9a-f]{12})\.js')
+CATALOGUE = re.compile(r"/jsi18n/([a-z-]+)/([0-9a-f]{12})\.js")
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_the_service_worker_keeps_the_catalogue_of_its_pages_language(table):
 
 
 def test_an_earlier_address_leads_to_the_current_one_and_a_language_not_offered_is_404(table):
-    language, digest = catalogue_named_by(in_language("en"), f"/t/{table.token}/")
+    _language, digest = catalogue_named_by(in_language("en"), f"/t/{table.token}/")
     stale = Client().get(f"/jsi18n/en/{'0' * 12}.js")
     assert stale.status_code == 302 and stale["Location"] == f"/jsi18n/en/{digest}.js"
     assert "immutable" not in stale.get("Cache-Control", "")
