@@ -11,10 +11,12 @@ does not write:
   deal they are read-only here and not deleted, for superusers too (a delete would take its
   deals with it; imported ones have no history to stop it);
 - a role is revoked through `scoring.events.staff` (never the event's last organiser);
+- an entrant is added, withdrawn, reinstated or given a bye through `scoring.events.entrants`
+  (the console's entrants page): here its names and members only; nothing moves to another event;
 - no bulk delete (`delete_queryset` skips `delete_model`, and with it the announcement);
 - typed text holds no control characters (the rule the services apply to rulings).
 
-One module (~460 lines), as Django's admin autodiscovery finds it: every registration shares
+One module (~500 lines), as Django's admin autodiscovery finds it: every registration shares
 the scoping mixin and the under-way check above, and reads as one list of what the admin may do.
 """
 
@@ -175,6 +177,14 @@ class OrganiserScoped:
         actions.pop("delete_selected", None)
         return actions
 
+    def get_readonly_fields(self, request, obj=None):
+        """An object never moves to another event: its event is read-only once it exists (a
+        round, an entrant or a player moved would carry another event's entrants and results)."""
+        readonly = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.pk and self.event_path == "event" and "event" not in readonly:
+            readonly.append("event")
+        return readonly
+
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         """Every typed text refuses control characters, as the services' forms do."""
         formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
@@ -292,10 +302,24 @@ class PlayerAdmin(OrganiserScoped, admin.ModelAdmin):
 
 @admin.register(Entrant)
 class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
+    """Names and members may be corrected here. An entrant is added, withdrawn, reinstated or
+    given a bye on the console's entrants page only (`scoring.events.entrants`): those services
+    hold the event's round numbers and take the round from the rounds paired (a late entry's
+    first round, the round a withdrawal follows), which decide the standings. Its number is on
+    every sheet printed, so it stays, as the console keeps it."""
+
     list_display = ["code", "display_name", "event"]
     list_filter = ["event"]
     search_fields = ["code", "name", "players__name"]
     inlines = [MembershipInline]
+    ROUND_FIELDS = ["withdrawn_after_round", "joined_round", "bye_round"]
+
+    def has_add_permission(self, request, *args):
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = super().get_readonly_fields(request, obj)
+        return [*readonly, "code", *(name for name in self.ROUND_FIELDS if name not in readonly)]
 
 
 class FrozenOnceUnderWay:
