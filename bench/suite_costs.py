@@ -7,7 +7,7 @@ The suite is CPU-bound on two cores, and most of its CPU is Chromium's (tests/br
 Django's request handling. The figures printed:
 - the reference loop: a fixed pure-Python workload (ten million additions), best of three: a
   rough gauge of how fast the machine runs Python (compare it only under the same CPython);
-- Chromium, launched as the tests launch it (tests/conftest.py's flags), in CPU seconds of all
+- Chromium, launched as the tests launch it (tests/conftest.py, launch_chromium), in CPU seconds of all
   its processes and Playwright's driver, read from /proc: a new context with its page, one
   navigation to a blank page (the floor under every page load of the suite), one click;
 - the browser tests' contexts and page loads in one pass (counted from the pages' `load` events,
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.conftest import CHROMIUM_ARGS, DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL
+from tests.conftest import DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL, launch_chromium
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BLANK = "data:text/html,<html><body><button onclick=\"this.textContent='ok'\">go</button></body></html>"
@@ -80,7 +80,7 @@ def chromium_costs(executable):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        browser = launch_chromium(playwright, executable)
 
         def context_and_page():
             context = browser.new_context(locale="zh-CN")

@@ -180,13 +180,58 @@ def empty_cache():
 BROWSER_TIMEOUT_MS = 60_000
 
 
+# Chromium's full browser gives every window (every browser context a test opens) the address
+# bar's drop-down as a hidden WebUI page with a renderer of its own; nothing here ever shows it,
+# and those renderers took 45 s of CPU in a pass of tests/browser (docs/performance.md, the test
+# suite, nineteenth session). The headless shell has no address bar: the flag changes nothing there.
+FEATURES_OFF = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIReloadButton"]
+
+
+def launched_switch(name):
+    """The value of `--name=` on the command line of a Chromium this process has launched (the
+    browser process: a descendant with the DevTools pipe and no `--type=`), or None."""
+    children, command_lines = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):  # a process that ended while read
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                command_lines[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
+                parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+    frontier = [os.getpid()]
+    while frontier:
+        pid = frontier.pop()
+        arguments = command_lines.get(pid, "").split("\0")
+        if "--remote-debugging-pipe" in arguments and not any(a.startswith("--type=") for a in arguments):
+            values = [a.split("=", 1)[1] for a in arguments if a.startswith(f"--{name}=")]
+            return values[-1] if values else None
+        frontier += children.get(pid, [])
+    return None
+
+
+def launch_chromium(playwright, executable=CHROMIUM):
+    """Chromium as the tests drive it, with FEATURES_OFF. Chromium reads only the last
+    `--disable-features` of its command line, and Playwright passes its own list (features that
+    hold pages still for its waits): ours must carry that list too, read off the command line
+    of a first launch, since Playwright does not tell it."""
+    first = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+    theirs = launched_switch("disable-features")
+    if theirs is None:  # the browser's command line was not found: keep Playwright's list whole
+        return first
+    first.close()
+    features = ",".join(dict.fromkeys([*theirs.split(","), *FEATURES_OFF]))
+    return playwright.chromium.launch(
+        executable_path=executable, args=[*CHROMIUM_ARGS, f"--disable-features={features}"], headless=True
+    )
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=BROWSER_TIMEOUT_MS)
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        launched = launch_chromium(playwright)
         yield launched
         launched.close()
 
