@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("HUAPAI_SHARED", REPO.parent / "shared"))
 # Debian's chromium. make test's PostgreSQL pass names Debian's headless shell of the same Chromium
 # (chromium-headless-shell) instead: that pass is there for the database, the full browser has
-# driven every page in the SQLite pass, and the shell costs a quarter of the CPU a context and a
+# driven every page in the SQLite pass, and the shell costs half the CPU a context and a third a
 # page load (docs/performance.md, the test suite).
 DEBIAN_CHROMIUM = "/usr/bin/chromium"
 DEBIAN_HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
