@@ -13,7 +13,7 @@ from scoring.archive.database import import_archive
 from scoring.models import Deal, DealHistory, Entrant, Table
 from scoring.web.table import views as table_views
 from tests.archives import EXAMPLES, pairs_archive
-from tests.conftest import new_page
+from tests.conftest import BROWSER_TIMEOUT_MS, new_page
 from tests.referee_setup import PASSWORD, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -81,10 +81,22 @@ class HallWifi:
         monkeypatch.setattr(table_views, "table_deal_put", put_unless_down)
 
 
+CONTROLLED_BY_SERVICE_WORKER = """async (ceiling) => {
+  if (!navigator.serviceWorker) return false;
+  if (navigator.serviceWorker.controller) return true;
+  return await new Promise((done) => {
+    navigator.serviceWorker.addEventListener("controllerchange", () => done(true), { once: true });
+    setTimeout(() => done(!!navigator.serviceWorker.controller), ceiling);
+  });
+}"""
+
+
 def wait_until_controlled_by_service_worker(page):
-    """The page's service worker, once active, claims the page: wait for that (the suite's
-    timeout is the ceiling), not for a clock."""
-    page.wait_for_function("!!navigator.serviceWorker && !!navigator.serviceWorker.controller")
+    """The page's service worker, once active, claims the page: wait for that event (the suite's
+    timeout is the ceiling), not for a clock. Through `evaluate`: `wait_for_function` polls by
+    evaluating a string, which the page's policy (script-src 'self') refuses, so it failed
+    whenever the worker had not yet claimed the page at its first look."""
+    assert page.evaluate(CONTROLLED_BY_SERVICE_WORKER, BROWSER_TIMEOUT_MS)
 
 
 def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_server, browser, event, monkeypatch):
@@ -224,3 +236,43 @@ def test_the_pages_first_poll_is_answered_not_modified(live_server, browser, eve
     expect(board_button(page, 1)).to_have_class(re.compile("draft"))
     assert 200 in polls  # the state after the change came whole
     page.context.close()
+
+
+# Resolves once the page's caches hold the English catalogue and no other (the new worker has
+# installed and taken over, dropping the old cache), or false at the suite's ceiling. Run through
+# `evaluate` (the table page's policy refuses the string evaluation `wait_for_function` makes).
+ONLY_THE_ENGLISH_CATALOGUE_CACHED = """async (ceiling) => {
+  const deadline = Date.now() + ceiling;
+  while (Date.now() < deadline) {
+    const found = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) {
+        const match = new URL(request.url).pathname.match(/^\\/jsi18n\\/([a-z-]+)\\//);
+        if (match) found.push(match[1]);
+      }
+    }
+    if (found.join(",") === "en") return true;
+    await new Promise((next) => setTimeout(next, 50));
+  }
+  return false;
+}"""
+
+
+def test_a_phone_switched_to_english_opens_offline_in_english(live_server, browser, event):
+    """The page and its scripts' texts kept offline are those of the language last chosen: the
+    catalogue's address names its language, so the service worker of the English page keeps the
+    English texts (at one address for both, the first language's stayed in the cache for good)."""
+    table = Table.objects.get(round__event=event, number=1)
+    phone = new_page(browser, **PHONE)
+    phone.goto(f"{live_server.url}/t/{table.token}/")
+    wait_until_controlled_by_service_worker(phone)
+    expect(phone.locator("#outbox-status")).to_have_text("全部已保存到服务器")
+    phone.click(".lang a[hreflang=en]")  # named in its own language: "English"
+    expect(phone.locator("#outbox-status")).to_have_text("Everything is on the server")
+    # The page's new worker has taken over: the English catalogue kept, the Chinese one dropped.
+    assert phone.evaluate(ONLY_THE_ENGLISH_CATALOGUE_CACHED, BROWSER_TIMEOUT_MS)
+    phone.context.set_offline(True)
+    phone.reload()
+    expect(phone.locator("#network")).to_have_text("Offline")
+    expect(phone.locator("#outbox-status")).to_have_text("Everything is on the server")
+    phone.context.close()
