@@ -158,7 +158,6 @@ class ParsedEvent:
             points=e["points"],
             tiebreaks=e["tiebreaks"],
             standings=e["options"].get(STANDINGS_OPTION, "total"),
-            bye_table_points=getattr(self.game, "bye_table_points", 0),
             game=e["game"],
         )
 

@@ -37,9 +37,6 @@ class Format:
     # Individual events: "total" (the total score) or "table_points" (games law §0, the total
     # the first tie-break); table points per table come with the results (`TableResult.seat_points`).
     standings: str = STANDINGS_TOTAL
-    # What an individual's bye (sitting a round out) earns in table points (`Game.bye_table_points`:
-    # 跑胡子 2, a table of three's average); its total score is 0 either way.
-    bye_table_points: int = 0
     # The game the event plays, by id (`scoring.games.GAMES`): it groups a games-mode table's
     # deals into the units its match is won by (`units`). Left out, an event's default game (the
     # one game today whose matches may be played in units: `Game.match_thresholds`).
@@ -49,6 +46,13 @@ class Format:
         """A games-mode table's deals (`[(ns, ew)]` in playing order) grouped by the event's game
         into the units its match is won by (`Game.match_units`: 华牌's 局 at `threshold`)."""
         return get_game(self.game).match_units(side_scores, self.threshold)
+
+    @property
+    def bye_table_points(self) -> int:
+        """What an individual's bye (sitting a round out) earns in table points: what an average
+        full table of the game gives (event-archive.md: §0's 2 / 1 / 0 per opponent averages
+        `seats − 1`, 2 at a table of three, 3 at a table of four). Its total score is 0 either way."""
+        return len(get_game(self.game).seats) - 1
 
 
 @dataclass
@@ -268,13 +272,15 @@ def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
 
 
 def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL, bye_points=0):
-    """Individuals rank by total score, then fewer deals; by table points first when the event
-    ranks by them (games law §0: the total is then the first tie-break). A bye scores nothing
-    but, under table points, the game's `bye_points`."""
+    """Individuals rank by total score; by table points first when the event ranks by them
+    (games law §0: the total is then the first tie-break). Players level on these share the
+    rank: the number of deals played never decides a place (event-archive.md), since "fewer
+    deals first" let a bye, a late entry or a match that ended early win a tie. A bye scores
+    nothing but, under table points, `bye_points` (`Format.bye_table_points`)."""
     by_points = standings == STANDINGS_TABLE_POINTS
     rows = {player: Row(id=player, by_table_points=by_points) for player in entrants}
     for match in matches:
-        if match.bye and by_points and bye_points:
+        if match.bye and by_points:
             row = rows.setdefault(match.bye, Row(id=match.bye, by_table_points=by_points))
             row.table_points += bye_points
         for table in match.tables:
@@ -285,10 +291,10 @@ def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL, bye_poin
                 row.by_table_points = by_points
                 if table.deal_count:
                     row.table_points += table.seat_points.get(seat, 0)
-    chain = ["table_points", "total_score", "deals"] if by_points else ["total_score", "deals"]
+    chain = ["table_points", "total_score"] if by_points else ["total_score"]
 
     def key(row):
-        return tuple(-getattr(row, c) if c != "deals" else row.deals for c in chain)
+        return tuple(-getattr(row, c) for c in chain)
 
     ordered = sorted(rows.values(), key=lambda r: (key(r), natural_key(r.id)))
     _assign_ranks(ordered, key)

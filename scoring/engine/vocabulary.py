@@ -52,7 +52,8 @@ TIEBREAK_LABELS = {
 # Recognised in archives; "lot" is drawn by the arbiter outside the system, so it ranks nothing.
 ARCHIVE_TIEBREAKS = (*TIEBREAK_LABELS, "lot")
 DEFAULT_TIEBREAKS = ("match_points", "score_difference", "head_to_head", "penalties")
-# Individual events rank by total score, then fewer deals (event-archive.md).
+# Individual events rank by total score, players level sharing the rank (event-archive.md); the
+# deals each played are shown, never ranked by.
 # With the option `standings` = "table_points" (games law §0) they rank by table points first,
 # the total score being the first tie-break.
 INDIVIDUAL_LABELS = {"deals": pgettext_noop("tie-break", "副数"), "table_points": pgettext_noop("tie-break", "桌分")}

@@ -31,7 +31,6 @@ def event_format(event):
         points=event.match_points,
         tiebreaks=list(event.tiebreaks),
         standings=event_option(event, STANDINGS_OPTION) or STANDINGS_TOTAL,
-        bye_table_points=getattr(game_of(event), "bye_table_points", 0),
         game=game_of(event).id,
     )
 

@@ -81,7 +81,7 @@ def _alone_match(table, deals, subject, game, fmt):
 def _individual_byes(event, entrant, fmt):
     """[{"round", "points"}] of the published rounds the player sat out; `points`: what a bye
     earns where the standings count table points (`Format.bye_table_points`), else None."""
-    by_points = fmt.standings == STANDINGS_TABLE_POINTS and fmt.bye_table_points
+    by_points = fmt.standings == STANDINGS_TABLE_POINTS
     return [
         {"round": number, "points": fmt.bye_table_points if by_points else None}
         for number in Match.objects.filter(round__event=event, bye=entrant)

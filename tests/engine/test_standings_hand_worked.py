@@ -206,7 +206,7 @@ def test_teams_add_both_tables_of_a_duplicate_match():
     ]
 
 
-def test_individual_events_rank_by_total_score_then_fewer_deals():
+def test_individual_events_rank_by_total_score():
     # T1 seat scores: N −210, E +60, S −60, W −20.
     people = players(5)
     archive = {

@@ -256,10 +256,11 @@ def test_random_individual_events_match_the_oracle(seed):
         "players": [{"id": i, "name": f"选手{i}"} for i in ids],
         "rounds": rounds,
     }
-    fig = {i: {"total_score": totals[i], "deals": -deals_played[i]} for i in ids}  # fewer deals rank higher
+    # Players level on total share the rank: deals played never decide a place (event-archive.md).
+    fig = {i: {"total_score": totals[i]} for i in ids}
     expected = [
-        {"rank": r, "id": c, "total_score": f["total_score"], "deals": -f["deals"]}
-        for r, c, f in oracle_rank(fig, ["total_score", "deals"])
+        {"rank": r, "id": c, "total_score": f["total_score"], "deals": deals_played[c]}
+        for r, c, f in oracle_rank(fig, ["total_score"])
     ]
     event = import_archive(archive)
     assert by_rank_then_figures(standings_json(event)["rows"]) == by_rank_then_figures(expected)

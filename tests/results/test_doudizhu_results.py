@@ -195,3 +195,23 @@ def test_players_statistics_count_landlords_their_wins_and_flying_bombs(client):
     assert expected[first][3] == max(figures[3] for figures in expected.values())
     entrant = client.get("/events/t-ddz/entrants/p02/").content.decode()
     assert 'id="player-statistics"' in entrant and "当地主胜" in entrant
+
+
+def test_a_bye_earns_three_table_points_on_every_page(client):
+    # A ninth player sits round 1 out. Under table points a bye earns what an average table of
+    # four gives each player (1 point per opponent at an all-level table: 3), event-archive.md.
+    archive = doudizhu_archive(options={"standings": "table_points"}, status="official")
+    archive["players"].append({"id": "p09", "name": "选手九"})
+    archive["rounds"][0]["matches"].append({"bye": "p09"})
+    import_archive(archive)
+    points, total = table_points({1: DOUDIZHU_TABLES}), totals({1: DOUDIZHU_TABLES})
+    points["p09"], total["p09"] = 3, 0
+    rows = standings_table(client.get("/events/t-ddz/standings/").content.decode())
+    assert {row[1]: (int(row[4]), int(row[5])) for row in rows} == {p: (points[p], total[p]) for p in points}
+    # Ranks by hand: one more than the players strictly ahead on (table points, total).
+    figures = {p: (points[p], total[p]) for p in points}
+    assert {row[1]: int(row[0]) for row in rows} == {
+        p: 1 + sum(other > mine for other in figures.values()) for p, mine in figures.items()
+    }
+    record = client.get("/events/t-ddz/entrants/p09/").content.decode()
+    assert "轮空（桌分 3）" in record

@@ -183,11 +183,6 @@ class Paohuzi:
     statistics_highest = ("best_fan",)
     seat_statistics = staticmethod(seat_statistics)
     entry_help = ENTRY_HELP
-    # A player who sits a round out (tables of three, a count not a multiple of three) has a
-    # bye: 0 deal score (the mean of a zero-sum game) and, where the standings count table
-    # points, 2 — what a table of three gives each player on average (one tie with each of the
-    # two opponents). docs/games/paohuzi.md.
-    bye_table_points = 2
 
     def rules(self, ruleset=GAME_ID, options=None, **settings):
         """The event's `Rules`: deal options as a dict, event options (`deals_per_match`,
