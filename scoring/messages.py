@@ -73,7 +73,7 @@ def games_line(games):
 def standings_labels(game):
     """A game's own words for the standings' figures (`Game.standings_labels`: 升级's level
     difference where 华牌 has its score difference), in the active language: {figure: label}."""
-    return {name: gettext(label) for name, label in (getattr(game, "standings_labels", None) or {}).items()}
+    return {name: gettext(label) for name, label in game.standings_labels.items()}
 
 
 HAN = re.compile(r"[\u3400-\u9fff]")

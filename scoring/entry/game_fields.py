@@ -83,10 +83,7 @@ def game_fields(game, rules=None, board=None):
     """The game's entry fields in the order a referee records them (empty for a game whose
     entry is its own grid, 华牌's). With `board`, the fields that board asks: a field of a
     table's first deal only (`first_only`) is left out of the later ones."""
-    fields_of = getattr(game, "entry_fields", None)
-    if fields_of is None:
-        return []
-    fields = [_read(spec) for spec in fields_of(rules)]
+    fields = [_read(spec) for spec in game.entry_fields(rules) or ()]
     if board is not None and board > 1:
         fields = [spec for spec in fields if not spec.first_only]
     return fields
@@ -122,9 +119,7 @@ def deal_words(game, deal, rules=None):
         for spec in game_fields(game, rules)
         if spec.key in deal and (deal[spec.key] not in (None, [], {}) or spec.kind == SEAT_OR_NONE)
     ]
-    more = getattr(game, "deal_words", None)
-    if more is not None:
-        words += [(gettext(label), message_text(value)) for label, value in more(deal)]
+    words += [(gettext(label), message_text(value)) for label, value in game.deal_words(deal)]
     return words
 
 

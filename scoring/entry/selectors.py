@@ -311,8 +311,7 @@ def match_ended_at(table, board, game, rules):
 
 def refused_field(game, problem):
     """The entry field a refusal is about, where the game says (another game's deal key)."""
-    field_of = getattr(game, "refusal_key", None)
-    return (field_of(problem) or "") if field_of else ""
+    return game.refusal_key(problem) or ""
 
 
 def _table_totals(table, board, game, result):

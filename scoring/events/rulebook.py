@@ -62,7 +62,7 @@ def _option_phrase(spec, value):
 def rules_in_force(event):
     """Short phrases: the rule set (or the game), then each rule or option as it stands."""
     game = game_of(event)
-    in_words = getattr(game, "rules_in_words", None)
+    in_words = game.rules_in_words
     if in_words is None:
         stored = event.options if isinstance(event.options, dict) else {}
         phrases = [f"{game_name(game)} ({game.id})"] + [

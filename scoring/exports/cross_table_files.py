@@ -20,7 +20,7 @@ LEGEND = "每格：场分 / 得分差（本行一方）；… 未完成的对局
 
 def difference_label(event):
     """The game's word for the score difference, in Chinese like the files (升级: 级差)."""
-    label = (getattr(game_of(event), "standings_labels", None) or {}).get("score_difference")
+    label = game_of(event).standings_labels.get("score_difference")
     if label is None:
         return "得分差"
     with translation.override("zh-hans"):

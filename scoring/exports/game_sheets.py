@@ -41,7 +41,7 @@ def sheet_columns(game, fields):
         else:
             columns.append((label, _hint(spec), 16 if spec.kind == game_fields.SEATS else 13))
     # What the game asks the sheet to keep beyond its fields (升级: both sides' levels after each deal).
-    columns += [tuple(column) for column in getattr(game, "sheet_columns", ())]
+    columns += [tuple(column) for column in game.sheet_columns]
     columns += [("得分", seat, 14) for seat in game.seats]
     return columns
 
@@ -71,7 +71,7 @@ def _write(out, event, rnd, sheets, game, fields, deals):
     line_height = max(6.5 * mm, min(9 * mm, (grid_top - header_height - 30 * mm) / max(deals, 1)))
     per_page = max(1, int((grid_top - header_height - 24 * mm) / line_height))
     instructions = "每副一行：" + "；".join(_instruction(spec) for spec in fields) + "。得分由裁判录入后核对。"
-    instructions += getattr(game, "sheet_note", "")
+    instructions += game.sheet_note
     for sheet in sheets:
         starts = list(range(1, deals + 1, per_page))
         for page_index, first in enumerate(starts):

@@ -57,7 +57,7 @@ def write_standings(out, event, rows, *, subtitle):
     styles = _styles()
     individual = event.kind == Kind.INDIVIDUAL
     by_points = any("table_points" in row for row in rows)  # games law §0: table points, then the total
-    labels = getattr(game_of(event), "standings_labels", None) or {}  # 升级: 级差, 终局级数
+    labels = game_of(event).standings_labels  # 升级: 级差, 终局级数
     header = (
         ["名次", "编号", "选手", "单位"]
         + (["桌分"] if by_points else [])

@@ -96,7 +96,7 @@ TEXT_KEYS = {"id", "name", "club", "explanation"}
 def game_columns(game, columns):
     """Standings columns in the game's words (`Game.standings_labels`: 升级's 级差 and 终局级数),
     without 罚分 for a game whose law has no penalty points."""
-    labels = getattr(game, "standings_labels", None) or {}
+    labels = game.standings_labels
     return [
         (key, labels.get(key, label), width)
         for key, label, width in columns

@@ -10,6 +10,7 @@ A game's *rule sets* are variants of its law (华牌: one deck or two, house rul
 event with options as data; the game is the family they belong to. An event plays one game.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -80,22 +81,65 @@ class Game(Protocol):
         tables' matches are their `deals_per_match`)."""
 
 
-# What a game may add beyond the protocol, asked with `getattr` where the site needs it:
-# - `entry_fields(rules)`: its deal as entry fields (plain dicts: key, label, kind, bounds; `first_only`
-#   for a field of a table's first deal only), `refusal_key(error)`: the field a refusal is about,
-#   `entry_help`: the entry page's words for its keys (`scoring.entry.game_fields`, `web.referee.game_entry`).
-# - `carries_state` (升级): a state is threaded from deal to deal at a table. Such a game has
-#   `place_deal(deal, earlier, rules)` (the deal with the state its table's match reached),
-#   `table_match(deals, rules)` (the match of a table's deals: state, deals played, finished, winner),
-#   `match_lines(before, after, rules)` and `match_summary(result)` (the match in words, as `Text`s);
-#   the site asks them through `scoring.games.stored` (`place_deal`, `table_match`, `table_outcome`).
-#   `default_match_length`: a new event's most deals a table plays in a round.
-# - `standings_labels` ({figure: label}: its words for the standings' figures, 升级's 级差), `sheet_columns`
-#   and `sheet_note` (what its score sheet keeps beyond its fields), `deal_words(deal)` (what a stored
-#   deal shows beyond its fields: 升级's state before the deal).
-# - `rules_in_words(rules)` (华牌): the rules in force in short phrases, each a `Text` (a Chinese msgid
-#   marked with `_` and its parameters) the site renders in the reader's language; the rule set's
-#   own name is then its `rules.label` (a marked msgid too; `rules.name` without one). A game
-#   without it has its rules in force read from its option specs' words (`Option.short_label`,
-#   `phrase`, `words`, `none_phrase`: `scoring.games.options`), one phrase an option
-#   (`scoring.events.rulebook`).
+class GameBase:
+    """What a game may add beyond the protocol, with the defaults of a game that does not.
+
+    Every game derives from it, so the site asks these members directly, typed, and a game
+    states only what it has; nothing probes a game with `getattr`
+    (tests/games/test_game_boundary.py)."""
+
+    # Entry: the deal as entry fields (plain dicts: key, label, kind, bounds; `first_only` for a
+    # field of a table's first deal only), read by `scoring.entry.game_fields`. None: the game's
+    # deal is entered on its own grid (`entry_grid`, 华牌's point cards).
+    def entry_fields(self, rules: Any = None) -> list[dict] | None:
+        return None
+
+    def refusal_key(self, error: Any) -> str | None:
+        """The entry field a refusal is about (the page shows it beside that field), or None."""
+        return None
+
+    entry_help: str | None = None  # the entry page's words for its keys, a msgid
+
+    # A state threaded from deal to deal at a table (升级's 台上 and levels). Such a game has
+    # `place_deal`, `table_match`, `match_lines` and `match_summary`, asked through
+    # `scoring.games.stored` (`place_deal`, `table_match`, `table_outcome`).
+    carries_state: bool = False
+    default_match_length: int | None = None  # a new event's most deals a table plays in a round
+
+    def place_deal(self, deal: dict, earlier: list[dict], rules: Any) -> dict:
+        """The deal with the state its table's match reached after `earlier`."""
+        return deal
+
+    def table_match(self, deals: list[dict], rules: Any) -> dict | None:
+        """The match of a table's deals: state, deals played, finished, winner."""
+        return None
+
+    def match_lines(self, before: dict | None, after: dict | None, rules: Any) -> list:
+        """The match around one deal in words, as `Text`s."""
+        return []
+
+    def match_summary(self, result: dict) -> Any:
+        """A table's match in words (a `Text`)."""
+        return None
+
+    # Its words for the standings' figures ({figure: msgid}: 升级's 级差); none: the site's own.
+    standings_labels: dict[str, str] = {}  # read-only: a game replaces it, never changes it
+    # What its score sheet keeps beyond its fields: extra columns (heading, sub-heading, width in
+    # mm) and a line of instructions.
+    sheet_columns: tuple[tuple[str, str, int], ...] = ()
+    sheet_note: str = ""
+
+    def deal_words(self, deal: dict) -> list[tuple[str, Any]]:
+        """What a stored deal shows beyond its fields: [(label, value as a `Text` or str)]."""
+        return []
+
+    # Players' statistics: the labels of `statistics` ({figure: msgid}) and the figures that keep
+    # their largest value rather than a sum (跑胡子's highest 番).
+    statistics_labels: dict[str, str] = {}  # read-only, likewise
+    statistics_highest: tuple[str, ...] = ()
+
+    # The rules in force in short phrases, each a `Text` the site renders in the reader's language
+    # (华牌); the rule set's own name is then its `rules.label`. None: the site reads them from
+    # the option specs' words (`Option.short_label`, `phrase`, `words`, `none_phrase`), one phrase
+    # an option (`scoring.events.rulebook`).
+    rules_in_words: Callable[[Any], list] | None = None

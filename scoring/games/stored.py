@@ -132,7 +132,7 @@ def deal_json(stored):
 
 def carries_state(game):
     """Whether the game threads a state through a table's deals (`Game.carries_state`)."""
-    return bool(getattr(game, "carries_state", False))
+    return game.carries_state
 
 
 def place_deal(game, rules, deal_json, earlier):

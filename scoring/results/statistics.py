@@ -152,7 +152,7 @@ def _game_statistics(event, game, players, tables):
             player = seats.get(seat)
             if player is None or (players is not None and player not in players):
                 continue
-            totals.setdefault(player, GameStats(game.statistics, getattr(game, "statistics_highest", ()))).add(figures)
+            totals.setdefault(player, GameStats(game.statistics, game.statistics_highest)).add(figures)
     return totals
 
 
@@ -164,7 +164,7 @@ def statistics_columns(event):
     """[(figure, label)] of a game that names its statistics (`Game.statistics_labels`), for the
     pages to draw its own columns; empty for 华牌, whose pages name theirs."""
     game = game_of(event)
-    labels = getattr(game, "statistics_labels", None) or {}
+    labels = game.statistics_labels
     return [(name, gettext(labels[name])) for name in game.statistics if name in labels]
 
 

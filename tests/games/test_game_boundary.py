@@ -11,7 +11,7 @@ import pytest
 
 from scoring.engine.standings import Format
 from scoring.games import DEFAULT_GAME, GAMES, game_of, get_game
-from scoring.games.base import Game
+from scoring.games.base import Game, GameBase
 from scoring.games.huapai import RULESETS, DealError, score_deal, split_games
 from tests.conftest import REPO, load_examples
 
@@ -131,6 +131,52 @@ def test_the_scan_finds_a_branch_on_a_rule_set_name(tmp_path):
     planted = tmp_path / "view.py"
     planted.write_text('if event.ruleset == "online-2deck":\n    decks = 2\n', encoding="utf-8")
     assert _name_comparisons(planted, set(RULESETS)) == [(1, "online-2deck")]
+
+
+def _game_probes(path):
+    """(line, member) of every `getattr`/`hasattr` on a game: a name holding "game", `game_of(…)`,
+    `get_game(…)` or an attribute `.game`. The optional members are `GameBase`'s, asked directly."""
+
+    def is_a_game(node):
+        if isinstance(node, ast.Name):
+            return "game" in node.id
+        if isinstance(node, ast.Attribute):
+            return node.attr == "game"
+        return (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("game_of", "get_game")
+        )
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) >= 2
+            and is_a_game(node.args[0])
+        ):
+            member = node.args[1]
+            found.append((node.lineno, member.value if isinstance(member, ast.Constant) else "?"))
+    return found
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_game_states_its_optional_members_through_the_base_class(game_id):
+    assert isinstance(GAMES[game_id], GameBase)
+
+
+def test_nothing_outside_the_games_probes_a_game_with_getattr():
+    outside = _outside_the_games()
+    probing = {str(path.relative_to(REPO)): found for path in outside if (found := _game_probes(path))}
+    assert probing == {}
+
+
+def test_the_scan_finds_a_game_probed(tmp_path):
+    planted = tmp_path / "sheet.py"
+    planted.write_text(
+        'x = getattr(game_of(event), "sheet_note", "")\ny = hasattr(game, "entry_help")\n', encoding="utf-8"
+    )
+    assert _game_probes(planted) == [(1, "sheet_note"), (2, "entry_help")]
 
 
 # The games' own packages (scoring/games/<game>/): what they define is the game's, asked of it.

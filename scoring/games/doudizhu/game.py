@@ -5,6 +5,7 @@ Beyond the protocol: `entry_fields`
 `score_match`, `first_bidder`, `table_points` and `standing_points`.
 """
 
+from scoring.games.base import GameBase
 from scoring.games.refusals import _
 
 from . import match
@@ -68,7 +69,7 @@ REFUSAL_KEYS = {
 }
 
 
-class Doudizhu:
+class Doudizhu(GameBase):
     id = GAME_ID
     name = GAME_NAME
     seats = SEATS

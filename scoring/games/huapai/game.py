@@ -1,6 +1,6 @@
 """华牌 as a `Game` (scoring.games.base): the law of ../shared/rules/ behind the protocol."""
 
-from scoring.games.base import GridRow
+from scoring.games.base import GameBase, GridRow
 from scoring.games.refusals import _
 
 from .cards import POINT_CARDS, SEATS, SIDES, card_label
@@ -15,7 +15,7 @@ from .stored import apply_result, score_stored
 COPY_MARKS = {1: "①", 2: "②"}
 
 
-class Huapai:
+class Huapai(GameBase):
     id = "huapai"
     name = _("华牌")  # marked: the site shows it in the page's language
     seats = SEATS

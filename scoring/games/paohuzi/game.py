@@ -6,6 +6,7 @@ Beyond the protocol, the class offers `entry_fields` (the referee's entry page, 
 
 from dataclasses import dataclass
 
+from scoring.games.base import GameBase
 from scoring.games.refusals import _
 
 from .cards import (
@@ -160,7 +161,7 @@ def seat_statistics(deal):
     }
 
 
-class Paohuzi:
+class Paohuzi(GameBase):
     id = GAME_ID
     name = GAME_NAME
     full_name = FULL_NAME

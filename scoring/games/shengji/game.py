@@ -3,6 +3,7 @@ the protocol, and what the protocol does not have (deal options, a match by leve
 
 from dataclasses import dataclass
 
+from scoring.games.base import GameBase
 from scoring.games.refusals import DealError, Text, _
 
 from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES, rank
@@ -80,7 +81,7 @@ def _levels_text(state):
     )
 
 
-class Shengji:
+class Shengji(GameBase):
     id = GAME_ID
     name = _("升级")  # marked: the site shows it in the page's language
     seats = SEATS

@@ -253,7 +253,7 @@ class EventForm(forms.ModelForm):
         if any(spec.name == DEALS_OPTION for spec in specs):
             del self.fields["match_length"]
         elif carries_state(game):
-            if self.instance.pk is None and getattr(game, "default_match_length", None):
+            if self.instance.pk is None and game.default_match_length:
                 self.initial["match_length"] = game.default_match_length
             self.fields["match_length"].label = _("每桌每轮至多副数")
             self.fields["match_length"].help_text = _(

@@ -141,5 +141,5 @@ def _nobody_option(spec, entered):
 
 def keyboard_help(event):
     """How the keys work on the event's game's entry page, where the game says (else None)."""
-    text = getattr(game_of(event), "entry_help", None)
+    text = game_of(event).entry_help
     return gettext(text) if text else None
