@@ -6,7 +6,9 @@ parses each line with the standard library's `json.loads` and writes a result-si
 any implementation must do. Both run as separate processes, best of three;
 peak memory is the child's maximum resident set.
 
-Run: .venv/bin/python bench/engine.py [--deals N]
+A line per game: 华牌 with one deck and with two, then every other game on its own busy samples.
+
+Run: .venv/bin/python bench/engine.py [--deals N] [--games ID …]
 """
 
 import argparse
@@ -80,7 +82,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument(
-        "--games", nargs="*", default=["huapai", "online-2deck"], help="华牌 rule sets and/or other games' ids"
+        "--games",
+        nargs="*",
+        default=["huapai", "online-2deck", *OTHER_GAMES],
+        help="华牌 rule sets and/or other games' ids (default: both 华牌 rule sets and every other game)",
     )
     args = parser.parse_args()
     print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}")
@@ -106,7 +111,7 @@ def main():
             )
             print(
                 f"ratio score_deal / floor: {command_cpu / floor_cpu:.2f}x CPU, {command_s / floor_s:.2f}x wall "
-                "(target < 3x, aim 2x)"
+                "(target: within 2x)"
             )
 
 

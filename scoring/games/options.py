@@ -15,14 +15,18 @@ they are) and `none_phrase` (how it reads without a value, when null is one).
 - `EVENT`: set on the event only (match length, standings).
 
 A game lists every option, of both levels, as its `option_specs` (`scoring.games.base.Game`),
-so the site can build an event's form from any game's options without knowing the game. How a
-game reads an `"options"` object (G3, its refusals) stays the game's own; it asks the spec
-whether a value is allowed (`allows`) and how to name the allowed values (`hint`).
+so the site can build an event's form from any game's options without knowing the game. Every
+game reads an `"options"` object with `read_option_values` (G3 and its refusals, one wording for
+every game); what the values then mean (a rule set's fields, a match's length) is the game's own.
 
 JSON types are strict: `true` is not 1, `1` is not `true`, `2.0` is not 2.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.games.refusals import DealError, _, listed, preview, shown
 
 DEAL = "deal"
 EVENT = "event"
@@ -94,3 +98,36 @@ class Option:
             "values": values,
             "nullable": self.nullable,
         }
+
+
+def read_option_values(raw: Any, known: Mapping[str, Option], key: str = "options") -> dict[str, Any]:
+    """G3 of the games law: `{name: value}` from an options object (`raw`; None: absent), checked
+    against the options `known` by name, in the object's order; raises `bad_option` for the first
+    entry at fault. A name the game does not have is refused whatever its value (a misspelt option
+    must not pass silently); otherwise null counts as absent unless it is one of the option's values."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise DealError("bad_option", _("“{key}” 必须是对象"), key=key)
+    values = {}
+    for name, value in raw.items():
+        option = known.get(name) if type(name) is str else None
+        if option is None:
+            raise DealError(
+                "bad_option",
+                _("未知选项 {name!r:.40}（可用：{known}）"),
+                name=shown(name),
+                known=listed(list(known)),
+            )
+        if value is None and not option.nullable:
+            continue
+        if not option.allows(value):
+            raise DealError(
+                "bad_option",
+                _("选项 {name} 的值 {value} 无效（{hint}）"),
+                name=name,
+                value=preview(value),
+                hint=option.hint,
+            )
+        values[name] = value
+    return values

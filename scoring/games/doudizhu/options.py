@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 from scoring.games.common import STANDINGS
-from scoring.games.options import DEAL, EVENT, Option
+from scoring.games.options import DEAL, EVENT, Option, read_option_values
 from scoring.games.refusals import DealError, _, listed, preview
 
 from .cards import GAME_ID
@@ -113,37 +113,10 @@ DEFAULT_RULESET = GAME_ID
 DEFAULT_RULES = RULESETS[DEFAULT_RULESET]
 
 
-def _bad_option(name, value, known):
-    option = OPTIONS.get(name) if type(name) is str and name in known else None
-    if option is None:
-        return DealError(
-            "bad_option", _("未知选项 {name}（可用：{known}）"), name=preview(name), known=listed(list(known))
-        )
-    return DealError(
-        "bad_option",
-        _("选项 {name} 的值 {value} 无效（{hint}）"),
-        name=name,
-        value=preview(value),
-        hint=option.hint,
-    )
-
-
 def check_options(raw, known=DEAL_OPTIONS):
-    """§0 G3: `raw` (a deal's `"options"`) as `{name: value}` overrides; raises `bad_option`
-    for the first entry that is not one of `known` or not an allowed value. Null is absent."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise DealError("bad_option", _("“options” 必须是对象"))
-    overrides = {}
-    for name, value in raw.items():
-        if value is None:
-            continue
-        option = OPTIONS.get(name) if type(name) is str and name in known else None
-        if option is None or not option.allows(value):
-            raise _bad_option(name, value, known)
-        overrides[name] = value
-    return overrides
+    """§0 G3: `raw` (a deal's `"options"`) as `{name: value}` overrides of the options named in
+    `known` (`scoring.games.options.read_option_values`)."""
+    return read_option_values(raw, {name: OPTIONS[name] for name in known})
 
 
 @lru_cache(maxsize=1024)

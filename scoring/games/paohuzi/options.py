@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
 from scoring.games.common import STANDINGS
-from scoring.games.options import DEAL, EVENT, Option
-from scoring.games.refusals import DealError, _, listed, preview, shown
+from scoring.games.options import DEAL, EVENT, Option, read_option_values
+from scoring.games.refusals import _
 
 from .cards import GAME_ID
 
@@ -125,34 +125,6 @@ assert DEFAULT_DEAL_OPTIONS.as_json() == {option.name: option.default for option
 assert DEFAULT_EVENT_OPTIONS.as_json() == {option.name: option.default for option in EVENT_OPTIONS}
 
 
-def _checked(raw, by_name, key):
-    """The (name, value) pairs of an options object, in its order; G3's refusal for the first wrong one."""
-    if not isinstance(raw, dict):
-        raise DealError("bad_option", _("“{key}” 必须是对象"), key=key)
-    pairs = []
-    for name, value in raw.items():
-        option = by_name.get(name) if type(name) is str else None
-        if option is None:
-            raise DealError(
-                "bad_option",
-                _("未知选项 {name!r:.40}（可用：{known}）"),
-                name=shown(name),
-                known=listed(list(by_name)),
-            )
-        if value is None:
-            continue  # null counts as absent (§0)
-        if not option.allows(value):
-            raise DealError(
-                "bad_option",
-                _("选项 {name} 的值 {value} 无效（{hint}）"),
-                name=name,
-                value=preview(value),
-                hint=option.hint,
-            )
-        pairs.append((name, value))
-    return tuple(pairs)
-
-
 @lru_cache(maxsize=1024)
 def _deal_options(pairs, base):
     return replace(base, **dict(pairs))
@@ -162,7 +134,7 @@ def read_deal_options(raw, base=DEFAULT_DEAL_OPTIONS):
     """G3: the deal options of a deal's `"options"` (None: absent) over `base`; raises `bad_option`."""
     if raw is None:
         return base
-    pairs = _checked(raw, DEAL_OPTION_BY_NAME, "options")
+    pairs = tuple(read_option_values(raw, DEAL_OPTION_BY_NAME).items())
     return _deal_options(pairs, base) if pairs else base
 
 
@@ -170,7 +142,7 @@ def read_event_options(raw):
     """An event's options (None: the defaults); raises `bad_option`."""
     if raw is None:
         return DEFAULT_EVENT_OPTIONS
-    pairs = _checked(raw, EVENT_OPTION_BY_NAME, "event")
+    pairs = tuple(read_option_values(raw, EVENT_OPTION_BY_NAME, "event").items())
     return replace(DEFAULT_EVENT_OPTIONS, **dict(pairs))
 
 

@@ -6,7 +6,7 @@ event and read into `Rules`, a frozen dataclass the site stores as `Rules.option
 
 from dataclasses import dataclass
 
-from scoring.games.options import DEAL, EVENT, Option
+from scoring.games.options import DEAL, EVENT, Option, read_option_values
 from scoring.games.refusals import DealError, _, listed, shown
 
 from .cards import LEVEL_MIN, START_LEVEL_MAX, TARGET_MAX
@@ -71,42 +71,11 @@ RULESETS = {"shengji": Rules()}
 DEFAULT_RULESET = "shengji"
 
 
-def _read(raw, known):
-    """G3: the values an `"options"` object gives, checked against the options `known`.
-    An entry whose value is null counts as absent unless null is one of the option's values."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise DealError("bad_option", _("“options” 必须是对象"))
-    values = {}
-    for name, value in raw.items():
-        option = known.get(name) if type(name) is str else None
-        if option is None:
-            raise DealError(
-                "bad_option",
-                _("未知选项 {name!r:.40}（可用：{known}）"),
-                name=shown(name),
-                known=listed(list(known)),
-            )
-        if value is None and not option.nullable:
-            continue
-        if not option.allows(value):
-            raise DealError(
-                "bad_option",
-                _("选项 {name} 的值 {value!r:.40} 无效（{hint}）"),
-                name=name,
-                value=shown(value),
-                hint=option.hint,
-            )
-        values[name] = value
-    return values
-
-
 def read_deal_options(raw):
     """The start level a deal's `"options"` give (§2.2); raises `DealError("bad_option")`."""
     if raw is None:
         return START_LEVEL.default
-    return _read(raw, DEAL_OPTIONS).get("start_level", START_LEVEL.default)
+    return read_option_values(raw, DEAL_OPTIONS).get("start_level", START_LEVEL.default)
 
 
 def read_event_options(raw, base=RULESETS[DEFAULT_RULESET]):
@@ -114,7 +83,7 @@ def read_event_options(raw, base=RULESETS[DEFAULT_RULESET]):
     `raw` may be a dict of options, a `Rules` (returned as it is) or None (the base)."""
     if isinstance(raw, Rules):
         return raw
-    values = _read(raw, EVENT_OPTIONS)
+    values = read_option_values(raw, EVENT_OPTIONS)
     if not values:
         return base
     start_level = values.get("start_level", base.start_level)
