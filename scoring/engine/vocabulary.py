@@ -8,7 +8,9 @@ reading, standings labels and templates all take them from here.
 from enum import StrEnum
 
 from scoring.games import GAMES, get_game
-from scoring.games.huapai.cards import SEAT_NAMES, SEATS, SIDES
+from scoring.games.seats import PARTNERSHIPS as SIDES
+from scoring.games.seats import SEAT_NAMES
+from scoring.games.seats import TABLE_SEATS as SEATS
 
 
 class Kind(StrEnum):

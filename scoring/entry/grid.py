@@ -2,7 +2,8 @@
 
 from django.utils.translation import gettext as _
 
-from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
+from scoring.engine.vocabulary import SEATS
+from scoring.games.huapai import EXPOSABLE, POINT_CARDS, card_label
 
 
 def _int(value):

@@ -3,11 +3,11 @@ the dashboard's board states, blind-entry differences and the entry page's live 
 
 Writes are in `scoring.entry.services`; nothing here changes the database."""
 
-from scoring.engine.vocabulary import MatchMode
+from scoring.engine.vocabulary import SEATS, MatchMode
 from scoring.entry.errors import EntryError
 from scoring.events.permissions import is_organiser
 from scoring.games import game_of
-from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
+from scoring.games.huapai import EXPOSABLE, POINT_CARDS, card_label
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.stored import (
     COLUMN_SEATS,

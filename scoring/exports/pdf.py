@@ -13,7 +13,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, LongTable, Paragraph, Spacer
 
-from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
+from scoring.engine.vocabulary import SEAT_NAMES, SEATS, Kind, MatchMode
 from scoring.events.rulebook import rules_text
 from scoring.exports.pdf_common import (
     FONT,
@@ -28,7 +28,7 @@ from scoring.exports.pdf_common import (
     register_font,
 )
 from scoring.games import game_of
-from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
+from scoring.games.huapai import EXPOSABLE, POINT_CARDS, card_label
 from scoring.games.stored import event_rules
 
 

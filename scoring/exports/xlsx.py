@@ -11,10 +11,10 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from scoring.engine.vocabulary import SEAT_NAMES, Kind, MatchMode
+from scoring.engine.vocabulary import SEAT_NAMES, SEATS, Kind, MatchMode
 from scoring.entry.game_fields import deal_text
 from scoring.games import game_of as game_of_event
-from scoring.games.huapai import SEATS, card_label
+from scoring.games.huapai import card_label
 from scoring.games.huapai.deal_text import exposed_text, holders_text
 from scoring.models import Deal
 

@@ -8,10 +8,11 @@ from django.utils.translation import gettext
 
 from scoring.cache.results import cached, store_items, stored_items
 from scoring.cache.versions import current_version
+from scoring.engine.vocabulary import SEATS
 from scoring.events.lineups import session_of
 from scoring.games import GAMES, game_of
-from scoring.games.huapai import SEATS, DealError
 from scoring.games.huapai.player_stats import PlayerStats, deal_statistics, from_stored
+from scoring.games.refusals import DealError
 from scoring.games.stored import event_rules
 from scoring.models import Deal, LineUp, Membership, Player
 

@@ -25,10 +25,9 @@ from scoring.engine.clock import (
     clock_settings,
 )
 from scoring.engine.not_played import MARK_KEY
-from scoring.engine.vocabulary import MatchMode
+from scoring.engine.vocabulary import SEATS, MatchMode
 from scoring.entry.errors import EntryError
 from scoring.events.permissions import is_organiser, may_enter
-from scoring.games.huapai import SEATS
 from scoring.games.refusals import Text, _
 from scoring.models import ClockEntry, Deal, DealHistory, RefereeCall, Round, Table
 from scoring.rulings.calls import call_open, call_rule

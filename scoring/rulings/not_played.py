@@ -22,12 +22,11 @@ from scoring.engine.not_played import (
     rule_of,
     zero_scores,
 )
-from scoring.engine.vocabulary import MatchMode
+from scoring.engine.vocabulary import SEATS, MatchMode
 from scoring.entry.hot_sql import deal_at
 from scoring.entry.not_played_deal import deal_not_played
 from scoring.entry.selectors import check_board
 from scoring.entry.versioned import UNREAD, not_played_mark
-from scoring.games.huapai import SEATS
 from scoring.games.refusals import Text, _
 from scoring.models import Deal
 

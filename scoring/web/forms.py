@@ -10,11 +10,12 @@ whole (a card missing, a holder who cannot have held it).
 from django import forms
 from django.utils.translation import gettext
 
+from scoring.engine.vocabulary import SEATS
 from scoring.entry import game_fields
 from scoring.entry.grid import copy_suffix
 from scoring.games import get_game
 from scoring.games.common import ADJUSTED_LIMIT
-from scoring.games.huapai import EXPOSABLE, PENALTY_MIN, SEATS
+from scoring.games.huapai import EXPOSABLE, PENALTY_MIN
 from scoring.models import CODE_VALIDATOR, Appeal, Irregularity, RefereeCall
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext
 
-from scoring.games.huapai.cards import SEAT_NAMES
+from scoring.engine.vocabulary import SEAT_NAMES
 
 
 def chair_words(chairs):

@@ -221,13 +221,8 @@ def _game_imports(path, package=None):
 # asked of the event's game (`scoring.games.game_of(event)`: its `match_units`, `entry_grid`,
 # `rules`…) or of `scoring.games.stored`. An entry no longer used must go (the test after next).
 ALLOWED_GAME_IMPORTS = {
-    # The table's seat letters (N E S W), their names and the sides NS/EW: the seats of the Deal's
-    # own score columns and of a table's four chairs, every game's seats among them. 华牌's module
-    # defines them; `scoring.engine.vocabulary` gives them to the core.
-    ("scoring/engine/vocabulary.py", "scoring.games.huapai.cards"): {"SEAT_NAMES", "SEATS", "SIDES"},
-    ("scoring/web/seating.py", "scoring.games.huapai.cards"): {"SEAT_NAMES"},
-    ("scoring/rulings/clock.py", "scoring.games.huapai"): {"SEATS"},
-    ("scoring/rulings/not_played.py", "scoring.games.huapai"): {"SEATS"},
+    # The table's seat letters (N E S W) where a page still draws 华牌's seats: these modules
+    # are on 华牌's card deal or its calls (below), and their seats are 华牌's.
     ("scoring/web/referee/calls.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/table/views.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/referee/board_views.py", "scoring.games.huapai"): {"SEATS"},
@@ -237,11 +232,11 @@ ALLOWED_GAME_IMPORTS = {
     # traveller and the exports; its cards on the score sheets; a referee's call about a card;
     # the holders the publication compares. Another game's deal has none of these columns
     # filled (its pages take its fields: `scoring.entry.game_fields`).
-    ("scoring/entry/grid.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "SEATS", "card_label"},
-    ("scoring/web/forms.py", "scoring.games.huapai"): {"EXPOSABLE", "PENALTY_MIN", "SEATS"},
-    ("scoring/entry/selectors.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "SEATS", "card_label"},
-    ("scoring/exports/pdf.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "SEATS", "card_label"},
-    ("scoring/exports/xlsx.py", "scoring.games.huapai"): {"SEATS", "card_label"},
+    ("scoring/entry/grid.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
+    ("scoring/web/forms.py", "scoring.games.huapai"): {"EXPOSABLE", "PENALTY_MIN"},
+    ("scoring/entry/selectors.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
+    ("scoring/exports/pdf.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
+    ("scoring/exports/xlsx.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/exports/xlsx.py", "scoring.games.huapai.deal_text"): {"exposed_text", "holders_text"},
     ("scoring/results/records.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/results/records.py", "scoring.games.huapai.deal_text"): {"exposure_word"},
@@ -257,7 +252,6 @@ ALLOWED_GAME_IMPORTS = {
     },
     # 华牌's players' statistics, counted from its card deal (a game that keeps its deal whole
     # counts its own: `Game.seat_statistics`), and the referees' flags raised by two of them.
-    ("scoring/results/statistics.py", "scoring.games.huapai"): {"SEATS", "DealError"},
     ("scoring/results/statistics.py", "scoring.games.huapai.player_stats"): {
         "PlayerStats",
         "deal_statistics",

@@ -4,14 +4,14 @@ Plain constants only; every other module of the game reads them from here.
 """
 
 from scoring.games.refusals import Text, _
+from scoring.games.seats import SEAT_NAMES, TABLE_SEATS
 
 GAME_ID = "bengbu-doudizhu"
 GAME_NAME = _("蚌埠斗地主")  # marked: the site shows it in the page's language
 
 # Four players, each for himself, in playing order (§0: as in 华牌).
-SEATS = ("N", "E", "S", "W")
+SEATS = TABLE_SEATS
 SEAT_SET = frozenset(SEATS)
-SEAT_NAMES = {"N": _("北"), "E": _("东"), "S": _("南"), "W": _("西")}
 # Each player scores alone: every seat is its own side.
 SIDES = {seat: (seat,) for seat in SEATS}
 

@@ -1,11 +1,12 @@
 """Card codes: parsing every accepted spelling, the point cards and their base values."""
 
-from scoring.games.refusals import _
+from scoring.games.seats import PARTNERSHIPS, TABLE_SEATS
+from scoring.games.seats import SEAT_NAMES as SEAT_NAMES  # 华牌's words for its seats are the table's
 
-SEATS = ("N", "E", "S", "W")
-SIDES = {"NS": ("N", "S"), "EW": ("E", "W")}
+# 华牌 sits a full table in two fixed partnerships (the table's seats: `scoring.games.seats`).
+SEATS = TABLE_SEATS
+SIDES = PARTNERSHIPS
 SIDE_OF_SEAT = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
-SEAT_NAMES = {"N": _("北"), "E": _("东"), "S": _("南"), "W": _("西")}
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")

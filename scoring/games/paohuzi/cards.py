@@ -4,15 +4,17 @@ Plain constants only; the rest of the package reads them and nothing else.
 """
 
 from scoring.games.refusals import Text, _
+from scoring.games.seats import SEAT_NAMES as TABLE_SEAT_NAMES
+from scoring.games.seats import TABLE_SEATS
 
 GAME_ID = "paohuzi"
 GAME_NAME = _("跑胡子")  # marked: the site shows it in the page's language
 FULL_NAME = "永州双王扯胡子"
 
 # §0 Seats: a 3-player table uses E, S, W (North stays empty), in playing order E → S → W → E.
-SEATS = ("E", "S", "W")
+SEATS = tuple(seat for seat in TABLE_SEATS if seat != "N")
 SEAT_SET = frozenset(SEATS)
-SEAT_NAMES = {"E": _("东"), "S": _("南"), "W": _("西")}
+SEAT_NAMES = {seat: TABLE_SEAT_NAMES[seat] for seat in SEATS}
 NEXT_SEAT = {"E": "S", "S": "W", "W": "E"}  # each seat's 下家
 # Each player plays for himself: every seat is its own side.
 SIDES = {seat: (seat,) for seat in SEATS}

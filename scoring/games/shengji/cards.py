@@ -2,10 +2,11 @@
 the point cards and the bands of the 台下 side's points."""
 
 from scoring.games.refusals import _
+from scoring.games.seats import PARTNERSHIPS, TABLE_SEATS
 
-SEATS = ("N", "E", "S", "W")
+SEATS = TABLE_SEATS
 # Fixed partnerships, partners opposite (「身為同伙的兩個人要面對面坐」).
-SIDES = {"NS": ("N", "S"), "EW": ("E", "W")}
+SIDES = PARTNERSHIPS
 SIDE_SET = frozenset(SIDES)
 OTHER_SIDE = {"NS": "EW", "EW": "NS"}
 SIDE_NAMES = {"NS": _("南北"), "EW": _("东西")}

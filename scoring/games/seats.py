@@ -1,0 +1,10 @@
+"""The seats of a card table, the same for every game (games law §0): a table of four sits
+N E S W, a table of three E S W with North empty; where partnerships are fixed they are NS and EW.
+A game names which of these it uses (`Game.seats`, `Game.sides`); the core's table, its chairs and
+a stored deal's score columns are these."""
+
+from scoring.games.refusals import _
+
+TABLE_SEATS = ("N", "E", "S", "W")
+PARTNERSHIPS = {"NS": ("N", "S"), "EW": ("E", "W")}
+SEAT_NAMES = {"N": _("北"), "E": _("东"), "S": _("南"), "W": _("西")}
