@@ -30,8 +30,11 @@ def _terms(game_id):
     return tuple(sorted(set(GAMES[game_id].breakdown_terms), key=len, reverse=True))
 
 
-TERMS = _terms(DEFAULT_GAME)
-PATTERNS = {game_id: re.compile("|".join(re.escape(term) for term in _terms(game_id)) or "(?!)") for game_id in GAMES}
+@cache
+def _pattern(game_id):
+    """One game's terms as one expression, built when the game's first text is translated (a
+    game registered after start-up has its own too)."""
+    return re.compile("|".join(re.escape(term) for term in _terms(game_id)) or "(?!)")
 
 
 @cache
@@ -45,7 +48,7 @@ def term_text(text, game=None) -> str:
         return text
     game_id = DEFAULT_GAME if game is None else game.id
     table = _term_table(get_language(), game_id)
-    return PATTERNS[game_id].sub(lambda match: table[match.group()], str(text))
+    return _pattern(game_id).sub(lambda match: table[match.group()], str(text))
 
 
 def breakdown_lines(breakdown):

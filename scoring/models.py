@@ -27,11 +27,17 @@ from scoring.games.refusals import DealError
 from scoring.games.stored import deal_json, rules_for_event
 from scoring.messages import message_text, people_label
 
+
 # The games' names in the page's language (`Game.name` is the game's own, in Chinese, marked for
 # translation where each game is defined).
-GAME_CHOICES = [(game_id, _(game.name)) for game_id, game in EVENT_GAMES.items()]
+# Callables, read when asked: a game registered after start-up is among them.
+def game_choices():
+    return [(game_id, _(game.name)) for game_id, game in EVENT_GAMES.items()]
+
+
 # Every game's rule sets (an event's must be one of its game's: `Event.clean`).
-RULESET_CHOICES = [(name, name) for game in GAMES.values() for name in game.rulesets]
+def ruleset_choices():
+    return [(name, name) for game in GAMES.values() for name in game.rulesets]
 
 
 # shared/formats/event-archive.md: the characters of slugs and entrant numbers.
@@ -99,8 +105,8 @@ class Event(models.Model):
     venue = models.CharField(_("地点"), max_length=200, blank=True)
     # The game played (shared/rules/games/README.md §0); every rule, option and deal is its.
     # Left out of a form (blank), an event plays the default game (`clean`).
-    game = models.CharField(_("游戏"), max_length=30, choices=GAME_CHOICES, default=DEFAULT_GAME, blank=True)
-    ruleset = models.CharField(_("规则"), max_length=20, choices=RULESET_CHOICES, default="huapai")
+    game = models.CharField(_("游戏"), max_length=30, choices=game_choices, default=DEFAULT_GAME, blank=True)
+    ruleset = models.CharField(_("规则"), max_length=20, choices=ruleset_choices, default="huapai")
     game_threshold = models.PositiveIntegerField(
         _("局分"),
         default=vocabulary.DEFAULT_GAME_THRESHOLD,

@@ -188,6 +188,10 @@ def score_at_table(table, deal_json, adjusted=None, board=None):
     (升级's levels) scores board `board` at its place in the table's match (`placed_deal`)."""
     event = table.round.event
     game, rules = game_of(event), event_rules(event)
+    if not game.takes_penalties and isinstance(deal_json, dict) and deal_json.get("penalties"):
+        # The law ignores keys it does not define, so the engine would score the deal and drop the
+        # penalty: a referee who typed one is told, and nothing is written.
+        raise EntryError("no_penalties", _("{game} 的规则没有罚分：请由裁判长给调整分"), game=game.name)
     try:
         if board is not None and carries_state(game):
             deal_json = placed_deal(table, board, game, rules, deal_json)

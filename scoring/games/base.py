@@ -143,3 +143,10 @@ class GameBase:
     # the option specs' words (`Option.short_label`, `phrase`, `words`, `none_phrase`), one phrase
     # an option (`scoring.events.rulebook`).
     rules_in_words: Callable[[Any], list] | None = None
+
+    def sample_deals(self, count: int, seed: int = 2026) -> list[dict]:
+        """`count` valid deals under the game's default rules, in the order one table plays them
+        (a game that carries a state: one match from its start), the same on every machine for a
+        seed: for the tests' conformance suite (what an event supplies, such as `"game"` and
+        options, may be left out or set aside by the caller)."""
+        raise NotImplementedError(f"{self.id} gives no sample deals")

@@ -154,7 +154,8 @@ def test_the_form_offers_the_chosen_games_rule_sets_only(client, director):
 
 
 def test_every_game_of_the_sources_runs_events():
-    assert set(EVENT_GAMES) == set(GAMES) == {"huapai", "bengbu-doudizhu", "shengji", "paohuzi"}
+    # The sources' four games, and the conformance suite's test-only fifth (tests/conformance/).
+    assert set(EVENT_GAMES) == set(GAMES) == {"huapai", "bengbu-doudizhu", "shengji", "paohuzi", "jiaodun"}
 
 
 def test_a_game_whose_law_allows_no_kind_of_event_is_refused_by_the_event_and_the_archive(monkeypatch):
@@ -295,15 +296,16 @@ def test_a_shengji_match_of_more_deals_than_a_round_may_hold_is_refused(client, 
 def test_every_game_is_named_in_english_on_english_pages():
     from django.utils import translation
 
-    from scoring.models import GAME_CHOICES
+    from scoring.models import game_choices
 
     with translation.override("en"):
-        names = {game_id: str(label) for game_id, label in GAME_CHOICES}
+        names = {game_id: str(label) for game_id, label in game_choices()}
     assert names == {
         "huapai": "Huapai",
         "bengbu-doudizhu": "Bengbu Dou Dizhu",
         "shengji": "Shengji",
         "paohuzi": "Paohuzi",
+        "jiaodun": "Jiaodun",  # the conformance suite's fifth game, translated like the others
     }
 
 

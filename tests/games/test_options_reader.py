@@ -7,16 +7,13 @@ import pytest
 
 from scoring.games import GAMES
 from scoring.games.refusals import DealError
-from tests.archives import game_examples
 
 GENERIC = [game for game in GAMES.values() if game.generic_options]
 
 
 def _a_valid_deal(game):
-    example = next(e for e in game_examples(game.id).values() if "error" not in e["expected"])
-    deal = dict(example["deal"])
-    deal.pop("game", None)
-    return deal
+    (deal,) = game.sample_deals(1)
+    return {key: value for key, value in deal.items() if key not in ("game", "options")}
 
 
 def _refusal(game, options):

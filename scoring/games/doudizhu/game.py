@@ -139,5 +139,10 @@ class Doudizhu(GameBase):
     table_points = staticmethod(match.table_points)
     standing_points = staticmethod(match.standing_points)
 
+    def sample_deals(self, count, seed=2026):
+        from .samples import random_deals  # the benchmarks' generator, loaded only when asked
+
+        return list(random_deals(count, seed))
+
 
 DOUDIZHU = Doudizhu()

@@ -64,5 +64,13 @@ class Huapai(GameBase):
     def rules_in_words(self, rules):
         return rules_in_words(rules)
 
+    def sample_deals(self, count, seed=2026):
+        import random
+
+        from .samples import random_deal  # the benchmarks' generator, loaded only when asked
+
+        rng = random.Random(seed)
+        return [random_deal(rng) for _ in range(count)]
+
 
 HUAPAI = Huapai()

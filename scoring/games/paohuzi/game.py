@@ -233,5 +233,10 @@ class Paohuzi(GameBase):
     def play_match(self, deals, rules=DEFAULT_RULES, first_dealer=None):
         return play_match(deals, rules, first_dealer)
 
+    def sample_deals(self, count, seed=2026):
+        from .samples import random_deals  # the benchmarks' generator, loaded only when asked
+
+        return list(random_deals(count, seed))
+
 
 PAOHUZI = Paohuzi()

@@ -275,5 +275,18 @@ class Shengji(GameBase):
         """A finished match's 场分 and level difference per side (`match_standing`)."""
         return match_standing(result)
 
+    def sample_deals(self, count, seed=2026):
+        """One match from its start: 台上 on the first deal, the points of each (the match carries
+        the state from deal to deal)."""
+        import random
+
+        from .samples import random_points  # the benchmarks' generator, loaded only when asked
+
+        rng = random.Random(seed)
+        deals = [{"game": GAME_ID, "points": random_points(rng)} for _ in range(count)]
+        if deals:
+            deals[0]["declarer"] = rng.choice(tuple(SIDES))
+        return deals
+
 
 SHENGJI = Shengji()

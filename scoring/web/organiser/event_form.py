@@ -383,7 +383,7 @@ class EventForm(forms.ModelForm):
 class GameChoiceForm(forms.Form):
     """`?game=` on the event form: the game whose settings the form shows."""
 
-    game = forms.ChoiceField(choices=[(game_id, game_id) for game_id in GAMES], required=False)
+    game = forms.ChoiceField(choices=lambda: [(game_id, game_id) for game_id in GAMES], required=False)
 
     def chosen(self):
         return (self.cleaned_data["game"] or None) if self.is_valid() else None
