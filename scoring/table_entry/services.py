@@ -25,6 +25,7 @@ from scoring.games.refusals import Text, _
 from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
 from scoring.rulings.appeals import appeal_lodge
+from scoring.rulings.calls import check_call_kind
 from scoring.table_entry.codes import side_entrants, side_for_code
 
 
@@ -234,17 +235,16 @@ def _sign_alone(table, side, sides):
         Table.objects.filter(pk=table.pk).update(**changes)
 
 
-CALL_KINDS = [k for k in RefereeCall.Kind.values if k != RefereeCall.Kind.DISPUTE]
-
-
 def table_call(table, body):
-    """The table asks for a referee (optionally saying why): on the referees' queue with the time.
-    A code is optional (anyone at the table may call); a wrong one is refused and counted."""
+    """The table asks for a referee (optionally saying why, in a kind of call its game has: 跑胡子's
+    players are never offered 华牌's claims): on the referees' queue with the time. A code is
+    optional (anyone at the table may call); a wrong one is refused and counted."""
     code = body.get("code")
     side = side_for_code(table, code) if code else None
     kind = body.get("kind") or RefereeCall.Kind.OTHER
-    if kind not in CALL_KINDS:
-        raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(CALL_KINDS))
+    if not isinstance(kind, str):
+        kind = ""
+    check_call_kind(game_of(table.round.event), kind)
     note = checked_text(body.get("note"), Text(_("说明")))
     board = checked_board(body.get("board"))
     already = RefereeCall.objects.filter(table=table, answered_at=None).exclude(kind=RefereeCall.Kind.DISPUTE).first()

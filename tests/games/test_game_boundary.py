@@ -182,7 +182,6 @@ ALLOWED_GAME_IMPORTS = {
     ("scoring/web/seating.py", "scoring.games.huapai.cards"): {"SEAT_NAMES"},
     ("scoring/rulings/clock.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/rulings/not_played.py", "scoring.games.huapai"): {"SEATS"},
-    ("scoring/web/referee/calls.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/table/views.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/referee/board_views.py", "scoring.games.huapai"): {"SEATS"},
     # 华牌's card deal, the one kept on the Deal's own columns (`Game.deal_keys` None: captures,
@@ -202,7 +201,7 @@ ALLOWED_GAME_IMPORTS = {
     ("scoring/results/travellers.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/results/travellers.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposure_word", "per_copy"},
     ("scoring/rounds/publication.py", "scoring.games.huapai"): {"card_label"},
-    ("scoring/rulings/calls.py", "scoring.games.huapai"): {"POINT_CARDS", "SEATS", "card_label", "parse_card"},
+    ("scoring/rulings/calls.py", "scoring.games.huapai"): {"POINT_CARDS", "card_label", "parse_card"},
     ("scoring/table_entry/state.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposed_text", "holders_text"},
     ("scoring/web/referee/board_views.py", "scoring.games.huapai.deal_text"): {
         "cards_text",

@@ -323,13 +323,20 @@ def board_flag_clear(request, event, number, table_number, board):
     return redirect("referee-board", event.slug, number, table_number, board)
 
 
+# A table's chair of each seat (`Table.north` …).
+CHAIRS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
 @event_official
 def table_confirm(request, event, number, table_number):
     """The table's boards at a glance, each with its history (where the grid's cell leads): a
     second referee checks them against the paper side by side and confirms the ticked ones at
     once (each at the version shown: a newer one is refused, not confirmed)."""
     table = get_object_or_404(
-        Table.objects.select_related("round"), round__event=event, round__number=number, number=table_number
+        Table.objects.select_related("round", *CHAIRS.values()),
+        round__event=event,
+        round__number=number,
+        number=table_number,
     )
     deals = list(Deal.objects.filter(table=table).select_related("entered_by").order_by("sequence"))
     game = game_of(event)
@@ -364,7 +371,7 @@ def table_confirm(request, event, number, table_number):
             "exposed": term_text(exposed_text(deal.exposed)),
             # As the score sheet has them: each seat's penalty with its sign, and an adjusted score.
             "penalties": [(seat, deal.penalties[seat]) for seat in SEATS if deal.penalties.get(seat)],
-            "adjusted": [(seat, deal.adjusted.get(seat)) for seat in SEATS] if deal.adjusted else [],
+            "adjusted": [(seat, deal.adjusted.get(seat)) for seat in game.seats] if deal.adjusted else [],
             "may_confirm": deal in mine,
         }
         for deal in deals
@@ -379,6 +386,8 @@ def table_confirm(request, event, number, table_number):
             "table": table,
             "rows": rows,
             "seats": game.seats,
+            # The game's seats with who sits there (跑胡子: E S W, no North).
+            "seat_players": [(seat, getattr(table, CHAIRS[seat])) for seat in game.seats],
             "words": game.deal_keys is not None,
             "confirmable": bool(mine),
             "history": [(board, _history_shown(history[board])) for board in sorted(history)],
