@@ -95,6 +95,8 @@ def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
     existing = _deal(table, board)
     if existing is not None and existing.status == Deal.Status.DISPUTED:
         raise EntryError("disputed", _("这一副有争议，正在等裁判：不能再改"))
+    if existing is not None and existing.status == Deal.Status.CONFIRMED and not two_sides(table):
+        raise EntryError("confirmed", _("这一副已核对确认：要更改请叫裁判"))
     if existing is not None and existing.status == Deal.Status.CONFIRMED:
         raise EntryError("confirmed", _("这一副双方已确认：要更改请叫裁判"))
     if existing is not None and not_played_mark(existing) is not None:
@@ -198,6 +200,8 @@ def table_signoff(table, body):
     sides = table_sides(table)
     if shown is not None and shown not in sides:
         raise EntryError("bad_side", _("side 必须是 {sides} 之一"), sides="、".join(sides))
+    if shown is not None and shown != side.side and not two_sides(table):
+        raise EntryError("other_side", _("这是另一位选手的录入码：请先选自己，看清自己的成绩再签字"))
     if shown is not None and shown != side.side:
         raise EntryError("other_side", _("这是另一方的录入码：请先选本方，看清本方的成绩再签字"))
     missing = unconfirmed_boards(table)

@@ -269,3 +269,28 @@ def test_a_player_of_a_huapai_individual_event_may_appeal():
     west = Entrant.objects.get(event=event, code="p04")
     appeal = appeal_lodge(table=table, statement="异议", board=1, entrant=west, user=referee)
     assert appeal.entrant_id == west.pk
+
+
+def test_a_table_of_players_alone_is_spoken_to_as_players_not_sides(setting):
+    """Sign-off, codes and the table page say 选手 (player) where everyone plays alone, 方 (side)
+    only where partners score together."""
+    Event.objects.filter(pk=setting.event.pk).update(entry="players")
+    alone = len(setting.game.sides) == len(setting.game.seats)
+    client = Client()
+    base = f"/t/{setting.table.token}/"
+    page = client.get(base).content.decode()
+    assert ("本方录入码" in page) != alone and ("修改（录入方）" in page) != alone
+    wrong = client.post(
+        base + "call", {"code": "WRONG-CODE"}, content_type="application/json", headers={"Idempotency-Key": "w-1"}
+    ).json()["error"]["message"]
+    assert ("一位选手" in wrong) == alone and ("一方" in wrong) != alone
+    if alone:
+        first, second = _appellants(setting.table)[:2]
+        sides = {entrant.pk: side for side, entrant in side_entrants(setting.table)}
+        other = client.post(
+            base + "signoff",
+            {"code": first.access_code, "side": sides[second.pk]},
+            content_type="application/json",
+            headers={"Idempotency-Key": "s-1"},
+        ).json()["error"]
+        assert other["code"] == "other_side" and "方" not in other["message"].replace("录入码", "")
