@@ -294,3 +294,18 @@ def test_a_table_of_players_alone_is_spoken_to_as_players_not_sides(setting):
             headers={"Idempotency-Key": "s-1"},
         ).json()["error"]
         assert other["code"] == "other_side" and "方" not in other["message"].replace("录入码", "")
+
+
+def test_the_table_check_page_and_history_name_the_games_seats_only(setting):
+    """No "北 N" nor "N/E/S/W 0 / 48 / -24 / -24" at 跑胡子's table of three."""
+    seats = setting.game.seats
+    if "not_played" in setting.game.call_outcomes:
+        call = call_open(table=setting.table, user=setting.referee, kind="wrong_card_count", board=1)
+        call_rule(call=call, user=setting.referee, outcome="not_played", ruling="来不及重新发牌")
+    page = setting.client().get(setting.url("tables/1/confirm/")).content.decode()
+    line = page[page.index('class="explain seats-line"') :]
+    line = line[: line.index("</p>")]
+    assert [seat for seat in FOUR if f" {seat} " in line] == list(seats)
+    assert ("北" in line) == ("N" in seats)
+    if "not_played" in setting.game.call_outcomes:
+        assert f"· {'/'.join(seats)} " in page and ("N/E/S/W" in page) == ("N" in seats)
