@@ -13,9 +13,10 @@ from django.utils import timezone
 
 from scoring.archive.database import import_archive
 from scoring.entry.errors import EntryError
+from scoring.entry.services import irregularity_record
 from scoring.games import GAMES
 from scoring.games import calls as game_calls
-from scoring.models import Appeal, Entrant, Event, Irregularity, RefereeCall, Round, Table
+from scoring.models import Appeal, Deal, Entrant, Event, Irregularity, RefereeCall, Round, Table
 from scoring.rulings.appeals import appeal_lodge
 from scoring.rulings.calls import call_open, call_rule
 from scoring.table_entry.codes import side_entrants
@@ -309,3 +310,30 @@ def test_the_table_check_page_and_history_name_the_games_seats_only(setting):
     assert ("北" in line) == ("N" in seats)
     if "not_played" in setting.game.call_outcomes:
         assert f"· {'/'.join(seats)} " in page and ("N/E/S/W" in page) == ("N" in seats)
+
+
+def test_an_irregularity_on_a_deal_is_of_the_games_kinds_only(setting):
+    """The board page's "record an irregularity" offered 华牌's exposures at every game."""
+    if "not_played" not in setting.game.call_outcomes:
+        pytest.skip("a deal of this game needs its match: the page's list is checked through the call pages")
+    call = call_open(table=setting.table, user=setting.referee, kind="other", board=1)
+    call_rule(call=call, user=setting.referee, outcome="not_played", ruling="没有打")
+    deal = Deal.objects.get(table=setting.table, board=1)
+    page = setting.client().get(setting.url("tables/1/boards/1/")).content.decode()
+    box = page[page.index('class="irregularity"') :]
+    box = box[: box.index("</form>")]
+    for kind in Irregularity.Kind.values:
+        assert (f'value="{kind}"' in box) == (kind in setting.game.call_kinds), kind
+        if kind in setting.game.call_kinds:
+            continue
+        with pytest.raises(EntryError) as refused:
+            irregularity_record(
+                deal=deal,
+                user=setting.referee,
+                seat="",
+                kind=kind,
+                ruling="x",
+                penalty=0,
+                expected_version=deal.version,
+            )
+        assert refused.value.code == "bad_kind"

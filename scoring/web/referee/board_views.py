@@ -176,7 +176,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "calls": RefereeCall.objects.filter(table=table, board=board).exclude(kind=RefereeCall.Kind.DISPUTE),
         "pending_penalties": pending_penalties(table, board)[0] if deal is None else {},
         "claim_prefilled": deal is None and any(key.startswith("card-") for key in values),
-        "irregularity_kinds": Irregularity.Kind.choices,
+        # The game's kinds of irregularity (a call's kinds: no exposures outside 华牌).
+        "irregularity_kinds": [c for c in Irregularity.Kind.choices if c[0] in game_of(event).call_kinds],
         "blind": enters_blind(request.user, event),
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
         "next_board": board + 1
