@@ -12,7 +12,7 @@ from scoring.events.permissions import may_enter
 from scoring.games import game_of
 from scoring.messages import message_text
 from scoring.models import RefereeCall, Round, Table
-from scoring.rulings.appeals import appeal_window_ends
+from scoring.rulings.appeals import appeal_window_ends, by_players
 from scoring.rulings.calls import call_open, call_rule, claim_text, penalty_apply, round_calls
 from scoring.rulings.not_played import not_played_text
 from scoring.web.client_address import client_ip
@@ -130,6 +130,7 @@ def call_page(request, event, number, call_id):
             "may_enter": may_enter(request.user, event, call.table.round),
             # Within the correction period a ruling may be appealed: the appeals form, filled in.
             "appeal_open": call.ruled_at is not None and appeal_window_ends(call.table.round) is not None,
+            "by_players": by_players(call.table),  # an appeal by a player, not a side, at a table of individuals
         },
     )
 
