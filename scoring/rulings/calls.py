@@ -4,6 +4,10 @@ redeal, the short hand drawing back, the board not played (under the event's rul
 `scoring.rulings.not_played`), or nothing. Claims (声称) are calls of kind `claim` with
 the claimant, the trick and how the remaining point cards fall.
 
+Which kinds of call, outcomes and seats there are is the event's game's (`Game.call_kinds`,
+`Game.call_outcomes`, `Game.seats`): 华牌 has them all; a game without penalty points is never
+ruled a penalty, refused before anything is written rather than dropped when its deal is saved.
+
 A call is ruled once; a ruling is changed only by an appeal. Every write runs in one
 transaction; a penalty reaches the deal through `entry.services.irregularity_record`, so it is
 versioned and in the board's history like any other change of a result.
@@ -175,16 +179,17 @@ def call_rule(
     _check_may_rule(user, table)
     if call.ruled_at is not None:
         raise EntryError("already_ruled", _("这个呼叫已经裁决；改变裁决要通过申诉"))
+    if call.kind == RefereeCall.Kind.DISPUTE:
+        raise EntryError("bad_kind", _("录入争议在这一副的录入页裁决"))
+    # The game's outcomes first: a penalty where its law has none is refused before anything else.
+    game = game_of(table.round.event)
+    check_call_outcome(game, outcome)
     board = checked_board(board)
     if board is not None and call.board is not None and board != call.board:
         raise EntryError("bad_board", _("这个呼叫已经写明是第 {board} 副"), board=call.board)
     if board is not None and call.board is None:
         check_board(table.round.event, table, board)
         call.board = board
-    if call.kind == RefereeCall.Kind.DISPUTE:
-        raise EntryError("bad_kind", _("录入争议在这一副的录入页裁决"))
-    game = game_of(table.round.event)
-    check_call_outcome(game, outcome)
     ruling = checked_text(ruling, Text(_("裁决")))
     if not ruling:
         raise EntryError("reason_required", _("裁决要写明理由"))
