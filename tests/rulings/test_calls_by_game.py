@@ -337,3 +337,17 @@ def test_an_irregularity_on_a_deal_is_of_the_games_kinds_only(setting):
                 expected_version=deal.version,
             )
         assert refused.value.code == "bad_kind"
+
+
+def test_the_late_play_penalty_is_offered_only_where_the_game_has_penalty_points(setting, monkeypatch):
+    import scoring.web.referee.board_views
+
+    if "not_played" in setting.game.call_outcomes:  # a deal on board 1, whatever the game
+        call = call_open(table=setting.table, user=setting.referee, kind="other", board=1)
+        call_rule(call=call, user=setting.referee, outcome="not_played", ruling="没有打")
+    setting.event.extra = {**setting.event.extra, "round_minutes": 90, "late_penalty": -50}
+    setting.event.save()
+    monkeypatch.setattr(scoring.web.referee.board_views, "late_boards", lambda rnd: {(setting.table.id, 1)})
+    page = setting.client().get(setting.url("tables/1/boards/1/")).content.decode()
+    assert 'id="late-board"' in page
+    assert ('id="late-penalty"' in page) == setting.game.takes_penalties

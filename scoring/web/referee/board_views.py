@@ -121,7 +121,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         # 升级's match cannot skip a deal (its levels carry on): no board is recorded not played.
         "records_not_played": not carries_state(game_of(event)),
         "late": late,
-        "late_penalty": event_clock(event).late_penalty if late else 0,
+        # The late-play penalty is penalty points: not offered in a game without them.
+        "late_penalty": event_clock(event).late_penalty if late and game_of(event).takes_penalties else 0,
         "late_ruled": late
         and RefereeCall.objects.filter(table=table, board=board, kind=RefereeCall.Kind.SLOW_PLAY, note=LATE_FACTS)
         .exclude(ruled_at=None)
