@@ -119,8 +119,7 @@ def call_page(request, event, number, call_id):
             "deal": deal,
             "form": form,
             "seats": game.seats,
-            # The game's outcomes (no penalty points where its law has none) and whether a
-            # claim's point cards are asked (a game with claims).
+            # The game's outcomes, and the penalty boxes only where its law has penalty points.
             "outcomes": game_choices(RefereeCall.Outcome, game.call_outcomes),
             "takes_penalties": game.takes_penalties,
             "game_name": _(game.name),
