@@ -303,6 +303,9 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
     if penalty > 0:
         raise EntryError("bad_penalty", _("罚分必须是负数或 0"))
     game = game_of(table.round.event)
+    if kind not in game.call_kinds:  # the game's kinds of call (`Game.call_kinds`): 跑胡子 has no 藏牌
+        words = Text(kind_words(kind))
+        raise EntryError("bad_kind", _("{game} 没有“{kind}”这种违例"), game=Text(game.name), kind=words)
     if penalty and not game.takes_penalties:
         raise EntryError("no_penalties", _("{game} 的规则没有罚分：请由裁判长给调整分"), game=game.name)
     if seat and seat not in game.seats:

@@ -48,6 +48,12 @@ class Game(Protocol):
     deal_keys: tuple[str, ...] | None
     generic_options: bool  # the event form shows a field per option spec (华牌: fields of its own)
     takes_penalties: bool  # whether its deal JSON carries a referee's penalties (华牌: `penalties`)
+    # What a referee may record at its tables and how he may rule (`scoring.games.calls`, codes):
+    # a call of another kind, or a ruling with another outcome, is refused in words. Penalty
+    # points are an outcome only where `takes_penalties`; claims (the point cards' fall) only
+    # where `call_kinds` has "claim".
+    call_kinds: tuple[str, ...]
+    call_outcomes: tuple[str, ...]
     breakdown_terms: tuple[str, ...]  # the closed vocabulary of its breakdown notes (translated word by word)
     statistics: tuple[str, ...]  # the figures players' statistics count per player (none: no statistics);
     # a game that keeps its deal whole counts them from it: `seat_statistics(deal)` → {seat: figures},

@@ -1,9 +1,10 @@
-"""Appeals (申诉): a side appeals a ruling or a result of a published round within its
-correction period, through its table link or a referee; the appeals committee decides — the
-ruling upheld, the appeal dismissed, or the ruling changed (the change itself made through the
-normal correction path, a deal changed with a reason after the appeal was lodged) — and the
-deposit, if the event asks one, is returned or forfeited. Open appeals keep the round from
-becoming official (`rounds.publication.round_make_official`); decisions are public.
+"""Appeals (申诉): a side — a pair, a team, or a player at a table of individuals — appeals a
+ruling or a result of a published round within its correction period, through its table link or
+a referee; the appeals committee decides — the ruling upheld, the appeal dismissed, or the ruling
+changed (the change itself made through the normal correction path, a deal changed with a reason
+after the appeal was lodged) — and the deposit, if the event asks one, is returned or forfeited.
+Open appeals keep the round from becoming official (`rounds.publication.round_make_official`);
+decisions are public.
 
 The time to appeal is the event's correction period (`Event.correction_minutes` after the
 round's publication): the period in which results may still change is the one in which they
@@ -19,8 +20,11 @@ from scoring.cache import announce_results_changed
 from scoring.entry.errors import EntryError
 from scoring.entry.versioned import checked_board, checked_text
 from scoring.events.permissions import is_official, is_organiser
+from scoring.games import game_of
 from scoring.games.refusals import Text, _
-from scoring.models import Appeal, DealHistory, Round
+from scoring.games.stored import plays_alone
+from scoring.models import Appeal, DealHistory, Entrant, Round, Table, with_members
+from scoring.table_entry.codes import side_entrants
 
 
 def appeal_window_ends(rnd):
@@ -41,9 +45,47 @@ def _check_window(rnd, now):
         raise EntryError("appeal_closed", _("申诉期已过（公布后 {minutes} 分钟内）"), minutes=minutes)
 
 
+def appellants(table) -> list:
+    """Who may appeal at `table`: every entrant seated there by the game's sides — the two
+    pairs or teams, or each player where the event is of individuals (跑胡子's three, 蚌埠斗地主's
+    four, a 华牌 individual event's four), as the table link finds them (`side_entrants`)."""
+    return [entrant for _side, entrant in side_entrants(table)]
+
+
+def round_appellants(rnd, table_number: int | None = None) -> list[tuple[int, list[tuple[str, str]]]]:
+    """For the referees' form: each table of the round (or the one numbered) with who may appeal
+    there, `(entrant code, "seat or side, code and name")` in the game's seat order — "NS 12 张三、李四"
+    at a pairs table, "E p01 张三" at a 跑胡子 table (no North). One query for the entrants."""
+    game = game_of(rnd.event)
+    tables = Table.objects.filter(round=rnd).order_by("number")
+    if table_number is not None:
+        tables = tables.filter(number=table_number)
+    entrants = {e.pk: e for e in Entrant.objects.filter(event=rnd.event).prefetch_related(with_members())}
+    by_player = {m.player_id: e for e in entrants.values() for m in e.memberships.all()}
+    found = []
+    for table in tables:
+        if table.ns_entrant_id or table.ew_entrant_id:
+            pairs = (("NS", table.ns_entrant_id), ("EW", table.ew_entrant_id))
+            seated = [(side, entrants.get(pk)) for side, pk in pairs]
+        else:
+            chairs = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
+            seated = [(seat, by_player.get(chairs[seat])) for seat in game.seats]
+        found.append(
+            (table.number, [(e.code, f"{where} {e.code} {e.display_name}") for where, e in seated if e is not None])
+        )
+    return found
+
+
+def by_players(table) -> bool:
+    """Whether the table's appellants are players, not sides: a game where everyone plays alone,
+    or an event of individuals (a 华牌 individual event's partners are partners for a deal only).
+    Pages and refusals then say 选手, never 方."""
+    return plays_alone(game_of(table.round.event)) or not (table.ns_entrant_id or table.ew_entrant_id)
+
+
 def appeal_lodge(*, table, statement, board=None, entrant=None, user=None, call=None, now=None):
-    """Lodge an appeal for one side of `table`: `entrant` through the table link (its code
-    checked by the caller), or a referee (`user`) on behalf of `entrant`."""
+    """Lodge an appeal for an entrant seated at `table` (`appellants`): `entrant` through the
+    table link (its code checked by the caller), or a referee (`user`) on behalf of `entrant`."""
     rnd, event = table.round, table.round.event
     if user is not None and not is_official(user, event):
         raise EntryError("forbidden", _("你不是本赛事的裁判或组织者"))
@@ -51,8 +93,9 @@ def appeal_lodge(*, table, statement, board=None, entrant=None, user=None, call=
     statement = checked_text(statement, Text(_("申诉内容")))
     if not statement:
         raise EntryError("reason_required", _("请写明申诉的理由"))
-    sides = {e.pk for e in (table.ns_entrant, table.ew_entrant) if e is not None}
-    if entrant is None or entrant.pk not in sides:
+    if entrant is None or entrant.pk not in {e.pk for e in appellants(table)}:
+        if by_players(table):
+            raise EntryError("bad_side", _("请指定本桌提出申诉的选手"))
         raise EntryError("bad_side", _("请指定本桌提出申诉的一方"))
     board = checked_board(board)
     if call is not None and call.table_id != table.pk:

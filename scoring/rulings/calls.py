@@ -4,6 +4,10 @@ redeal, the short hand drawing back, the board not played (under the event's rul
 `scoring.rulings.not_played`), or nothing. Claims (声称) are calls of kind `claim` with
 the claimant, the trick and how the remaining point cards fall.
 
+Which kinds of call, outcomes and seats there are is the event's game's (`Game.call_kinds`,
+`Game.call_outcomes`, `Game.seats`): 华牌 has them all; a game without penalty points is never
+ruled a penalty, refused before anything is written rather than dropped when its deal is saved.
+
 A call is ruled once; a ruling is changed only by an appeal. Every write runs in one
 transaction; a penalty reaches the deal through `entry.services.irregularity_record`, so it is
 versioned and in the board's history like any other change of a result.
@@ -15,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.cache import announce_results_changed
+from scoring.engine.vocabulary import SEATS
 from scoring.entry.errors import EntryError
 from scoring.entry.grid import copy_suffix
 from scoring.entry.hot_sql import deal_at
@@ -22,14 +27,14 @@ from scoring.entry.selectors import check_board
 from scoring.entry.services import deal_back_to_draft, irregularity_record
 from scoring.entry.versioned import REASON_LIMIT, checked_board, checked_text, irregularity_kind
 from scoring.events.permissions import may_enter
-from scoring.games.huapai import POINT_CARDS, SEATS, card_label, parse_card
+from scoring.games import calls as game_calls
+from scoring.games import game_of
+from scoring.games.huapai import POINT_CARDS, card_label, parse_card
 from scoring.games.refusals import Text, _
 from scoring.games.stored import event_rules
 from scoring.models import RefereeCall, Round
 from scoring.rulings.not_played import board_not_played
 
-# The kinds a referee records; a dispute is opened by the table page only (table_entry).
-CALL_KINDS = [kind for kind in RefereeCall.Kind.values if kind != RefereeCall.Kind.DISPUTE]
 PENALTY_LIMIT = 100_000  # docs/rules.md: a penalty is an integer −1 … −100000
 _SEPARATORS = re.compile(r"[\s,，、;；]+")
 
@@ -41,25 +46,77 @@ def _check_may_rule(user, table):
         raise EntryError("forbidden", _("你不是本赛事的裁判或组织者"))
 
 
-def _seats(value):
-    """ "N E" / "ne" / "NE" → "NE" (in seat order); anything else is refused."""
+def _seats(value, seats):
+    """ "N E" / "ne" / "NE" → "NE" (in seat order), each one of the table's `seats` (跑胡子: E S W,
+    no North); anything else is refused."""
     letters = [c for c in (value or "").upper() if not c.isspace() and c not in ",，、"]
-    if any(c not in SEATS for c in letters) or len(letters) > 4:
-        raise EntryError("unknown_seat", _("座位只能是 N、E、S、W"))
-    return "".join(seat for seat in SEATS if seat in letters)
+    if any(c not in seats for c in letters) or len(letters) > len(seats):
+        raise EntryError("unknown_seat", _("座位只能是 {seats}"), seats="、".join(seats))
+    return "".join(seat for seat in seats if seat in letters)
+
+
+# The reasons the players themselves may give when their table calls a referee (its page): the
+# few a player can name; the referee records any other kind of the game at the table.
+PLAYERS_CALL_KINDS = (
+    RefereeCall.Kind.OTHER,
+    RefereeCall.Kind.CLAIM,
+    RefereeCall.Kind.REVOKE,
+    RefereeCall.Kind.WRONG_COUNT,
+)
+
+
+def table_call_kinds(game) -> list[tuple[str, str]]:
+    """[(kind, label)] a table of `game` offers its players when they call a referee: the players'
+    reasons the game has ("other" first: the default)."""
+    labels = dict(RefereeCall.Kind.choices)
+    return [(str(kind), labels[kind]) for kind in PLAYERS_CALL_KINDS if kind in game.call_kinds]
+
+
+def check_call_kind(game, kind: str) -> None:
+    """Refuse a call of a kind the game does not have (`Game.call_kinds`): 华牌's claims and
+    exposures are not 跑胡子's, whichever door the call comes through."""
+    if kind in game.call_kinds:
+        return
+    if kind in RefereeCall.Kind.values and kind != RefereeCall.Kind.DISPUTE:
+        raise EntryError(
+            "bad_kind",
+            _("{game} 没有“{kind}”这种呼叫"),
+            game=Text(game.name),
+            kind=Text(game_calls.KIND_WORDS[kind]),
+        )
+    raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(game.call_kinds))
+
+
+def check_call_outcome(game, outcome: str) -> None:
+    """Refuse a ruling the game does not have (`Game.call_outcomes`) before anything is written:
+    penalty points where its law has none (`no_penalties`, never accepted and then dropped when
+    the deal is saved), an adjusted score or a board not played where it has none (升级)."""
+    if outcome in game.call_outcomes:
+        return
+    if outcome == RefereeCall.Outcome.PENALTY:
+        raise EntryError("no_penalties", _("{game} 的规则没有罚分：裁决不能是罚分"), game=Text(game.name))
+    if outcome in RefereeCall.Outcome.values:
+        raise EntryError(
+            "bad_outcome",
+            _("{game} 的裁决不能是“{outcome}”"),
+            game=Text(game.name),
+            outcome=Text(game_calls.OUTCOME_WORDS[outcome]),
+        )
+    raise EntryError("bad_outcome", _("请选择裁决结果"))
 
 
 def call_open(*, table, user, kind, board=None, seats="", facts=""):
-    """A referee records a call at a table (he is there: it is answered as it is opened)."""
+    """A referee records a call at a table (he is there: it is answered as it is opened), of a
+    kind the event's game has, naming seats of its tables."""
     _check_may_rule(user, table)
-    if kind not in CALL_KINDS:
-        raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(CALL_KINDS))
+    game = game_of(table.round.event)
+    check_call_kind(game, kind)
     now = timezone.now()
     return RefereeCall.objects.create(
         table=table,
         board=checked_board(board),
         kind=kind,
-        seats=_seats(seats),
+        seats=_seats(seats, game.seats),
         note=checked_text(facts, Text(_("经过"))),
         opened_by=user,
         answered_at=now,
@@ -89,12 +146,12 @@ def claim_fall(text_by_seat, decks=1):
     return fall
 
 
-def _checked_penalty(seat, points):
+def _checked_penalty(seat, points, seats):
     if not isinstance(points, int) or isinstance(points, bool) or not -PENALTY_LIMIT <= points <= 0:
         raise EntryError("bad_penalty", _("罚分必须是 −1 到 −{limit} 之间的整数"), limit=PENALTY_LIMIT)
     if points == 0:
         raise EntryError("bad_penalty", _("罚分的裁决要写明扣多少分"))
-    if seat not in SEATS:
+    if seat not in seats:
         raise EntryError("unknown_seat", _("罚分需要指定座位"))
     return seat, points
 
@@ -122,16 +179,17 @@ def call_rule(
     _check_may_rule(user, table)
     if call.ruled_at is not None:
         raise EntryError("already_ruled", _("这个呼叫已经裁决；改变裁决要通过申诉"))
+    if call.kind == RefereeCall.Kind.DISPUTE:
+        raise EntryError("bad_kind", _("录入争议在这一副的录入页裁决"))
+    # The game's outcomes first: a penalty where its law has none is refused before anything else.
+    game = game_of(table.round.event)
+    check_call_outcome(game, outcome)
     board = checked_board(board)
     if board is not None and call.board is not None and board != call.board:
         raise EntryError("bad_board", _("这个呼叫已经写明是第 {board} 副"), board=call.board)
     if board is not None and call.board is None:
         check_board(table.round.event, table, board)
         call.board = board
-    if call.kind == RefereeCall.Kind.DISPUTE:
-        raise EntryError("bad_kind", _("录入争议在这一副的录入页裁决"))
-    if outcome not in RefereeCall.Outcome.values:
-        raise EntryError("bad_outcome", _("请选择裁决结果"))
     ruling = checked_text(ruling, Text(_("裁决")))
     if not ruling:
         raise EntryError("reason_required", _("裁决要写明理由"))
@@ -147,11 +205,23 @@ def call_rule(
         raise EntryError("bad_outcome", _("少牌方抽回只用于牌数错误"))
     if outcome == RefereeCall.Outcome.NOT_PLAYED and call.kind == RefereeCall.Kind.CLAIM:
         raise EntryError("bad_outcome", _("声称之后这一副已经打了：不能记为未打"))
-    seat, points = _checked_penalty(penalty_seat, penalty) if outcome == RefereeCall.Outcome.PENALTY else ("", 0)
+    seat, points = ("", 0)
+    if outcome == RefereeCall.Outcome.PENALTY:
+        seat, points = _checked_penalty(penalty_seat, penalty, game.seats)
     claim = {}
     if call.kind == RefereeCall.Kind.CLAIM:
         claim = _claim(table, claimant, claim_trick, claim_fall_by_seat or {}, claim_status)
     deal = deal_at(table, call.board) if call.board is not None else None
+    try:
+        return _rule(call, table, user, outcome, ruling, seat, points, claim, deal, ip)
+    except Exception:
+        # Nothing was written: the call the caller holds reads as stored again (unruled), so a
+        # page drawn after the refusal shows no ruling that did not happen.
+        call.refresh_from_db()
+        raise
+
+
+def _rule(call, table, user, outcome, ruling, seat, points, claim, deal, ip):
     with transaction.atomic():
         updated = RefereeCall.objects.filter(pk=call.pk, ruled_at=None).update(
             board=call.board,

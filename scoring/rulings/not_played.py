@@ -27,6 +27,7 @@ from scoring.entry.hot_sql import deal_at
 from scoring.entry.not_played_deal import deal_not_played
 from scoring.entry.selectors import check_board
 from scoring.entry.versioned import UNREAD, not_played_mark
+from scoring.games import game_of
 from scoring.games.refusals import Text, _
 from scoring.models import Deal
 
@@ -57,14 +58,22 @@ def _other_tables(table, board):
 
 
 def not_played_score(table, board, *, reason, time=False):
-    """`(adjusted score, mark)` of the board not played at `table`, under the event's rule now."""
+    """`(adjusted score, mark)` of the board not played at `table`, under the event's rule now,
+    on the game's seats (跑胡子's E S W: its adjusted score has no North)."""
     rule = event_rule(table.round.event)
+    seats = game_of(table.round.event).seats
     if rule == AVERAGE:
         rows = _other_tables(table, board)
-        return average_scores(rows) or zero_scores(), new_mark(AVERAGE, reason, tables=len(rows), time=time)
+        scores = average_scores(rows) or zero_scores()
+        return _on(seats, scores), new_mark(AVERAGE, reason, tables=len(rows), time=time)
     if rule == ADJUSTED:
-        return zero_scores(), new_mark(ADJUSTED, reason, awaiting=True, time=time)
-    return zero_scores(), new_mark(ZERO, reason, time=time)
+        return _on(seats, zero_scores()), new_mark(ADJUSTED, reason, awaiting=True, time=time)
+    return _on(seats, zero_scores()), new_mark(ZERO, reason, time=time)
+
+
+def _on(seats, scores):
+    """The scores of the table's seats only (a seat the game lacks scores nothing)."""
+    return {seat: scores.get(seat, 0) for seat in seats}
 
 
 def board_not_played(

@@ -16,6 +16,7 @@ from django.utils import timezone
 from scoring.entry.errors import EntryError
 from scoring.games import game_of
 from scoring.games.refusals import _
+from scoring.games.stored import plays_alone
 from scoring.models import Entrant, Table, WrongCode
 
 WRONG_CODES_ALLOWED = 10
@@ -72,6 +73,8 @@ def side_for_code(table, code):
             found = TableSide(side, entrant)
     if found is None:
         _count_wrong_code(table)
+        if plays_alone(game_of(table.round.event)):  # no sides to speak of: each player his own
+            raise EntryError("bad_code", _("录入码不对：请用本桌一位选手的录入码（见参赛卡）"))
         raise EntryError("bad_code", _("录入码不对：请用本桌一方的录入码（见参赛卡）"))
     return found
 

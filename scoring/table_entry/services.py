@@ -25,6 +25,7 @@ from scoring.games.refusals import Text, _
 from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
 from scoring.rulings.appeals import appeal_lodge
+from scoring.rulings.calls import check_call_kind
 from scoring.table_entry.codes import side_entrants, side_for_code
 
 
@@ -94,6 +95,8 @@ def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
     existing = _deal(table, board)
     if existing is not None and existing.status == Deal.Status.DISPUTED:
         raise EntryError("disputed", _("这一副有争议，正在等裁判：不能再改"))
+    if existing is not None and existing.status == Deal.Status.CONFIRMED and not two_sides(table):
+        raise EntryError("confirmed", _("这一副已核对确认：要更改请叫裁判"))
     if existing is not None and existing.status == Deal.Status.CONFIRMED:
         raise EntryError("confirmed", _("这一副双方已确认：要更改请叫裁判"))
     if existing is not None and not_played_mark(existing) is not None:
@@ -197,6 +200,8 @@ def table_signoff(table, body):
     sides = table_sides(table)
     if shown is not None and shown not in sides:
         raise EntryError("bad_side", _("side 必须是 {sides} 之一"), sides="、".join(sides))
+    if shown is not None and shown != side.side and not two_sides(table):
+        raise EntryError("other_side", _("这是另一位选手的录入码：请先选自己，看清自己的成绩再签字"))
     if shown is not None and shown != side.side:
         raise EntryError("other_side", _("这是另一方的录入码：请先选本方，看清本方的成绩再签字"))
     missing = unconfirmed_boards(table)
@@ -234,17 +239,16 @@ def _sign_alone(table, side, sides):
         Table.objects.filter(pk=table.pk).update(**changes)
 
 
-CALL_KINDS = [k for k in RefereeCall.Kind.values if k != RefereeCall.Kind.DISPUTE]
-
-
 def table_call(table, body):
-    """The table asks for a referee (optionally saying why): on the referees' queue with the time.
-    A code is optional (anyone at the table may call); a wrong one is refused and counted."""
+    """The table asks for a referee (optionally saying why, in a kind of call its game has: 跑胡子's
+    players are never offered 华牌's claims): on the referees' queue with the time. A code is
+    optional (anyone at the table may call); a wrong one is refused and counted."""
     code = body.get("code")
     side = side_for_code(table, code) if code else None
     kind = body.get("kind") or RefereeCall.Kind.OTHER
-    if kind not in CALL_KINDS:
-        raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(CALL_KINDS))
+    if not isinstance(kind, str):
+        kind = ""
+    check_call_kind(game_of(table.round.event), kind)
     note = checked_text(body.get("note"), Text(_("说明")))
     board = checked_board(body.get("board"))
     already = RefereeCall.objects.filter(table=table, answered_at=None).exclude(kind=RefereeCall.Kind.DISPUTE).first()

@@ -222,11 +222,12 @@ class ClockForm(forms.Form):
 
 
 class AppealLodgeForm(forms.Form):
-    """A referee lodges an appeal on behalf of one side of a table (scoring.rulings.appeals)."""
+    """A referee lodges an appeal on behalf of an entrant seated at a table (scoring.rulings.appeals):
+    the pair, team or player, by its number (the service checks it is one of the table's)."""
 
     table = forms.IntegerField(min_value=1, max_value=999_999_999)
     board = forms.IntegerField(min_value=1, max_value=10_000, required=False)
-    side = forms.ChoiceField(choices=[("NS", "NS"), ("EW", "EW")])
+    entrant = forms.CharField(max_length=32, strip=True)
     call = forms.IntegerField(min_value=1, max_value=2**62, required=False)
     statement = forms.CharField(max_length=TEXT_LIMIT, strip=True)
 

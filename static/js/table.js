@@ -609,7 +609,7 @@
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var code = document.getElementById("entry-code").value.trim();
-    if (!code) { showError(t(gettext("请填本方录入码"))); return; }
+    if (!code) { showError(t(twoSides() ? gettext("请填本方录入码") : gettext("请填本人录入码"))); return; }
     kept.code = code;  // the entering side's code is remembered on this phone
     var b = boardState(openBoard);
     var body = dealOfForm();
@@ -623,7 +623,7 @@
   document.getElementById("verify-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var code = this.elements.code.value.trim();
-    if (!code) { showError(t(gettext("请填核对方的录入码"))); return; }
+    if (!code) { showError(t(twoSides() ? gettext("请填核对方的录入码") : gettext("请填核对人的录入码"))); return; }
     var b = boardState(openBoard);
     enqueue({ kind: "verify", board: openBoard, method: "POST", url: base + "boards/" + openBoard + "/verify",
               body: { code: code }, version: b.version });
@@ -643,7 +643,10 @@
   document.getElementById("signoff-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var side = signoffSide();
-    if (!side) { showError(t(gettext("请先选本方，看清本方的成绩再签字"))); return; }
+    if (!side) {
+      showError(t(twoSides() ? gettext("请先选本方，看清本方的成绩再签字") : gettext("请先选自己，看清自己的成绩再签字")));
+      return;
+    }
     var code = this.elements.code.value.trim();
     if (!code) { showError(t(gettext("请填录入码"))); return; }
     // The side whose figures were shown goes with the code: the other side's code is refused.

@@ -223,7 +223,6 @@ def _game_imports(path, package=None):
 ALLOWED_GAME_IMPORTS = {
     # The table's seat letters (N E S W) where a page still draws 华牌's seats: these modules
     # are on 华牌's card deal or its calls (below), and their seats are 华牌's.
-    ("scoring/web/referee/calls.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/table/views.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/referee/board_views.py", "scoring.games.huapai"): {"SEATS"},
     # 华牌's card deal, the one kept on the Deal's own columns (`Game.deal_keys` None: captures,
@@ -243,7 +242,7 @@ ALLOWED_GAME_IMPORTS = {
     ("scoring/results/travellers.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/results/travellers.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposure_word", "per_copy"},
     ("scoring/rounds/publication.py", "scoring.games.huapai"): {"card_label"},
-    ("scoring/rulings/calls.py", "scoring.games.huapai"): {"POINT_CARDS", "SEATS", "card_label", "parse_card"},
+    ("scoring/rulings/calls.py", "scoring.games.huapai"): {"POINT_CARDS", "card_label", "parse_card"},
     ("scoring/table_entry/state.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposed_text", "holders_text"},
     ("scoring/web/referee/board_views.py", "scoring.games.huapai.deal_text"): {
         "cards_text",

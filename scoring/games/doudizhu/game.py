@@ -5,6 +5,7 @@ Beyond the protocol: `entry_fields`
 `score_match`, `first_bidder`, `table_points` and `standing_points`.
 """
 
+from scoring.games import calls
 from scoring.games.base import GameBase
 from scoring.games.refusals import _
 
@@ -84,6 +85,10 @@ class Doudizhu(GameBase):
     deal_keys = DEAL_KEYS  # the deal is kept whole (`Deal.game_data`)
     generic_options = True  # the event form shows a field per option (`option_specs`)
     takes_penalties = False  # the law has no penalty points: an arbiter adjusts the score
+    # The law names no irregularity: the calls any table has (no claims, no exposures, no suit
+    # to follow), ruled without penalty points (docs/games/doudizhu.md).
+    call_kinds = calls.GENERIC_CALL_KINDS
+    call_outcomes = calls.GENERIC_CALL_OUTCOMES
     breakdown_terms = BREAKDOWN_TERMS
     statistics = tuple(name for name, _label in STATISTICS)
     statistics_labels = dict(STATISTICS)

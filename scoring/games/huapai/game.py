@@ -1,5 +1,6 @@
 """华牌 as a `Game` (scoring.games.base): the law of ../shared/rules/ behind the protocol."""
 
+from scoring.games import calls
 from scoring.games.base import GameBase, GridRow
 from scoring.games.refusals import _
 
@@ -29,6 +30,25 @@ class Huapai(GameBase):
     deal_keys = None  # the cards go to the stored deal's own columns (`apply_result`)
     generic_options = False  # its four options have fields and phrases of their own on the event form
     takes_penalties = True
+    # Every kind its law and procedures speak of: claims with the point cards' fall (§7), the
+    # exposures (§3), revokes, leads out of turn; every outcome, penalty points and the short
+    # hand drawing back among them (docs/refereeing.md).
+    call_kinds = (
+        calls.CLAIM,
+        calls.REVOKE,
+        calls.LEAD_OUT_OF_TURN,
+        calls.LATE_EXPOSURE,
+        calls.EARLY_PLAY,
+        *calls.GENERIC_CALL_KINDS,
+    )
+    call_outcomes = (
+        calls.NOTHING,
+        calls.PENALTY,
+        calls.ADJUSTED,
+        calls.REDEAL,
+        calls.DRAWN_BACK,
+        calls.NOT_PLAYED,
+    )
     statistics = STORED_FIELDS  # kept with each deal (`stored_statistics`, `Deal.seat_stats`)
     breakdown_terms = (*BREAKDOWN_TERMS, *EXPOSURE_WORDS.values())  # exposures are printed in its words too
 

@@ -6,6 +6,7 @@ Beyond the protocol, the class offers `entry_fields` (the referee's entry page, 
 
 from dataclasses import dataclass
 
+from scoring.games import calls
 from scoring.games.base import GameBase
 from scoring.games.refusals import _
 
@@ -178,6 +179,11 @@ class Paohuzi(GameBase):
     generic_options = True
     deal_keys = ("dealer", "winner", *WIN_KEYS, "wangba")  # the deal is kept whole (`Deal.game_data`)
     takes_penalties = False  # the law has no penalty points: an arbiter adjusts the score
+    # The law names no irregularity; the 2015 competition rules ask players not to delay play
+    # and to call a referee on a dispute: the calls any table has, ruled without penalty points
+    # (docs/games/paohuzi.md).
+    call_kinds = calls.GENERIC_CALL_KINDS
+    call_outcomes = calls.GENERIC_CALL_OUTCOMES
     breakdown_terms = BREAKDOWN_TERMS  # the words joining its notes, translated word by word
     statistics = tuple(name for name, _label in STATISTICS)
     statistics_labels = dict(STATISTICS)

@@ -3,6 +3,7 @@ the protocol, and what the protocol does not have (deal options, a match by leve
 
 from dataclasses import dataclass
 
+from scoring.games import calls
 from scoring.games.base import GameBase
 from scoring.games.refusals import DealError, Text, _
 
@@ -99,6 +100,12 @@ class Shengji(GameBase):
     deal_keys = ("declarer", "points", "state", "options")
     generic_options = True
     takes_penalties = False  # the law has no penalty points
+    # Seed 002 makes every player follow the lead (「其他人也必須出相同花色的副牌」) and the trick's
+    # winner lead next: a revoke and a lead out of turn are irregularities here, with the calls any
+    # table has. No adjusted score (`bad_adjusted`) and no board not played (a match cannot skip
+    # a deal): a ruling is nothing or a redeal (docs/games/shengji.md).
+    call_kinds = (calls.REVOKE, calls.LEAD_OUT_OF_TURN, *calls.GENERIC_CALL_KINDS)
+    call_outcomes = (calls.NOTHING, calls.REDEAL)
     # A new event's most deals a table plays in a round: from A, passing K takes at least seven
     # deals and commonly twenty to forty (docs/games/shengji.md, "on the site").
     default_match_length = 40

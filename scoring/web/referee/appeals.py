@@ -10,7 +10,14 @@ from scoring.entry.errors import EntryError
 from scoring.events.permissions import is_organiser
 from scoring.messages import message_text
 from scoring.models import Appeal, RefereeCall, Round, Table
-from scoring.rulings.appeals import appeal_decide, appeal_lodge, appeal_window_ends, round_appeals
+from scoring.rulings.appeals import (
+    appeal_decide,
+    appeal_lodge,
+    appeal_window_ends,
+    appellants,
+    round_appeals,
+    round_appellants,
+)
 from scoring.web.forms import AppealDecideForm, AppealLodgeForm, form_errors
 from scoring.web.referee.views import event_official
 
@@ -19,13 +26,12 @@ from scoring.web.referee.views import event_official
 def appeals_page(request, event, number):
     rnd = get_object_or_404(Round, event=event, number=number)
     # Opened from a ruling's page: its table, board and call are filled in (the form checks them).
-    initial = {name: request.GET.get(name, "")[:12] for name in ("table", "board", "call")}
+    initial = {name: request.GET.get(name, "")[:12] for name in ("table", "board", "call", "entrant")}
     form = AppealLodgeForm(request.POST or None, initial=initial)
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            table = Table.objects.select_related("ns_entrant", "ew_entrant").filter(round=rnd, number=data["table"])
-            table = table.first()
+            table = Table.objects.select_related("round__event").filter(round=rnd, number=data["table"]).first()
             if table is None:
                 form.add_error("table", _("本轮没有 %(n)s 号桌") % {"n": data["table"]})
             else:
@@ -36,7 +42,8 @@ def appeals_page(request, event, number):
                         table=table,
                         statement=data["statement"],
                         board=data["board"],
-                        entrant=table.ns_entrant if data["side"] == "NS" else table.ew_entrant,
+                        # Anyone else is refused by appeal_lodge (`bad_side`), in words.
+                        entrant=next((e for e in appellants(table) if e.code == data["entrant"]), None),
                         user=request.user,
                         call=call,
                     )
@@ -56,6 +63,8 @@ def appeals_page(request, event, number):
             "appeals": round_appeals(rnd),
             "form": form,
             "window_ends": appeal_window_ends(rnd),
+            # Who may appeal, table by table (the one the form names when it came from a ruling).
+            "appellants": _appellants(rnd, form) if appeal_window_ends(rnd) else [],
             # The rulings a side may appeal against, for the form's list.
             "ruled_calls": RefereeCall.objects.filter(table__round=rnd)
             .exclude(ruled_at=None)
@@ -64,6 +73,14 @@ def appeals_page(request, event, number):
             .order_by("table__number", "board", "at"),
         },
     )
+
+
+def _appellants(rnd, form):
+    """Who may appeal at the table the form names (typed, or filled in from a ruling); at every
+    table of the round when it names none of them."""
+    value = form.data.get("table") if form.is_bound else form.initial.get("table")
+    number = int(value) if isinstance(value, str) and value.isdigit() and len(value) < 10 else None
+    return (number is not None and round_appellants(rnd, number)) or round_appellants(rnd)
 
 
 @event_official

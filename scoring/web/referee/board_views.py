@@ -121,7 +121,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         # 升级's match cannot skip a deal (its levels carry on): no board is recorded not played.
         "records_not_played": not carries_state(game_of(event)),
         "late": late,
-        "late_penalty": event_clock(event).late_penalty if late else 0,
+        # The late-play penalty is penalty points: not offered in a game without them.
+        "late_penalty": event_clock(event).late_penalty if late and game_of(event).takes_penalties else 0,
         "late_ruled": late
         and RefereeCall.objects.filter(table=table, board=board, kind=RefereeCall.Kind.SLOW_PLAY, note=LATE_FACTS)
         .exclude(ruled_at=None)
@@ -176,7 +177,8 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "calls": RefereeCall.objects.filter(table=table, board=board).exclude(kind=RefereeCall.Kind.DISPUTE),
         "pending_penalties": pending_penalties(table, board)[0] if deal is None else {},
         "claim_prefilled": deal is None and any(key.startswith("card-") for key in values),
-        "irregularity_kinds": Irregularity.Kind.choices,
+        # The game's kinds of irregularity (a call's kinds: no exposures outside 华牌).
+        "irregularity_kinds": [c for c in Irregularity.Kind.choices if c[0] in game_of(event).call_kinds],
         "blind": enters_blind(request.user, event),
         "differences": blind_differences(table, board) if organiser and event.double_entry else [],
         "next_board": board + 1
@@ -323,13 +325,20 @@ def board_flag_clear(request, event, number, table_number, board):
     return redirect("referee-board", event.slug, number, table_number, board)
 
 
+# A table's chair of each seat (`Table.north` …).
+CHAIRS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
 @event_official
 def table_confirm(request, event, number, table_number):
     """The table's boards at a glance, each with its history (where the grid's cell leads): a
     second referee checks them against the paper side by side and confirms the ticked ones at
     once (each at the version shown: a newer one is refused, not confirmed)."""
     table = get_object_or_404(
-        Table.objects.select_related("round"), round__event=event, round__number=number, number=table_number
+        Table.objects.select_related("round", *CHAIRS.values()),
+        round__event=event,
+        round__number=number,
+        number=table_number,
     )
     deals = list(Deal.objects.filter(table=table).select_related("entered_by").order_by("sequence"))
     game = game_of(event)
@@ -364,7 +373,7 @@ def table_confirm(request, event, number, table_number):
             "exposed": term_text(exposed_text(deal.exposed)),
             # As the score sheet has them: each seat's penalty with its sign, and an adjusted score.
             "penalties": [(seat, deal.penalties[seat]) for seat in SEATS if deal.penalties.get(seat)],
-            "adjusted": [(seat, deal.adjusted.get(seat)) for seat in SEATS] if deal.adjusted else [],
+            "adjusted": [(seat, deal.adjusted.get(seat)) for seat in game.seats] if deal.adjusted else [],
             "may_confirm": deal in mine,
         }
         for deal in deals
@@ -379,6 +388,8 @@ def table_confirm(request, event, number, table_number):
             "table": table,
             "rows": rows,
             "seats": game.seats,
+            # The game's seats with who sits there (跑胡子: E S W, no North).
+            "seat_players": [(seat, getattr(table, CHAIRS[seat])) for seat in game.seats],
             "words": game.deal_keys is not None,
             "confirmable": bool(mine),
             "history": [(board, _history_shown(history[board])) for board in sorted(history)],

@@ -9,15 +9,22 @@ from django.views.decorators.http import require_POST
 from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import deal_at
 from scoring.events.permissions import may_enter
-from scoring.games.huapai import SEATS
+from scoring.games import game_of
 from scoring.messages import message_text
 from scoring.models import RefereeCall, Round, Table
-from scoring.rulings.appeals import appeal_window_ends
+from scoring.rulings.appeals import appeal_window_ends, by_players
 from scoring.rulings.calls import call_open, call_rule, claim_text, penalty_apply, round_calls
 from scoring.rulings.not_played import not_played_text
 from scoring.web.client_address import client_ip
 from scoring.web.forms import CallOpenForm, CallRuleForm, form_errors
 from scoring.web.referee.views import event_official
+
+
+def game_choices(choices, codes):
+    """[(code, label)] of a stored choice (`RefereeCall.Kind`, `.Outcome`) the game has, in the
+    game's order."""
+    labels = dict(choices.choices)
+    return [(code, labels[code]) for code in codes]
 
 
 @event_official
@@ -55,7 +62,9 @@ def calls_page(request, event, number):
             "round": rnd,
             "calls": round_calls(rnd),
             "form": form,
-            "kinds": [c for c in RefereeCall.Kind.choices if c[0] != RefereeCall.Kind.DISPUTE],
+            # The game's kinds of call and seats (跑胡子: no claims, no North).
+            "kinds": game_choices(RefereeCall.Kind, game_of(event).call_kinds),
+            "seats": game_of(event).seats,
             "may_enter": may_enter(request.user, event, rnd),
         },
     )
@@ -91,12 +100,14 @@ def call_page(request, event, number, call_id):
                 )
             except EntryError as failure:
                 messages.error(request, message_text(failure))
+                call.refresh_from_db()  # the page shows the call as stored: unruled
             else:
                 messages.success(request, _("裁决已记录"))
                 return redirect("referee-call", event.slug, number, call.pk)
         else:
             messages.error(request, "；".join(form_errors(form)))
     deal = deal_at(call.table, call.board) if call.board else None
+    game = game_of(event)
     return render(
         request,
         "referee/call.html",
@@ -107,13 +118,18 @@ def call_page(request, event, number, call_id):
             "table": call.table,
             "deal": deal,
             "form": form,
-            "seats": SEATS,
+            "seats": game.seats,
+            # The game's outcomes, and the penalty boxes only where its law has penalty points.
+            "outcomes": game_choices(RefereeCall.Outcome, game.call_outcomes),
+            "takes_penalties": game.takes_penalties,
+            "game_name": _(game.name),
             "claim_text": claim_text(call),
             "not_played": not_played_text(deal) if deal is not None else None,
             "penalty_pending": call.outcome == RefereeCall.Outcome.PENALTY and not call.irregularities.exists(),
             "may_enter": may_enter(request.user, event, call.table.round),
             # Within the correction period a ruling may be appealed: the appeals form, filled in.
             "appeal_open": call.ruled_at is not None and appeal_window_ends(call.table.round) is not None,
+            "by_players": by_players(call.table),  # an appeal by a player, not a side, at a table of individuals
         },
     )
 

@@ -27,6 +27,7 @@ from scoring.games import game_of
 from scoring.games.huapai import SEATS
 from scoring.games.stored import event_rules, plays_alone
 from scoring.messages import message_json
+from scoring.rulings.calls import table_call_kinds
 from scoring.table_entry import idempotency
 from scoring.table_entry.codes import wrong_codes_lock_until
 from scoring.table_entry.services import (
@@ -346,6 +347,8 @@ def page(request, token):
                 "two_sides": set(game_of(event).sides) == {"NS", "EW"},
                 "alone": plays_alone(game_of(event)),
                 "penalties": dict.fromkeys(SEATS, ""),
+                # The reasons a table may give when it calls a referee: those of its game.
+                "call_kinds": table_call_kinds(game_of(event)),
                 "self_capture": getattr(rules, "self_capture_doubles", False),
                 "rules_text": rules_text(event),
                 "decks": decks,

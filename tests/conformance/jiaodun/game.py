@@ -20,6 +20,7 @@ The law, a dozen rules:
 import random
 from dataclasses import dataclass, replace
 
+from scoring.games import calls
 from scoring.games.base import GameBase
 from scoring.games.common import STANDINGS, adjusted_scores, group_deals, table_points
 from scoring.games.options import DEAL, EVENT, Option, read_option_values
@@ -143,6 +144,10 @@ class Jiaodun(GameBase):
     deal_keys = DEAL_KEYS
     generic_options = True
     takes_penalties = False
+    # Its law names no irregularity: the calls any card table has, ruled without penalty points
+    # (J12: an adjusted score for all four seats).
+    call_kinds = calls.GENERIC_CALL_KINDS
+    call_outcomes = calls.GENERIC_CALL_OUTCOMES
     breakdown_terms = (pgettext("breakdown", "叫"), pgettext("breakdown", "得"))
     statistics = ()
 
