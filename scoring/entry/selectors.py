@@ -274,7 +274,16 @@ def deal_preview(table, board, deal_json):
 def placed_deal(table, board, game, rules, entered):
     """The deal JSON of board `board` of a game that carries a state (升级) with the state the
     table's match reached before it: every earlier board must be there (entered, in whatever
-    status), in order (`games.stored.place_deal`). Raises `DealError`."""
+    status), in order (`games.stored.place_deal`); none after the deals a chief arbiter's ruling
+    on the match decided it on (`scoring.rulings.match_ruling`). Raises `DealError`."""
+    ruled = ruled_deals(table)
+    if ruled is not None and board > ruled:
+        raise DealError(
+            "match_ruled",
+            _("裁判长已裁定本场比赛的结果（共 {deals} 副）：第 {board} 副不能再记"),
+            deals=ruled,
+            board=board,
+        )
     earlier = list(Deal.objects.filter(table=table, board__lt=board).order_by("board"))
     missing = sorted(set(range(1, board)) - {deal.board for deal in earlier})
     if missing:
@@ -284,6 +293,12 @@ def placed_deal(table, board, game, rules, entered):
             boards="、".join(map(str, missing)),
         )
     return place_deal(game, rules, entered, [stored_json(deal) for deal in earlier])
+
+
+def ruled_deals(table):
+    """The deals a chief arbiter's ruling on the table's match decided it on, or None (not ruled)."""
+    ruling = getattr(table, "match_ruling", None)
+    return ruling.get("deals") if isinstance(ruling, dict) else None
 
 
 def match_lines(table, board, game, rules, entered=None):
@@ -304,6 +319,9 @@ def match_ended_at(table, board, game, rules):
     carries a state: 升级's target reached, or its deals played); False for any other game."""
     if not carries_state(game):
         return False
+    ruled = ruled_deals(table)
+    if ruled is not None and board >= ruled:  # the chief arbiter decided the match on these deals
+        return True
     deals = [stored_json(deal) for deal in table.deals.filter(board__lte=board).order_by("board")]
     result = table_match(game, rules, deals)
     return bool(result and result["finished"])
