@@ -22,7 +22,7 @@ from scoring.events.permissions import is_organiser
 from scoring.games import game_of
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.rulings import read_ruling
-from scoring.games.stored import carries_state, deal_json, event_rules, table_match
+from scoring.games.stored import carries_state, deal_json, event_rules, table_match, table_summary
 from scoring.models import Deal, DealHistory, Table
 
 
@@ -97,3 +97,35 @@ def rule_match(*, table: Table, user, outcome: str, reason: str, ip: str | None 
         )
         announce_results_changed(event, public=locked.round.is_published, shard=locked.pk)
     return ruling
+
+
+def match_ruling_rows(rnd) -> list[dict]:
+    """The round's tables whose match the chief arbiter may rule on or has ruled on (a game whose
+    match carries a state): `{"table", "ruling", "words"}` — the table's number, its ruling (None:
+    not yet) and its match in the game's words (a `Text`). A match over by itself is not listed."""
+    event = rnd.event
+    game = game_of(event)
+    if not carries_state(game):
+        return []
+    rules = event_rules(event)
+    deals = {}
+    for table_id, data in (
+        Deal.objects.counted()
+        .filter(table__round=rnd)
+        .order_by("table_id", "board")
+        .values_list("table_id", "game_data")
+    ):
+        deals.setdefault(table_id, []).append(data or {})
+    rows = []
+    for table in rnd.tables.order_by("number"):
+        result = table_match(game, rules, deals.get(table.pk, []))
+        if result is None or (result["finished"] and table.match_ruling is None):
+            continue
+        rows.append(
+            {
+                "table": table.number,
+                "ruling": table.match_ruling,
+                "words": table_summary(game, rules, deals.get(table.pk, []), table.match_ruling),
+            }
+        )
+    return rows

@@ -7,12 +7,15 @@ The match worked here by hand from §2.3: 40 from A (NS on 台上, S2: NS up two
 one, to 4), 110 (S4: the sides swap, EW on 台上 at A) — NS 4, EW 1 after three deals, the target
 (13) far off."""
 
+import subprocess
+
 import pytest
 
 from scoring.archive.database import import_archive
 from scoring.cache.versions import current_version
 from scoring.entry.errors import EntryError
 from scoring.entry.services import deal_confirm, deal_save
+from scoring.exports.files import round_results_pdf
 from scoring.models import ClockEntry, Deal, DealHistory, Round, Table
 from scoring.results.records import entrant_record
 from scoring.results.round_results import round_results
@@ -143,3 +146,32 @@ def test_calling_time_on_a_shengji_round_records_nothing_and_refuses_nothing(hal
     _clock, recorded = clock_act(rnd=rnd, user=chief, action="call_time", finish_in_play=False)
     assert recorded == 0 and ClockEntry.objects.filter(round=rnd, action="call_time").exists()
     assert Deal.objects.filter(table__round=rnd).count() == 4  # the deals played, nothing invented
+
+
+def test_the_chief_arbiter_rules_from_the_rounds_console(client, hall):
+    event, tables, referee, chief = hall
+    console = f"/organiser/{event.slug}/rounds/1/"
+    client.force_login(chief)
+    page = client.get(console).content.decode()
+    assert 'id="match-rulings"' in page and "match-ruling" in page
+    client.force_login(referee)
+    assert client.post(console + "tables/1/match-ruling/", {"outcome": "draw", "reason": "时间到"}).status_code == 403
+    client.force_login(chief)
+    answer = client.post(console + "tables/1/match-ruling/", {"outcome": "as_it_stands", "reason": "时间到"})
+    assert answer.status_code == 302 and fresh(tables[1]).match_ruling["outcome"] == "as_it_stands"
+    client.post(console + "tables/2/match-ruling/", {"outcome": "draw", "reason": ""})  # refused: no reason
+    assert fresh(tables[2]).match_ruling is None
+    page = client.get(console).content.decode()
+    assert "裁判长裁定：按当时级数 南北(NS) 胜（理由：时间到）" in page
+
+
+def test_the_round_results_paper_says_how_the_match_was_ruled(hall, tmp_path):
+    event, tables, _referee, chief = hall
+    rule_match(table=tables[1], user=chief, outcome="EW", reason="规程第5条")
+    out = tmp_path / "round.pdf"
+    with out.open("wb") as paper:
+        round_results_pdf(event, Round.objects.get(event=event)).write(paper)
+    text = "".join(
+        subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout.split()
+    )
+    assert "裁判长裁定：按赛事规程判东西(EW)胜（理由：规程第5条）" in text
