@@ -87,8 +87,10 @@ class Game(Protocol):
 # - `carries_state` (升级): a state is threaded from deal to deal at a table. Such a game has
 #   `place_deal(deal, earlier, rules)` (the deal with the state its table's match reached),
 #   `table_match(deals, rules)` (the match of a table's deals: state, deals played, finished, winner),
-#   `match_lines(before, after, rules)` and `match_summary(result)` (the match in words, as `Text`s);
-#   the site asks them through `scoring.games.stored` (`place_deal`, `table_match`, `table_outcome`).
+#   `match_lines(before, after, rules)` and `match_summary(result, ruling=None)` (the match in words, as
+#   `Text`s), `ruled_winner(result, outcome)` and `ruling_words(result, ruling)` (what a chief arbiter's
+#   ruling on an unfinished match means: `scoring.games.rulings`'s outcomes, as it stands, drawn, a side);
+#   the site asks them through `scoring.games.stored` (`place_deal`, `table_match`, `table_outcome`, `ruled_match`).
 #   `default_match_length`: a new event's most deals a table plays in a round.
 # - `standings_labels` ({figure: label}: its words for the standings' figures, 升级's 级差), `sheet_columns`
 #   and `sheet_note` (what its score sheet keeps beyond its fields), `deal_words(deal)` (what a stored
