@@ -7,15 +7,17 @@ The match worked here by hand from §2.3: 40 from A (NS on 台上, S2: NS up two
 one, to 4), 110 (S4: the sides swap, EW on 台上 at A) — NS 4, EW 1 after three deals, the target
 (13) far off."""
 
+import io
 import subprocess
 
 import pytest
+from openpyxl import load_workbook
 
 from scoring.archive.database import import_archive
 from scoring.cache.versions import current_version
 from scoring.entry.errors import EntryError
 from scoring.entry.services import deal_confirm, deal_save
-from scoring.exports.files import round_results_pdf
+from scoring.exports.files import results_xlsx, round_results_pdf
 from scoring.models import ClockEntry, Deal, DealHistory, Round, Table
 from scoring.results.records import entrant_record
 from scoring.results.round_results import round_results
@@ -175,3 +177,15 @@ def test_the_round_results_paper_says_how_the_match_was_ruled(hall, tmp_path):
         subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout.split()
     )
     assert "裁判长裁定：按赛事规程判东西(EW)胜（理由：规程第5条）" in text
+
+
+def test_the_results_workbook_states_the_ruling_after_the_tables_deals(hall):
+    event, tables, _referee, chief = hall
+    rule_match(table=tables[1], user=chief, outcome="draw", reason="规程第5条")
+    out = io.BytesIO()
+    results_xlsx(event, False).write(out)
+    rows = [row for row in load_workbook(io.BytesIO(out.getvalue())).worksheets[0].iter_rows(values_only=True)]
+    ruled = [row for row in rows if row[2] == "裁定"]
+    assert len(ruled) == 1 and ruled[0][:2] == (1, 1)
+    assert any("裁判长裁定：判为平局（理由：规程第5条）" in str(cell) for cell in ruled[0])
+    assert rows.index(ruled[0]) == 4  # after the header and table 1's three deals
