@@ -26,18 +26,6 @@ from scoring.games.stored import carries_state, deal_json, event_rules, table_ma
 from scoring.models import Deal, DealHistory, Table
 
 
-def may_rule_match(table: Table) -> bool:
-    """Whether the table's match is one a chief arbiter may rule on: its game's match carries a
-    state (it can stop short of its end) and it has not finished by itself."""
-    event = table.round.event
-    game = game_of(event)
-    if not carries_state(game):
-        return False
-    deals = [deal_json(d) for d in Deal.objects.counted().filter(table=table).order_by("board")]
-    result = table_match(game, event_rules(event), deals)
-    return result is not None and not result["finished"]
-
-
 def rule_match(*, table: Table, user, outcome: str, reason: str, ip: str | None = None) -> dict:
     """The chief arbiter (an organiser of the event) rules on the table's unfinished match:
     `outcome` "as_it_stands", "draw" or a side ("NS", "EW": by the regulations), with `reason`.

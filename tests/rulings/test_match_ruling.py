@@ -22,7 +22,7 @@ from scoring.models import ClockEntry, Deal, DealHistory, Round, Table
 from scoring.results.records import entrant_record
 from scoring.results.round_results import round_results
 from scoring.results.standings import event_standings
-from scoring.rounds.publication import publication_checklist, round_publish
+from scoring.rounds.publication import changes_since_publication, publication_checklist, round_publish
 from scoring.rulings.clock import clock_act
 from scoring.rulings.match_ruling import rule_match
 from scoring.table_entry.grid import table_rows
@@ -189,3 +189,22 @@ def test_the_results_workbook_states_the_ruling_after_the_tables_deals(hall):
     assert len(ruled) == 1 and ruled[0][:2] == (1, 1)
     assert any("裁判长裁定：判为平局（理由：规程第5条）" in str(cell) for cell in ruled[0])
     assert rows.index(ruled[0]) == 4  # after the header and table 1's three deals
+
+
+def test_a_ruling_changed_after_publication_is_on_the_public_list_of_changes(client, hall):
+    event, tables, _referee, chief = hall
+    rnd = Round.objects.get(event=event)
+    rule_match(table=tables[1], user=chief, outcome="as_it_stands", reason="时间到")
+    rule_match(table=tables[2], user=chief, outcome="draw", reason="时间到")
+    round_publish(rnd, user=chief)
+    public = current_version(event, public=True)
+    rule_match(table=tables[1], user=chief, outcome="draw", reason="申诉委员会：按规程第5条判平局")
+    assert current_version(event, public=True) != public  # a published result moved: the public pages follow
+    (change,) = changes_since_publication(event)
+    assert change.action == DealHistory.Action.RULING and change.before["match_ruling"]["outcome"] == "as_it_stands"
+    assert "判为平局" in change.reason and "规程第5条" in change.reason
+    assert {row.id: row.match_points for row in event_standings(event)}["A"] == 1
+    page = client.get(f"/events/{event.slug}/changes/")
+    assert page.status_code == 200 and "规程第5条" in page.content.decode()
+    round_page = client.get(f"/events/{event.slug}/rounds/1/").content.decode()
+    assert "裁判长裁定：判为平局（理由：申诉委员会：按规程第5条判平局）" in round_page
