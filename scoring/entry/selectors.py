@@ -295,7 +295,7 @@ def placed_deal(table, board, game, rules, entered):
     return place_deal(game, rules, entered, [stored_json(deal) for deal in earlier])
 
 
-def ruled_deals(table):
+def ruled_deals(table) -> int | None:
     """The deals a chief arbiter's ruling on the table's match decided it on, or None (not ruled)."""
     ruling = getattr(table, "match_ruling", None)
     return ruling.get("deals") if isinstance(ruling, dict) else None

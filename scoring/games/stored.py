@@ -162,7 +162,7 @@ def table_match(game, rules, deals):
     return result if result["deals_played"] else None
 
 
-def ruled_match(game, result, ruling=None):
+def ruled_match(game, result: dict | None, ruling: dict | None = None) -> dict | None:
     """A table's match (`table_match`'s result) with the chief arbiter's ruling on it, if any
     (`scoring.games.rulings`): a match that did not finish by itself and was ruled is over, its
     winner what the game says the ruling means (`Game.ruled_winner`); a match that finished by

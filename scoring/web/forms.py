@@ -233,7 +233,7 @@ class MatchRulingForm(forms.Form):
         self.fields["outcome"].choices = match_ruling_choices(game)
 
 
-def match_ruling_choices(game):
+def match_ruling_choices(game) -> list[tuple[str, str]]:
     """(outcome, words) of a ruling on the game's match: as it stands, drawn, each side by the
     regulations."""
     sides = [(side, gettext("按赛事规程判 %(side)s 胜") % {"side": side}) for side in game.sides]

@@ -226,7 +226,7 @@ class Shengji:
         lines.append(self._progress(rules, played, winner))
         return lines
 
-    def ruled_winner(self, result, outcome):
+    def ruled_winner(self, result: dict, outcome: str) -> str:
         """What a chief arbiter's ruling on an unfinished match (`result`, `table_match`) gives as
         its winner: "as_it_stands" — the levels reached decide, equal levels drawn (as M3 decides
         a match at its number of deals); "draw"; or the side the regulations name ("NS", "EW")."""
@@ -237,7 +237,7 @@ class Shengji:
             return "NS" if levels["NS"] > levels["EW"] else "EW"
         return outcome
 
-    def ruling_words(self, result, ruling):
+    def ruling_words(self, result: dict, ruling: dict) -> Text:
         """A ruling on the match in words: how it was decided and the reason written with it."""
         outcome = ruling["outcome"]
         winner = self.ruled_winner(result, outcome)
@@ -253,7 +253,7 @@ class Shengji:
             decided = Text(_("按赛事规程判 {winner} 胜"), winner=side_label(winner))
         return Text(_("裁判长裁定：{decided}（理由：{reason}）"), decided=decided, reason=ruling["reason"])
 
-    def match_summary(self, result, ruling=None):
+    def match_summary(self, result: dict, ruling: dict | None = None) -> Text:
         """A table's match in one line, for the round and entrant pages: the levels reached and
         the winner, or how many deals it stands at ("NS 打5（5） · EW 打A（1） · 南北(NS) 胜");
         an unfinished match the chief arbiter ruled on says how he ruled and why."""
