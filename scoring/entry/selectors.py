@@ -17,6 +17,7 @@ from scoring.games.stored import (
     place_deal,
     plays_alone,
     table_match,
+    table_summary,
 )
 from scoring.games.stored import deal_json as stored_json
 from scoring.messages import breakdown_lines, games_line, message_text, term_text
@@ -311,7 +312,12 @@ def match_lines(table, board, game, rules, entered=None):
     earlier = [stored_json(deal) for deal in table.deals.filter(board__lt=board).order_by("board")]
     before = table_match(game, rules, earlier) or game.table_match([], rules)
     after = game.table_match([*earlier, entered], rules) if entered is not None else None
-    return [message_text(line) for line in game.match_lines(before, after, rules)]
+    lines = [message_text(line) for line in game.match_lines(before, after, rules)]
+    ruling = getattr(table, "match_ruling", None)
+    if ruling:  # the chief arbiter decided the match: the referee sees how, and why, on its deals
+        whole = [stored_json(deal) for deal in table.deals.order_by("board")]
+        lines.append(message_text(table_summary(game, rules, whole, ruling)))
+    return lines
 
 
 def match_ended_at(table, board, game, rules):

@@ -16,7 +16,9 @@ from openpyxl import load_workbook
 from scoring.archive.database import import_archive
 from scoring.cache.versions import current_version
 from scoring.entry.errors import EntryError
+from scoring.entry.selectors import deal_preview
 from scoring.entry.services import deal_confirm, deal_save
+from scoring.events.rulebook import rules_text
 from scoring.exports.files import results_xlsx, round_results_pdf
 from scoring.models import ClockEntry, Deal, DealHistory, Round, Table
 from scoring.results.records import entrant_record
@@ -208,3 +210,11 @@ def test_a_ruling_changed_after_publication_is_on_the_public_list_of_changes(cli
     assert page.status_code == 200 and "规程第5条" in page.content.decode()
     round_page = client.get(f"/events/{event.slug}/rounds/1/").content.decode()
     assert "裁判长裁定：判为平局（理由：申诉委员会：按规程第5条判平局）" in round_page
+
+
+def test_the_entry_page_and_the_rules_in_force_say_the_chief_arbiter_rules(hall):
+    event, tables, _referee, chief = hall
+    assert "时间到未结束由裁判长裁定" in rules_text(event)
+    rule_match(table=tables[1], user=chief, outcome="as_it_stands", reason="时间到")
+    lines = deal_preview(fresh(tables[1]), 3, {"points": 110})["match"]
+    assert lines[-1].endswith("裁判长裁定：按当时级数 南北(NS) 胜（理由：时间到）")
