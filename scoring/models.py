@@ -436,6 +436,11 @@ class Table(models.Model):
     # Set when a tenth wrong code within ten minutes arrives (`scoring.table_entry.codes`):
     # read with the table, so a poll needs no query to know the table is locked.
     locked_until = models.DateTimeField(null=True, blank=True)
+    # The chief arbiter's ruling on a match that did not finish by itself (a game whose match
+    # carries a state, 升级: time called before anyone passed the target), `{"outcome", "reason",
+    # "deals"}` (`scoring.games.rulings`); written only by `scoring.rulings.match_ruling`, with a
+    # history row. None: not ruled.
+    match_ruling = models.JSONField(_("比赛结果裁定"), null=True, blank=True)
 
     objects = TableQuerySet.as_manager()
 

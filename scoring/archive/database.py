@@ -216,6 +216,8 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
                 east=seats.get("E"),
                 south=seats.get("S"),
                 west=seats.get("W"),
+                # The chief arbiter's ruling on an unfinished match (升级), as the archive carries it.
+                match_ruling=parsed_table.ruling,
             )
         )
     Table.objects.bulk_create(tables, batch_size=BATCH)

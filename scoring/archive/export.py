@@ -165,6 +165,13 @@ def _export_round(event, rnd):
                     "ew": table.ew_entrant.code,
                     "deals": deals_by_table.get(table.id, []),
                     **({"lineups": lineups[table.id]} if table.id in lineups else {}),
+                    # The chief arbiter's ruling on an unfinished match (升级): what it decided and
+                    # why; the deals it was made on are the match's deals.
+                    **(
+                        {"ruling": {key: table.match_ruling[key] for key in ("outcome", "reason")}}
+                        if table.match_ruling
+                        else {}
+                    ),
                     **match.extra,
                 }
             )

@@ -23,12 +23,14 @@ from scoring.engine.vocabulary import (
     DEFAULT_MATCH_POINTS,
     DEFAULT_TIEBREAKS,
     GAME_THRESHOLDS,
+    PUBLISHED_STATUSES,
     Kind,
     MatchMode,
     RoundStatus,
 )
 from scoring.games import DEFAULT_GAME, GAMES
 from scoring.games.refusals import DealError, Refusal, Text, _
+from scoring.games.rulings import read_ruling
 from scoring.games.stored import (
     MATCH_LENGTH_OPTION,
     STANDINGS_OPTION,
@@ -39,6 +41,7 @@ from scoring.games.stored import (
     place_deal,
     rules_for_event,
     score_stored,
+    table_match,
     table_outcome,
     table_points,
 )
@@ -114,6 +117,10 @@ class ParsedTable:
     deals: list = field(default_factory=list)
     raw: dict | None = None  # the table's own JSON (teams), which holds its deals
     lineups: list = field(default_factory=list)  # teams, pairs: [{"session", "seats"}] from a later 节 on
+    # A match that carries a state (升级): the chief arbiter's ruling on it (the match's `"ruling"`,
+    # `scoring.games.rulings`), and whether it is over (by itself, by the ruling, or its deals played).
+    ruling: dict | None = None
+    finished: bool = True
 
 
 @dataclass
@@ -185,7 +192,9 @@ class ParsedEvent:
                     for table, parsed in zip(tables, match.tables, strict=True):
                         deals = sorted(parsed.deals, key=lambda d: d.board)
                         confirmed = [canonical_deal(self.game, d.scored) for d in deals if d.status == "confirmed"]
-                        outcome = table_outcome(self.game, _rules_for(self.event), confirmed, self.event["length"])
+                        outcome = table_outcome(
+                            self.game, _rules_for(self.event), confirmed, self.event["length"], parsed.ruling
+                        )
                         table.set_outcome(outcome)
                 results.append(
                     MatchResult(round=rnd.number, home=match.home, away=match.away, bye=match.bye, tables=tables)
@@ -660,11 +669,55 @@ def parse_round(raw_round, context):
             )
         for table in match.tables:
             _deals(table, raw_match if kind != Kind.TEAMS else None, number, rules, event)
+            if kind == Kind.PAIRS and carries_state(GAMES[event["game"]]):
+                _match_ruling(table, match, number, rules, event)
         rnd.matches.append(match)
+    unruled = [t for m in rnd.matches for t in m.tables if not t.finished]
     if not rnd.status:
         played = [m for m in rnd.matches if m.bye is None]
-        rnd.status = "official" if all(any(t.deals for t in m.tables) for m in played) else "in_play"
+        # A match that did not finish and was not ruled on has no result yet: its round is in play.
+        every = all(any(t.deals for t in m.tables) for m in played) and not unruled
+        rnd.status = "official" if every else "in_play"
+    _require(
+        rnd.status not in PUBLISHED_STATUSES or not unruled,
+        _("第{round}轮 {table}号桌：比赛未结束，也没有裁判长的裁定（ruling）；已公布的轮次不能有未定结果的比赛"),
+        code="unruled_match",
+        round=number,
+        table=unruled[0].number if unruled else None,
+    )
     return rnd
+
+
+def _match_ruling(table, match, round_number, rules, event):
+    """A pairs table of a game whose match carries a state (升级): the chief arbiter's ruling the
+    match carries (`"ruling": {"outcome", "reason"}`, kept out of the match's extra keys: the
+    site stores it on the table), checked as the site checks it — a match that did not finish
+    by itself, with deals, a reason written — and whether the match is over."""
+    game = GAMES[event["game"]]
+    where = _table(round_number, table.number)
+    raw = match.extra.pop("ruling", None)
+    confirmed = [canonical_deal(game, d.scored) for d in table.deals if d.status == "confirmed"]
+    result = table_match(game, rules, confirmed)
+    if raw is not None:
+        try:
+            ruling = read_ruling(game, raw, 0 if result is None else result["deals_played"])
+        except DealError as error:
+            raise ArchiveError(
+                _("{where}：{problem} [{deal_code}]"),
+                where=where,
+                problem=Text(error.template, **error.params),
+                deal_code=error.code,
+            ) from None
+        _require(
+            result is not None and not result["finished"] and len(confirmed) == len(table.deals),
+            _("{where}：只有未打完、各副都已确认的比赛才有裁判长的裁定（ruling）"),
+            code="bad_ruling",
+            where=where,
+        )
+        table.ruling = ruling
+    outcome = table_outcome(game, rules, confirmed, event["length"], table.ruling)
+    # A table without a confirmed deal has no match to decide here (its boards are the question).
+    table.finished = outcome is None or bool(outcome[3])
 
 
 def _is_date(value):

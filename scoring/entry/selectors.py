@@ -17,6 +17,7 @@ from scoring.games.stored import (
     place_deal,
     plays_alone,
     table_match,
+    table_summary,
 )
 from scoring.games.stored import deal_json as stored_json
 from scoring.messages import breakdown_lines, games_line, message_text, term_text
@@ -274,7 +275,16 @@ def deal_preview(table, board, deal_json):
 def placed_deal(table, board, game, rules, entered):
     """The deal JSON of board `board` of a game that carries a state (升级) with the state the
     table's match reached before it: every earlier board must be there (entered, in whatever
-    status), in order (`games.stored.place_deal`). Raises `DealError`."""
+    status), in order (`games.stored.place_deal`); none after the deals a chief arbiter's ruling
+    on the match decided it on (`scoring.rulings.match_ruling`). Raises `DealError`."""
+    ruled = ruled_deals(table)
+    if ruled is not None and board > ruled:
+        raise DealError(
+            "match_ruled",
+            _("裁判长已裁定本场比赛的结果（共 {deals} 副）：第 {board} 副不能再记"),
+            deals=ruled,
+            board=board,
+        )
     earlier = list(Deal.objects.filter(table=table, board__lt=board).order_by("board"))
     missing = sorted(set(range(1, board)) - {deal.board for deal in earlier})
     if missing:
@@ -284,6 +294,12 @@ def placed_deal(table, board, game, rules, entered):
             boards="、".join(map(str, missing)),
         )
     return place_deal(game, rules, entered, [stored_json(deal) for deal in earlier])
+
+
+def ruled_deals(table) -> int | None:
+    """The deals a chief arbiter's ruling on the table's match decided it on, or None (not ruled)."""
+    ruling = getattr(table, "match_ruling", None)
+    return ruling.get("deals") if isinstance(ruling, dict) else None
 
 
 def match_lines(table, board, game, rules, entered=None):
@@ -296,7 +312,12 @@ def match_lines(table, board, game, rules, entered=None):
     earlier = [stored_json(deal) for deal in table.deals.filter(board__lt=board).order_by("board")]
     before = table_match(game, rules, earlier) or game.table_match([], rules)
     after = game.table_match([*earlier, entered], rules) if entered is not None else None
-    return [message_text(line) for line in game.match_lines(before, after, rules)]
+    lines = [message_text(line) for line in game.match_lines(before, after, rules)]
+    ruling = getattr(table, "match_ruling", None)
+    if ruling:  # the chief arbiter decided the match: the referee sees how, and why, on its deals
+        whole = [stored_json(deal) for deal in table.deals.order_by("board")]
+        lines.append(message_text(table_summary(game, rules, whole, ruling)))
+    return lines
 
 
 def match_ended_at(table, board, game, rules):
@@ -304,6 +325,9 @@ def match_ended_at(table, board, game, rules):
     carries a state: 升级's target reached, or its deals played); False for any other game."""
     if not carries_state(game):
         return False
+    ruled = ruled_deals(table)
+    if ruled is not None and board >= ruled:  # the chief arbiter decided the match on these deals
+        return True
     deals = [stored_json(deal) for deal in table.deals.filter(board__lte=board).order_by("board")]
     result = table_match(game, rules, deals)
     return bool(result and result["finished"])

@@ -69,7 +69,12 @@ def rules_in_force(event):
             _option_phrase(spec, stored.get(spec.name, spec.default)) for spec in game.option_specs
         ]
         if carries_state(game):  # a match that ends by itself: the most deals a table plays in a round
-            phrases.append(_("每桌每轮至多 %(n)s 副，未打完按当时级数定胜负") % {"n": event.match_length})
+            # Played out to the round's most deals, it stands as it is; stopped by time, the chief
+            # arbiter rules on it (scoring.rulings.match_ruling).
+            phrases.append(
+                _("每桌每轮至多 %(n)s 副，打满仍未结束按当时级数定胜负；时间到未结束由裁判长裁定")
+                % {"n": event.match_length}
+            )
         return phrases
     rules = event_rules(event)
     label = getattr(rules, "label", "")

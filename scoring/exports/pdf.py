@@ -122,7 +122,14 @@ def write_round_results(out, event, rnd, results):
     # 局 running totals decide a match only in a games-scored event: elsewhere no 局 column,
     # as on the round's page (a boards event's paper would show totals that decide nothing).
     by_games = event.match_mode == MatchMode.GAMES
-    body = [["桌", "NS", "EW", "NS 得分", "EW 得分", "场分", "副数"] + (["局"] if by_games else [])]
+    # A match that carries a state (升级): its levels and result in words, a chief arbiter's
+    # ruling with its reason included, as the round's page prints them.
+    by_words = any(row.get("match_words") for row in results["tables"])
+    body = [
+        ["桌", "NS", "EW", "NS 得分", "EW 得分", "场分", "副数"]
+        + (["局"] if by_games else [])
+        + (["比赛"] if by_words else [])
+    ]
     for row in results["tables"]:
         table = row["table"]
         ns, ew = row["ns_label"], row["ew_label"]
@@ -139,11 +146,13 @@ def write_round_results(out, event, rnd, results):
         if by_games:
             games = " ".join(f"{g.ns}/{g.ew}{'' if g.finished else '…'}" for g in row["games"])
             cells.append(_text(games, styles["cell"]))
+        if by_words:
+            cells.append(_text(row.get("match_words") or "", styles["cell"]))
         body.append(cells)
     doc = _document(out, f"{event.name} 第{rnd.number}轮成绩", wide=True)
     # Without the 局 column its 60 mm go to the two sides' names.
-    names = 60 * mm if by_games else 90 * mm
-    widths = [12 * mm, names, names, 22 * mm, 22 * mm, 16 * mm, 14 * mm] + ([60 * mm] if by_games else [])
+    names = 60 * mm if by_games or by_words else 90 * mm
+    widths = [12 * mm, names, names, 22 * mm, 22 * mm, 16 * mm, 14 * mm] + ([60 * mm] if by_games or by_words else [])
     table = LongTable(body, repeatRows=1, colWidths=widths)
     table.setStyle(_table_style())
     story = [

@@ -52,6 +52,7 @@ def tables_with_deals(event, *, published_only):
         "east_id",
         "south_id",
         "west_id",
+        "match_ruling",
     ):
         tables[row["id"]] = {
             "round": rounds[row["round_id"]],
@@ -59,6 +60,8 @@ def tables_with_deals(event, *, published_only):
             "ns": row["ns_entrant__code"],
             "ew": row["ew_entrant__code"],
             "seats": {"N": row["north_id"], "E": row["east_id"], "S": row["south_id"], "W": row["west_id"]},
+            # The chief arbiter's ruling on the table's match (升级), which the workbook states.
+            "match_ruling": row["match_ruling"],
         }
     fields = ("table_id", "board", "status", *Deal.RESULT_COLUMNS)
     deals = Deal.objects.filter(table__round_id__in=rounds)

@@ -16,6 +16,8 @@ from scoring.entry.game_fields import deal_text
 from scoring.games import game_of as game_of_event
 from scoring.games.huapai import card_label
 from scoring.games.huapai.deal_text import exposed_text, holders_text
+from scoring.games.stored import event_rules, table_summary
+from scoring.messages import message_text
 from scoring.models import Deal
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
@@ -180,7 +182,7 @@ def write_results(out, event, tables_with_deals, players, scope=""):
     status_label = {value: str(label) for value, label in Deal.Status.choices}
     game = game_of_event(event)
     if game.deal_keys is not None:  # another game's deal, kept whole: in its fields' words
-        _write_game_results(ws, game, tables_with_deals, players, status_label)
+        _write_game_results(ws, game, tables_with_deals, players, status_label, event_rules(event))
         write_about_sheet(wb, event, scope)
         wb.save(out)
         return
@@ -220,9 +222,11 @@ def write_results(out, event, tables_with_deals, players, scope=""):
     wb.save(out)
 
 
-def _write_game_results(ws, game, tables_with_deals, players, status_label):
+def _write_game_results(ws, game, tables_with_deals, players, status_label, rules):
     """One row per deal of a game whose deal is kept whole (`Deal.game_data`): the seats'
-    players, the deal in the game's words, an adjusted score, each seat's score."""
+    players, the deal in the game's words, an adjusted score, each seat's score; after a table's
+    deals, the chief arbiter's ruling on its match where he made one (升级: the match in words,
+    the ruling and its reason), since it, not the deals, decides that match."""
     seats = game.seats
     titles = (
         ["轮", "桌", "副"]
@@ -246,4 +250,12 @@ def _write_game_results(ws, game, tables_with_deals, players, status_label):
                 + [safe(ws, deal["adjusted_reason"] or "")]
                 + [deal["scores"][s] for s in seats]
                 + [status_label.get(deal["status"], deal["status"])]
+            )
+        ruling = table.get("match_ruling")
+        if ruling:
+            words = table_summary(game, rules, [deal["game_data"] or {} for deal in deals], ruling)
+            ws.append(
+                [table["round"], table["number"], "裁定"]
+                + [safe(ws, name) for name in names]
+                + [safe(ws, message_text(words) if words is not None else ruling["reason"])]
             )

@@ -124,8 +124,18 @@ class GameBase:
         """The match around one deal in words, as `Text`s."""
         return []
 
-    def match_summary(self, result: dict) -> Any:
-        """A table's match in words (a `Text`)."""
+    def match_summary(self, result: dict, ruling: dict | None = None) -> Any:
+        """A table's match in words (a `Text`), with the chief arbiter's ruling where it has one."""
+        return None
+
+    # What a chief arbiter's ruling on an unfinished match means (`scoring.games.rulings`'s
+    # outcomes: as it stands, drawn, a side), asked through `scoring.games.stored.ruled_match`.
+    def ruled_winner(self, result: dict, outcome: str) -> str | None:
+        """The match's winner under the ruling ("draw" where drawn)."""
+        return None
+
+    def ruling_words(self, result: dict, ruling: dict) -> Any:
+        """The ruling in words (a `Text`)."""
         return None
 
     # Its words for the standings' figures ({figure: msgid}: 升级's 级差); none: the site's own.

@@ -162,30 +162,45 @@ def table_match(game, rules, deals):
     return result if result["deals_played"] else None
 
 
-def table_outcome(game, rules, deals, length):
+def ruled_match(game, result: dict | None, ruling: dict | None = None) -> dict | None:
+    """A table's match (`table_match`'s result) with the chief arbiter's ruling on it, if any
+    (`scoring.games.rulings`): a match that did not finish by itself and was ruled is over, its
+    winner what the game says the ruling means (`Game.ruled_winner`); a match that finished by
+    itself keeps its own result (the ruling, made on deals since corrected, is moot)."""
+    if result is None or ruling is None or result["finished"]:
+        return result
+    return {**result, "finished": True, "winner": game.ruled_winner(result, ruling["outcome"]), "ruled": True}
+
+
+def table_outcome(game, rules, deals, length, ruling=None):
     """What the standings take of a table of a game that carries a state (升级 §2.1 Standings),
     from its deals as stored in playing order: `(NS figure, EW figure, winner, finished)` — the
     levels each side reached (their difference the first tie-break), the match's winner ("NS",
-    "EW", "draw"; None while it goes on) and whether it is over: it ended, or the table has
-    played the round's `length` deals (it then stands as it is, the higher level ahead).
+    "EW", "draw"; None while it goes on) and whether it is over: it ended, the chief arbiter
+    ruled on it (`ruling`, the winner his ruling gives), or the table has played the round's
+    `length` deals (it then stands as it is, the higher level ahead).
     None for another game, or a table without deals."""
-    result = table_match(game, rules, deals)
+    result = ruled_match(game, table_match(game, rules, deals), ruling)
     if result is None:
         return None
     levels = result["state"]["levels"]
     return levels["NS"], levels["EW"], result["winner"], result["finished"] or result["deals_played"] >= length
 
 
-def boards_played_out(game, rules, deals, length):
+def boards_played_out(game, rules, deals, length, ruling=None):
     """How many boards a table's match needs (1…this): `length`, or fewer for a game whose match
-    ends by itself (升级: the deals up to the one that ended it, as stored in playing order)."""
-    result = table_match(game, rules, deals)
+    ends by itself (升级: the deals up to the one that ended it, as stored in playing order) or
+    was ruled on by the chief arbiter (the deals it had: the rest are not expected)."""
+    result = ruled_match(game, table_match(game, rules, deals), ruling)
     if result is None or not result["finished"]:
         return length
     return min(length, result["deals_played"])
 
 
-def table_summary(game, rules, deals):
-    """A table's match in the game's words (`Game.match_summary`, a `Text`), or None."""
+def table_summary(game, rules, deals, ruling=None):
+    """A table's match in the game's words (`Game.match_summary`, a `Text`, with the chief
+    arbiter's ruling where he made one), or None."""
     result = table_match(game, rules, deals)
-    return None if result is None else game.match_summary(result)
+    if result is None:
+        return None
+    return game.match_summary(result, ruling) if ruling is not None else game.match_summary(result)

@@ -35,21 +35,22 @@ def event_format(event):
     )
 
 
-def pairs_table_figures(event, fmt, sides, stored=None):
+def pairs_table_figures(event, fmt, sides, stored=None, ruling=None):
     """A pairs table as the round and entrant pages show it: `(NS total, EW total, NS 场分, EW
     场分, words)` from its confirmed deals in playing order (`sides`: [(ns, ew)]; `stored`:
-    their deals as stored). A game whose match carries a state (升级) gives the levels reached
-    as the totals, the 场分 from its match's winner (as it stands when unfinished), and the
-    match in its words; any other game the sums and `words` None."""
+    their deals as stored; `ruling`: the chief arbiter's ruling on its match, `Table.match_ruling`).
+    A game whose match carries a state (升级) gives the levels reached as the totals, the 场分
+    from its match's winner (the ruling's where he ruled; as it stands while unfinished), and
+    the match in its words; any other game the sums and `words` None."""
     ns_total, ew_total = sum(ns for ns, _ in sides), sum(ew for _, ew in sides)
     game = game_of(event)
     winner, words = None, None
     if carries_state(game) and stored:
         rules = event_rules(event)
-        outcome = table_outcome(game, rules, stored, event.match_length)
+        outcome = table_outcome(game, rules, stored, event.match_length, ruling)
         if outcome is not None:
             ns_total, ew_total, winner, _finished = outcome
-            words = message_text(table_summary(game, rules, stored))
+            words = message_text(table_summary(game, rules, stored, ruling))
     ns_points, ew_points = engine_table_points(fmt, sides, ns_total, ew_total, winner)
     return ns_total, ew_total, ns_points, ew_points, words
 
@@ -105,11 +106,12 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
         rules = event_rules(event)
     by_points = individual and event_option(event, STANDINGS_OPTION) == STANDINGS_TABLE_POINTS
     tables_by_match = defaultdict(list)
-    for table_id, match_id, ns_code, ew_code, *seat_codes in Table.objects.filter(
+    for table_id, match_id, ruling, ns_code, ew_code, *seat_codes in Table.objects.filter(
         round_id__in=round_numbers
     ).values_list(
         "id",
         "match_id",
+        "match_ruling",
         "ns_entrant__code",
         "ew_entrant__code",
         *(("north__code", "east__code", "south__code", "west__code") if individual else ()),
@@ -127,7 +129,8 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
             if by_points:
                 table.seat_points = table_points(game, table.seat_totals)
             if stored_by_table:
-                table.set_outcome(table_outcome(game, rules, stored_by_table[table_id], event.match_length))
+                # The chief arbiter's ruling on a match that did not finish decides it (its winner).
+                table.set_outcome(table_outcome(game, rules, stored_by_table[table_id], event.match_length, ruling))
         tables_by_match[match_id].append(table)
 
     results = []

@@ -142,7 +142,9 @@ def entrant_record(event, code):
         own_points, words = None, None
         if deals and event.kind == Kind.PAIRS:
             stored = [d["game_data"] or {} for d in deals]
-            ns_total, ew_total, ns_points, ew_points, words = pairs_table_figures(event, fmt, sides, stored)
+            ns_total, ew_total, ns_points, ew_points, words = pairs_table_figures(
+                event, fmt, sides, stored, table.match_ruling
+            )
             own_points = ns_points if side == "NS" else ew_points
             if words is not None:  # a match that carries a state (升级): the levels reached
                 own, other = (ns_total, ew_total) if side == "NS" else (ew_total, ns_total)

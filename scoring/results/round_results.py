@@ -49,7 +49,7 @@ def round_results(event, rnd):
         words = None
         if table_sides and event.kind == Kind.PAIRS:
             ns_total, ew_total, ns_points, ew_points, words = pairs_table_figures(
-                event, fmt, table_sides, stored.get(table.id)
+                event, fmt, table_sides, stored.get(table.id), table.match_ruling
             )
         else:
             ns_points = ew_points = None  # a team match spans two tables; individuals have no 场分

@@ -38,13 +38,26 @@ def publication_checklist(rnd):
         table_states = states.get(table.id, {})
         deals = deals_by_table.get(table.id, [])
         if event.match_mode == MatchMode.BOARDS:
-            # A match that ends by itself (升级's target) needs its boards up to the one that ended it.
+            # A match that ends by itself (升级's target) needs its boards up to the one that ended
+            # it; one the chief arbiter ruled on, the boards it had (`scoring.rulings.match_ruling`).
             needed = (
-                boards_played_out(game, rules, [deal_json(d) for d in deals], event.match_length)
+                boards_played_out(game, rules, [deal_json(d) for d in deals], event.match_length, table.match_ruling)
                 if threaded
                 else event.match_length
             )
             missing = [b for b in range(1, needed + 1) if b not in table_states]
+            if threaded and missing and deals:
+                # Its deals after the last one entered are not "missing" boards but a match not
+                # over: entered until it ends, or ruled on by the chief arbiter when time is up.
+                last = max(table_states, default=0)
+                blocking.append(
+                    Text(
+                        _("{table}号桌比赛未结束（已录 {played} 副）：录入其后各副，或由裁判长裁定比赛结果"),
+                        table=table.number,
+                        played=last,
+                    )
+                )
+                missing = [b for b in missing if b < last]
             if missing:
                 blocking.append(Text(_("{table}号桌缺少第 {boards} 副"), table=table.number, boards=_ranges(missing)))
         else:

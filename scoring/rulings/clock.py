@@ -28,7 +28,9 @@ from scoring.engine.not_played import MARK_KEY
 from scoring.engine.vocabulary import SEATS, MatchMode
 from scoring.entry.errors import EntryError
 from scoring.events.permissions import is_organiser, may_enter
+from scoring.games import game_of
 from scoring.games.refusals import Text, _
+from scoring.games.stored import carries_state
 from scoring.models import ClockEntry, Deal, DealHistory, RefereeCall, Round, Table
 from scoring.rulings.calls import call_open, call_rule
 from scoring.rulings.not_played import TIME_CALLED, board_not_played
@@ -122,6 +124,10 @@ def boards_not_started(event, boards_with_results, finish_in_play):
     its last one were played (or skipped) and are the referees' to look at: they stay missing."""
     if event.match_mode != MatchMode.BOARDS:
         return []  # games mode: a match is its deals; the unfinished 局 is decided as it stands
+    if carries_state(game_of(event)):
+        # A match that carries a state (升级) cannot skip a deal or score one not played: it is
+        # its deals, and the chief arbiter rules on an unfinished one (`scoring.rulings.match_ruling`).
+        return []
     after = max(boards_with_results, default=0)
     waiting = list(range(after + 1, event.match_length + 1))
     return waiting[1:] if finish_in_play else waiting

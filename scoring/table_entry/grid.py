@@ -171,8 +171,8 @@ def table_rows(rnd, table_ids=None):
         flags.setdefault(table_id, []).append({"board": board, "kinds": kinds})
     now = timezone.now()
     rows = {}
-    for table_id, number, ns_signed, ew_signed, locked_until, *codes in tables.values_list(
-        "id", "number", "ns_signed_off_at", "ew_signed_off_at", "locked_until",
+    for table_id, number, ns_signed, ew_signed, locked_until, ruling, *codes in tables.values_list(
+        "id", "number", "ns_signed_off_at", "ew_signed_off_at", "locked_until", "match_ruling",
         "ns_entrant__code", "ew_entrant__code", "north__code", "east__code", "south__code", "west__code",
     ):  # fmt: skip
         played = deals.get(table_id, [])
@@ -181,7 +181,8 @@ def table_rows(rnd, table_ids=None):
         states = {board: status for board, status, _ns, _ew in played}
         for board in conflicts.get(table_id, ()):
             states.setdefault(board, "conflict")
-        needed = boards_played_out(game, rules, game_deals.get(table_id, []), length) if threaded else length
+        # A match the chief arbiter ruled on needs the deals it had: the rest are not expected.
+        needed = boards_played_out(game, rules, game_deals.get(table_id, []), length, ruling) if threaded else length
         numbers = range(1, needed + 1) if boards_mode else range(1, max(states, default=0) + 2)
         cells = tuple(states.get(b, "missing") for b in numbers)  # boards 1, 2, … in order
         per_status = Counter(status for _board, status, _ns, _ew in played)

@@ -142,13 +142,14 @@ def table_dispute(table, board, body, *, expected_version=None, ip=None, device=
 
 def boards_needed(table):
     """How many boards the table's match needs in boards mode: the event's, or fewer for a
-    match that ends by itself (升级's target: the boards up to the one that ended it)."""
+    match that ends by itself (升级's target: the boards up to the one that ended it) or that
+    the chief arbiter ruled on (the boards it had)."""
     event = table.round.event
     game = game_of(event)
     if not carries_state(game):
         return event.match_length
     stored = [dict(data) for data in table.deals.order_by("sequence").values_list("game_data", flat=True) if data]
-    return boards_played_out(game, event_rules(event), stored, event.match_length)
+    return boards_played_out(game, event_rules(event), stored, event.match_length, table.match_ruling)
 
 
 def unconfirmed_boards(table):

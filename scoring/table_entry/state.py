@@ -58,6 +58,8 @@ def _stamp_sql():
         # The round as the link sees it (`round_phase`): a round put in play by its first deal
         # does not move a thousand tables' stamps at once.
         f" t.ns_signed_off_at, t.ew_signed_off_at, t.side_signoffs,"
+        # The chief arbiter's ruling on the match: the boards the phones count change with it.
+        f" t.match_ruling,"
         f" CASE WHEN r.status = '{Round.Status.SCHEDULED.value}' THEN '{Round.Status.IN_PLAY.value}' ELSE r.status END,"
         f" e.entry,"
         # The round's clock: its newest entry, and the event's settings (the minutes it runs).

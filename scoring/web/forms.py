@@ -16,6 +16,7 @@ from scoring.entry.grid import copy_suffix
 from scoring.games import get_game
 from scoring.games.common import ADJUSTED_LIMIT
 from scoring.games.huapai import EXPOSABLE, PENALTY_MIN
+from scoring.games.rulings import AS_IT_STANDS, DRAWN
 from scoring.models import CODE_VALIDATOR, Appeal, Irregularity, RefereeCall
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
 
@@ -219,6 +220,29 @@ class ClockForm(forms.Form):
     minutes = forms.IntegerField(min_value=1, max_value=120, required=False)
     # Calling time: each table may finish the board it is playing (the first after its last result).
     finish_in_play = forms.BooleanField(required=False)
+
+
+class MatchRulingForm(forms.Form):
+    """The chief arbiter rules on a table's unfinished match (scoring.rulings.match_ruling): the
+    outcome among the game's (`scoring.games.rulings.ruling_outcomes`), and the reason."""
+
+    outcome = forms.ChoiceField(choices=())
+    reason = forms.CharField(max_length=500, strip=True)
+
+    def __init__(self, *args, game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["outcome"].choices = match_ruling_choices(game)
+
+
+def match_ruling_choices(game) -> list[tuple[str, str]]:
+    """(outcome, words) of a ruling on the game's match: as it stands, drawn, each side by the
+    regulations."""
+    sides = [(side, gettext("按赛事规程判 %(side)s 胜") % {"side": side}) for side in game.sides]
+    return [
+        (AS_IT_STANDS, gettext("按当时级数（级高者胜，同级打平）")),
+        (DRAWN, gettext("判为平局")),
+        *sides,
+    ]
 
 
 class AppealLodgeForm(forms.Form):

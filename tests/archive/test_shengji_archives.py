@@ -94,3 +94,75 @@ def test_a_deal_after_the_match_ended_is_refused():
     with pytest.raises(ArchiveError) as refused:
         import_archive(shengji_archive(table_one=deals, table_two=[], options=options))
     assert f"[{EXAMPLES['SJM4']['expected']['error']['code']}]" in str(refused.value)
+
+
+# A match played to passing K that time stopped: NS 4, EW 1 after three deals (§2.3 by hand:
+# 40 from A, S2; 80, S3; 110, S4), and one of a single deal (NS 3, EW 1).
+TO_THE_TARGET = {"start_level": 1, "target": 13, "deals": None}
+CUT_SHORT = [{"board": 1, "declarer": "NS", "points": 40}, {"board": 2, "points": 80}, {"board": 3, "points": 110}]
+
+
+def cut_short(status=None, rulings=()):
+    archive = shengji_archive(
+        table_one=copy.deepcopy(CUT_SHORT), table_two=copy.deepcopy(CUT_SHORT[:1]), options=TO_THE_TARGET, boards=40
+    )
+    if status:
+        archive["rounds"][0]["status"] = status
+    for match, ruling in zip(archive["rounds"][0]["matches"], rulings, strict=False):
+        match["ruling"] = ruling
+    return archive
+
+
+def test_the_chief_arbiters_ruling_round_trips_and_decides_the_match():
+    rulings = [
+        {"outcome": "EW", "reason": "规程第 5 条：时间到时台下一方胜"},
+        {"outcome": "as_it_stands", "reason": "时间到"},
+    ]
+    event = import_archive(cut_short(rulings=rulings))
+    assert event.rounds.get().status == "official"  # every match has its result: the ruling's
+    stored = {t.number: t.match_ruling for t in event.rounds.get().tables.all()}
+    assert stored[1] == {**rulings[0], "deals": 3} and stored[2] == {**rulings[1], "deals": 1}
+    exported = export_archive(event)
+    assert [m["ruling"] for m in exported["rounds"][0]["matches"]] == rulings
+    again = copy.deepcopy(exported)
+    again["event"]["slug"] = "t-sj-ruled"
+    copied = import_archive(json.loads(json.dumps(again)))
+    second = export_archive(copied)
+    second["event"]["slug"] = exported["event"]["slug"]
+    assert second == exported
+    rows = {row.id: (row.match_points, row.score_difference) for row in event_standings(copied)}
+    assert rows["A"] == (0, 3) and rows["B"] == (2, -3)  # ruled for EW though NS stood higher
+    assert rows["C"] == (2, 2)  # as it stands: NS at 3 against A
+    parsed = parse_archive(copy.deepcopy(exported))
+    plain = compute_standings(parsed.format, parsed.match_results(), parsed.entrant_ids())
+    assert {row.id: (row.match_points, row.score_difference) for row in plain} == rows
+
+
+def test_an_unfinished_match_without_a_ruling_has_no_result_yet():
+    # Its round is in play (no result yet), and a round given as published is refused: the site
+    # publishes no round with a match neither finished nor ruled on.
+    assert import_archive(cut_short()).rounds.get().status == "in_play"
+    with pytest.raises(ArchiveError) as refused:
+        import_archive(cut_short(status="official", rulings=[{"outcome": "draw", "reason": "时间到"}]))
+    assert refused.value.code == "unruled_match" and "2号桌" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "ruling",
+    [
+        {"outcome": "draw"},  # no reason
+        {"outcome": "N", "reason": "时间到"},  # not an outcome of 升级
+    ],
+)
+def test_a_ruling_the_site_would_not_take_is_refused(ruling):
+    with pytest.raises(ArchiveError) as refused:
+        import_archive(cut_short(rulings=[ruling]))
+    assert "[bad_ruling]" in str(refused.value)
+
+
+def test_a_ruling_on_a_match_that_ended_by_itself_is_refused():
+    archive = shengji_archive()  # SJM2: four deals of four, NS win
+    archive["rounds"][0]["matches"][0]["ruling"] = {"outcome": "draw", "reason": "时间到"}
+    with pytest.raises(ArchiveError) as refused:
+        import_archive(archive)
+    assert refused.value.code == "bad_ruling"

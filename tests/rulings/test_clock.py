@@ -7,12 +7,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from scoring.archive.database import import_archive
 from scoring.entry.errors import EntryError
 from scoring.entry.services import deal_confirm, deal_save
 from scoring.models import ClockEntry, Deal, RefereeCall, Round, Table
 from scoring.rulings.clock import boards_not_started, clock_act, late_boards, late_play_penalty, round_clock
-from tests.archives import EXAMPLES
-from tests.referee_setup import example_deal
+from tests.archives import EXAMPLES, shengji_archive
+from tests.referee_setup import example_deal, make_user
 
 pytestmark = pytest.mark.django_db
 T1 = EXAMPLES["T1"]["expected"]["scores"]
@@ -146,3 +147,20 @@ def test_a_board_entered_after_time_is_late_and_may_take_the_events_late_play_pe
     with pytest.raises(EntryError) as refused:
         late_play_penalty(table=tables(rnd)[1], board=2, user=people["referee2"], seat="N")
     assert refused.value.code == "no_late_penalty"
+
+
+def test_calling_time_on_a_shengji_round_records_no_board_not_played():
+    """升级 has no adjusted score and its match cannot skip a deal: calling time records nothing
+    (it used to stop on the first table with 升级不设调整分); the unfinished match is the chief
+    arbiter's to rule on (scoring.rulings.match_ruling)."""
+    event = import_archive(
+        shengji_archive(table_one=[], table_two=[], options={"start_level": 1, "target": 13, "deals": None}, boards=40)
+    )
+    event.extra = {**event.extra, "round_minutes": 90}
+    event.save()
+    rnd = Round.objects.select_related("event").get(event=event, number=1)
+    organiser, referee = make_user("chief", "organiser", event), make_user("referee1", "referee", event)
+    deal_save(table=tables(rnd)[0], board=1, deal_json={"declarer": "NS", "points": 40}, user=referee)
+    clock_act(rnd=rnd, user=organiser, action="start")
+    _clock, recorded = clock_act(rnd=rnd, user=organiser, action="call_time", finish_in_play=False)
+    assert recorded == 0 and Deal.objects.filter(table__round=rnd).count() == 1

@@ -99,4 +99,4 @@ def test_no_next_deal_is_offered_once_the_match_has_ended(client, referees):
     page = client.get(BOARD.format(board=2)).content.decode()
     assert 'id="save-next"' not in page and "比赛结束：第 2 副后双方打平" in page
     after = client.post(BOARD.format(board=3), {"points": "40"})
-    assert after.status_code == 400 and "比赛已在第 2 局结束" in after.content.decode()  # M2/M3: match_over
+    assert after.status_code == 400 and "比赛已在第 2 副结束" in after.content.decode()  # M2/M3: match_over

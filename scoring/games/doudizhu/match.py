@@ -52,11 +52,13 @@ def match_units(seat_scores, deals_per_match=DEFAULT_RULES.deals_per_match):
 
 
 def _at(position, error):
-    """A deal's refusal inside a match: the same code, the message naming the deal."""
+    """A deal's refusal inside a match: the same code, the message naming the deal. `deal` is
+    the deal's place counted from 1 — its board number — as every game's match error counts it
+    (升级's `"deal"`, 跑胡子's `.deal`), so the site needs no game's own base."""
     located = DealError(
         error.code, _("第 {number} 副：{problem}"), number=position + 1, problem=Text(error.template, **error.params)
     )
-    located.deal = position
+    located.deal = position + 1
     return located
 
 
@@ -65,7 +67,7 @@ def score_match(deals, rules=None):
     `{"deals_played", "finished", "totals", "table_points", "winners", "standings", "results"}`.
 
     `winners` is empty until the match is finished. Raises `DealError` for the first invalid deal,
-    its message naming the deal and its attribute `deal` the 0-based position, and
+    its message naming the deal and its attribute `deal` the 1-based position, and
     `match_over` for a deal beyond `deals_per_match`.
     """
     rules = rules or DEFAULT_RULES
@@ -97,5 +99,5 @@ def score_match(deals, rules=None):
 
 
 def match_error_json(error):
-    """A match refusal as JSON: the deal's error object with the deal's position (0-based)."""
+    """A match refusal as JSON: the deal's error object with the deal's position (from 1)."""
     return {**error.as_json(), "deal": getattr(error, "deal", None)}

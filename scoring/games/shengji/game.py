@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from scoring.games import calls
 from scoring.games.base import GameBase
 from scoring.games.refusals import DealError, Text, _
+from scoring.games.rulings import AS_IT_STANDS
 
 from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES, rank
 from .deal import GAME_ID, check_deal, read_deal, side_label, validate_deal
@@ -233,9 +234,37 @@ class Shengji(GameBase):
         lines.append(self._progress(rules, played, winner))
         return lines
 
-    def match_summary(self, result):
+    def ruled_winner(self, result: dict, outcome: str) -> str:
+        """What a chief arbiter's ruling on an unfinished match (`result`, `table_match`) gives as
+        its winner: "as_it_stands" — the levels reached decide, equal levels drawn (as M3 decides
+        a match at its number of deals); "draw"; or the side the regulations name ("NS", "EW")."""
+        if outcome == AS_IT_STANDS:
+            levels = result["state"]["levels"]
+            if levels["NS"] == levels["EW"]:
+                return "draw"
+            return "NS" if levels["NS"] > levels["EW"] else "EW"
+        return outcome
+
+    def ruling_words(self, result: dict, ruling: dict) -> Text:
+        """A ruling on the match in words: how it was decided and the reason written with it."""
+        outcome = ruling["outcome"]
+        winner = self.ruled_winner(result, outcome)
+        if outcome == AS_IT_STANDS:
+            decided = (
+                Text(_("按当时级数打平"))
+                if winner == "draw"
+                else Text(_("按当时级数 {winner} 胜"), winner=side_label(winner))
+            )
+        elif winner == "draw":
+            decided = Text(_("判为平局"))
+        else:
+            decided = Text(_("按赛事规程判 {winner} 胜"), winner=side_label(winner))
+        return Text(_("裁判长裁定：{decided}（理由：{reason}）"), decided=decided, reason=ruling["reason"])
+
+    def match_summary(self, result: dict, ruling: dict | None = None) -> Text:
         """A table's match in one line, for the round and entrant pages: the levels reached and
-        the winner, or how many deals it stands at ("NS 打5（5） · EW 打A（1） · 南北(NS) 胜")."""
+        the winner, or how many deals it stands at ("NS 打5（5） · EW 打A（1） · 南北(NS) 胜");
+        an unfinished match the chief arbiter ruled on says how he ruled and why."""
         levels = result["state"]["levels"]
         reached = Text(
             _("NS 打{ns}（{ns_level}） · EW 打{ew}（{ew_level}）"),
@@ -245,6 +274,13 @@ class Shengji(GameBase):
             ew_level=levels["EW"],
         )
         winner = result["winner"]
+        if ruling is not None and not result["finished"]:
+            return Text(
+                _("{levels} · {played} 副，未打完 · {ruling}"),
+                levels=reached,
+                played=result["deals_played"],
+                ruling=self.ruling_words(result, ruling),
+            )
         if winner == "draw":
             return Text(_("{levels} · 打平"), levels=reached)
         if winner is not None:

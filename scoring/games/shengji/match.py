@@ -82,16 +82,17 @@ def shengji_match(deals, options=None):
 
 
 def match_over(played, winner, position):
+    # 副 (a deal), never 局: 升级 has no 局, and the site calls a board 副 everywhere.
     if winner == "draw":
         return DealError(
             "match_over",
-            _("比赛已在第 {ended} 局结束，双方打平；第 {position} 局不能再记"),
+            _("比赛已在第 {ended} 副结束，双方打平；第 {position} 副不能再记"),
             ended=played,
             position=position,
         )
     return DealError(
         "match_over",
-        _("比赛已在第 {ended} 局结束，{winner} 获胜；第 {position} 局不能再记"),
+        _("比赛已在第 {ended} 副结束，{winner} 获胜；第 {position} 副不能再记"),
         ended=played,
         winner=side_label(winner),
         position=position,

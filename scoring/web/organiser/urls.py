@@ -44,6 +44,11 @@ urlpatterns = [
     path(f"{event}rounds/<num:number>/swap/", rounds.round_swap_view, name="organiser-round-swap"),
     path(f"{event}rounds/<num:number>/clock/", rounds.round_clock_view, name="organiser-round-clock"),
     path(
+        f"{event}rounds/<num:number>/tables/<num:table_number>/match-ruling/",
+        rounds.match_ruling_view,
+        name="organiser-match-ruling",
+    ),
+    path(
         f"{event}rounds/<num:number>/tables/<num:table_number>/token/",
         rounds.table_token_replace_view,
         name="organiser-table-token",

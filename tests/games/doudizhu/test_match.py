@@ -70,16 +70,17 @@ def test_table_points_standings_break_ties_on_the_total():
 def test_a_deal_beyond_the_match_is_refused():
     with pytest.raises(DealError) as refused:
         score_match([WIN] * 9)
-    assert refused.value.code == "match_over" and refused.value.deal == 8
-    assert match_error_json(refused.value)["deal"] == 8
+    # The ninth deal, counted from 1 as every game's match error counts (its board number).
+    assert refused.value.code == "match_over" and refused.value.deal == 9
+    assert match_error_json(refused.value)["deal"] == 9
 
 
 def test_an_invalid_deal_is_refused_with_its_position_and_own_code():
     with pytest.raises(DealError) as refused:
         score_match([WIN, WIN, {"bid": "pass"}])
     error = refused.value
-    assert error.code == "passed_out" and error.deal == 2 and "第 3 副" in error.message
-    assert match_error_json(error) == {"error": {"code": "passed_out", "message": error.message}, "deal": 2}
+    assert error.code == "passed_out" and error.deal == 3 and "第 3 副" in error.message
+    assert match_error_json(error) == {"error": {"code": "passed_out", "message": error.message}, "deal": 3}
 
 
 def test_the_event_rules_apply_to_every_deal_of_the_match():

@@ -36,7 +36,9 @@ from scoring.rounds.final_stage import final_stage_start, knockout_advance
 from scoring.rounds.publication import publication_checklist
 from scoring.rounds.table_links import table_links, table_token_replace
 from scoring.rulings.clock import clock_act, clock_log, pace, round_clock, round_minutes, state_words
-from scoring.web.forms import ClockForm, SwapForm, form_errors
+from scoring.rulings.match_ruling import match_ruling_rows, rule_match
+from scoring.web.client_address import client_ip
+from scoring.web.forms import ClockForm, MatchRulingForm, SwapForm, form_errors, match_ruling_choices
 from scoring.web.organiser.access import organiser_page, organiser_post, refused
 from scoring.web.organiser.forms import (
     LineUpForm,
@@ -108,6 +110,9 @@ def round_console(request, event, number):
             "links": table_links(rnd),
             "later_rounds": event.rounds.filter(number__gt=number).exists(),
             "lineup_matches": lineup_matches(rnd),
+            # A game whose match carries a state (升级): the matches the chief arbiter may rule on.
+            "match_rulings": match_ruling_rows(rnd),
+            "ruling_choices": match_ruling_choices(game_of(event)),
             **_clock_context(rnd),
         },
     )
@@ -149,6 +154,29 @@ def round_clock_view(request, event, number):
             messages.success(request, _("时间到：%(n)s 副记为未打") % {"n": recorded})
         else:
             messages.success(request, _("计时：%(state)s") % {"state": message_text(state_words(clock))})
+    return redirect("organiser-round", event.slug, number)
+
+
+@organiser_post
+def match_ruling_view(request, event, number, table_number):
+    """The chief arbiter rules on a table's unfinished match (升级: time called short of the target)."""
+    table = get_object_or_404(
+        Table.objects.select_related("round__event"), round__event=event, round__number=number, number=table_number
+    )
+    form = MatchRulingForm(request.POST, game=game_of(event))
+    if not form.is_valid():
+        messages.error(request, "；".join(form_errors(form)))
+        return redirect("organiser-round", event.slug, number)
+    data = form.cleaned_data
+    try:
+        match_ruling = rule_match(
+            table=table, user=request.user, outcome=data["outcome"], reason=data["reason"], ip=client_ip(request)
+        )
+    except EntryError as failure:
+        refused(request, failure)
+    else:
+        words = dict(match_ruling_choices(game_of(event)))[match_ruling["outcome"]]
+        messages.success(request, _("%(table)s号桌比赛结果已裁定：%(words)s") % {"table": table.number, "words": words})
     return redirect("organiser-round", event.slug, number)
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0032_event_game_shengji_and_paohuzi'),
+        ('scoring', '0033_table_match_ruling'),
     ]
 
     operations = [
