@@ -246,3 +246,71 @@ def test_the_suite_builds_an_event_of_each_kind_the_game_allows():
     kinds = {(setting.game_id, setting.kind) for setting in SETTINGS}
     assert ("jiaodun", Kind.INDIVIDUAL) in kinds and ("huapai", Kind.PAIRS) in kinds
     assert all(Event.Kind(kind) for _, kind in kinds)
+
+
+@by_setting
+def test_the_chief_arbiter_adjusts_a_result_or_the_game_says_why_not(setting):
+    built = build(setting)
+    (deal,) = deals_for(setting.game, 1)
+    adjusted = {seat: 10 * (index + 1) for index, seat in enumerate(setting.game.seats)}
+    body = {**deal, "adjusted": adjusted, "adjusted_reason": "裁判长调整"}
+    try:
+        saved, created = deal_save(table=built["table"], board=1, deal_json=body, user=built["organiser"])
+    except EntryError as refused:
+        # A game whose match carries a state has no adjusted score (its points are corrected, or
+        # the chief arbiter rules the match): refused in the game's words, nothing stored.
+        assert setting.game.carries_state and refused.code == "bad_adjusted"
+        assert str(refused.message) and not Deal.objects.filter(table=built["table"]).exists()
+        return
+    assert created and {seat: saved.scores[seat] for seat in setting.game.seats} == adjusted
+    with pytest.raises(EntryError) as referee:
+        deal_save(table=built["table"], board=2, deal_json=body, user=built["referee1"])
+    assert referee.value.code == "forbidden"
+
+
+@by_setting
+def test_a_board_not_played_is_recorded_in_the_games_seats(setting):
+    from scoring.rulings.not_played import board_not_played
+
+    built = build(setting)
+    try:
+        deal, created = board_not_played(table=built["table"], board=1, user=built["organiser"], reason="时间到，未打")
+    except EntryError as refused:
+        # A match that carries a state cannot skip a deal (升级): said in words, nothing stored.
+        assert setting.game.carries_state, refused.code
+        assert not Deal.objects.filter(table=built["table"]).exists()
+        return
+    assert created
+    assert set(setting.game.seats) <= set(deal.scores)
+    assert all(deal.scores[seat] == 0 for seat in {"N", "E", "S", "W"} - set(setting.game.seats))
+
+
+@by_setting
+def test_a_dispute_goes_to_the_referees_and_every_side_then_signs_off(setting):
+    from scoring.entry.services import deal_confirm
+
+    built = build(setting)
+    table = built["table"]
+    codes = side_codes(table)
+    writer, checker = list(codes)[:2]
+    phone = Table_(Client(enforce_csrf_checks=True), table)
+    deals = deals_for(setting.game, BOARDS)
+    put = phone.put(1, {**deals[0], "code": codes[writer]}, key="d-1")
+    assert put.status_code == 201, put.content
+    disputed = phone.dispute(1, codes[checker], "分数不对", key="d-2", version=put.json()["version"])
+    assert disputed.status_code == 200 and disputed.json()["status"] == "disputed", disputed.content
+    again = phone.put(1, {**deals[0], "code": codes[writer]}, key="d-3", version=put.json()["version"])
+    assert again.status_code in (403, 409), again.content  # players cannot change a disputed board
+    # A referee settles it (confirms it as entered, with a reason).
+    stored = Deal.objects.get(table=table, board=1)
+    deal_confirm(deal=stored, user=built["referee1"], expected_version=stored.version, reason="核对后确认")
+    assert Deal.objects.get(pk=stored.pk).status == Deal.Status.CONFIRMED
+    for board in range(2, BOARDS + 1):
+        entered = phone.put(board, {**deals[board - 1], "code": codes[writer]}, key=f"d-p{board}")
+        assert entered.status_code == 201, entered.content
+        checked = phone.verify(board, codes[checker], key=f"d-v{board}", version=entered.json()["version"])
+        assert checked.status_code == 200, checked.content
+    for number, (side, code) in enumerate(codes.items()):
+        signed = phone.signoff(code, key=f"d-s{number}")
+        assert signed.status_code == 200, (side, signed.content)
+    assert all(phone.state().json()["signed_off"].values())
