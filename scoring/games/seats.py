@@ -8,3 +8,9 @@ from scoring.games.refusals import _
 TABLE_SEATS = ("N", "E", "S", "W")
 PARTNERSHIPS = {"NS": ("N", "S"), "EW": ("E", "W")}
 SEAT_NAMES = {"N": _("北"), "E": _("东"), "S": _("南"), "W": _("西")}
+
+
+def in_partnerships(game) -> bool:
+    """Whether the game's sides are the two partnerships NS and EW (each has its own columns,
+    codes and signature); otherwise every player plays alone. The one place that asks."""
+    return dict(game.sides) == PARTNERSHIPS

@@ -22,6 +22,7 @@ from scoring.entry.verification import deal_dispute, deal_verify
 from scoring.entry.versioned import checked_board, checked_text, not_played_mark
 from scoring.games import game_of
 from scoring.games.refusals import Text, _
+from scoring.games.seats import in_partnerships
 from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
 from scoring.rulings.appeals import appeal_lodge
@@ -177,7 +178,7 @@ def table_sides(table, seated=None):
 
 def two_sides(table):
     """Whether the table's sides are the two partnerships NS and EW (each has its own column)."""
-    return set(game_of(table.round.event).sides) == {"NS", "EW"}
+    return in_partnerships(game_of(table.round.event))
 
 
 def signed_sides(table, sides=None):

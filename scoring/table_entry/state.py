@@ -17,6 +17,7 @@ from scoring.entry.hot_sql import first_row
 from scoring.entry.selectors import snapshot
 from scoring.games import game_of
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
+from scoring.games.seats import in_partnerships
 from scoring.games.stored import event_rules
 from scoring.messages import message_text
 from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
@@ -104,7 +105,7 @@ def state_body(token, open_calls):
 def _side_scores(deal, game):
     """{side: score} of a stored deal: NS and EW as stored; where every seat is its own side
     (or any other sides a game has), the sum of its seats' scores."""
-    if set(game.sides) == {"NS", "EW"}:
+    if in_partnerships(game):
         return {"NS": deal["ns_score"], "EW": deal["ew_score"]}
     return {side: sum(deal[f"score_{seat.lower()}"] or 0 for seat in seats) for side, seats in game.sides.items()}
 
@@ -177,7 +178,13 @@ def table_state(table, open_calls=None):
         "boards": boards,
         # The game: its seats and the sides that verify and sign, and whether its deal is entered
         # as its fields (`Game.entry_fields`) rather than 华牌's card grid.
-        "game": {"id": game.id, "seats": list(game.seats), "sides": signing, "fields": fields},
+        "game": {
+            "id": game.id,
+            "seats": list(game.seats),
+            "sides": signing,
+            "partnerships": in_partnerships(game),
+            "fields": fields,
+        },
         "totals": {
             "NS": sum(d["ns_score"] for d in confirmed),
             "EW": sum(d["ew_score"] for d in confirmed),

@@ -54,8 +54,9 @@
   var state = kept.state || JSON.parse(document.getElementById("initial-state").textContent);
 
   // The game's seats and the sides that verify and sign (two partnerships, or every player alone).
-  function game() { return state.game || { seats: SEATS, sides: ["NS", "EW"], fields: false }; }
-  function twoSides() { var sides = game().sides; return sides.length === 2 && sides.indexOf("NS") !== -1 && sides.indexOf("EW") !== -1; }
+  function game() { return state.game || { seats: SEATS, sides: ["NS", "EW"], partnerships: true, fields: false }; }
+  // The server asks the game (scoring.games.seats.in_partnerships); the page never works it out.
+  function twoSides() { return game().partnerships === true; }
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();

@@ -98,6 +98,7 @@ def test_the_state_lists_each_board_of_the_match_and_both_sides(phone, event):
     assert {b["status"] for b in state["boards"]} == {"empty"}
     assert state["sides"]["NS"]["entrants"] == ["A"] and state["sides"]["EW"]["entrants"] == ["B"]
     assert state["signed_off"] == {"NS": False, "EW": False}
+    assert state["game"]["partnerships"] is True  # the page reads it; it never guesses from side names
     # Secrets of the table are not in its state: codes are typed, never shown.
     assert code_of(event, "A") not in response.content.decode()
     # Unchanged: a 304 on the same ETag.

@@ -59,7 +59,7 @@ def test_the_state_has_a_side_per_player_and_says_the_deal_is_the_games_fields(p
     assert state["sides"]["E"]["entrants"] == ["p02"]
     assert state["signed_off"] == {"N": False, "E": False, "S": False, "W": False}
     seats = ["N", "E", "S", "W"]
-    assert state["game"] == {"id": DOUDIZHU, "seats": seats, "sides": seats, "fields": True}
+    assert state["game"] == {"id": DOUDIZHU, "seats": seats, "sides": seats, "partnerships": False, "fields": True}
     assert [b["board"] for b in state["boards"]] == [1, 2, 3, 4] and state["writable"] is True
 
 

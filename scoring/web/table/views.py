@@ -25,6 +25,7 @@ from scoring.events.lineups import session_notes
 from scoring.events.rulebook import rules_text
 from scoring.games import game_of
 from scoring.games.huapai import SEATS
+from scoring.games.seats import in_partnerships
 from scoring.games.stored import event_rules, plays_alone
 from scoring.messages import message_json
 from scoring.rulings.calls import table_call_kinds
@@ -344,7 +345,7 @@ def page(request, token):
                 "exposables": [] if fields else exposable_rows({}, decks),
                 "seats": game_of(event).seats if fields else SEATS,
                 # Who verifies and signs: two partnerships, or every player alone (docs/organising.md).
-                "two_sides": set(game_of(event).sides) == {"NS", "EW"},
+                "two_sides": in_partnerships(game_of(event)),
                 "alone": plays_alone(game_of(event)),
                 "penalties": dict.fromkeys(SEATS, ""),
                 # The reasons a table may give when it calls a referee: those of its game.
