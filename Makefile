@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Only the lock files are installed: every package pinned, every file checked against its sha256.
-# requirements.lock: the runtime; requirements-dev.lock: the runtime and the tests' tools;
+# requirements.txt: the runtime; requirements-dev.lock: the runtime and the tests' tools;
 # requirements-uv.lock: uv, which installs the other two (pip took ~11 s for the dev lock on a fresh
 # clone, uv ~3 s with its bytecode; issue 19's six minutes). pip installs only uv, from its lock.
 UV := $(BIN)/uv
@@ -20,8 +20,8 @@ $(UV): requirements-uv.lock | $(BIN)/python
 	$(BIN)/pip install -q --require-hashes -r requirements-uv.lock
 	touch $@
 
-$(VENV)/.runtime: requirements.lock | $(UV)
-	$(UV_INSTALL) -r requirements.lock
+$(VENV)/.runtime: requirements.txt | $(UV)
+	$(UV_INSTALL) -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements-dev.lock | $(UV)
@@ -30,12 +30,12 @@ $(VENV)/.dev: requirements-dev.lock | $(UV)
 
 # After editing requirements.in, requirements-dev.in or requirements-uv.in, the project's uv runs
 #   uv pip compile --generate-hashes --python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
-#     requirements.in -o requirements.lock    (and the same for the -dev and -uv files)
+#     requirements.in -o requirements.txt    (and the same for the -dev and -uv files)
 # keeping the versions already in the locks where it can; delete a lock first to re-resolve it afresh.
 # requirements-uv.lock holds the wheels of every platform for uv's pinned version.
 LOCK_FLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-unknown-linux-gnu
 lock: | $(UV)
-	$(UV) pip compile -q $(LOCK_FLAGS) requirements.in -o requirements.lock
+	$(UV) pip compile -q $(LOCK_FLAGS) requirements.in -o requirements.txt
 	$(UV) pip compile -q $(LOCK_FLAGS) requirements-dev.in -o requirements-dev.lock
 	$(UV) pip compile -q $(LOCK_FLAGS) requirements-uv.in -o requirements-uv.lock
 
