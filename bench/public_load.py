@@ -1,4 +1,4 @@
-"""Benchmark: a crowd on the public pages after a publication (issue 13).
+"""Benchmark: a crowd on the public pages after a publication.
 
 Imports the generated 1,250-pair event (bench/big_event.py: 9 Swiss rounds × 16 boards,
 90,000 deals) into a fresh SQLite (or PostgreSQL, --postgres) database, starts gunicorn
@@ -166,7 +166,7 @@ async def _crowd(port, paths, clients, seconds):
     # Each client starts at its own place in the list, spread over it, as players each open
     # their own page. Started side by side (client k at page k) they walked in step: each
     # next page was the one its neighbour was rendering, so one client rendered at a time
-    # and the others waited for it (docs/performance.md, sixth session).
+    # and the others waited for it (docs/performance.md, public pages under a crowd).
     offsets = [k * len(paths) // clients for k in range(clients)]
     await asyncio.gather(
         *(_client(port, paths, offset, stop_at, latencies, statuses) for offset in offsets),

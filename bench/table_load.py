@@ -1,4 +1,4 @@
-"""Benchmark: a 1,000-table round scored by the players at the tables (issue 22).
+"""Benchmark: a 1,000-table round scored by the players at the tables.
 
 Sets up a fresh database (SQLite file or PostgreSQL) with a 2,000-pair event in `players`
 entry mode whose round 1 has 1,000 tables, starts gunicorn exactly as shipped

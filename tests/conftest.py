@@ -191,7 +191,7 @@ BROWSER_TIMEOUT_MS = 60_000
 # Chromium's full browser gives every window (every browser context a test opens) the address
 # bar's drop-down as a hidden WebUI page with a renderer of its own; nothing here ever shows it,
 # and those renderers took 45 s of CPU in a pass of tests/browser (docs/performance.md, the test
-# suite, nineteenth session). The headless shell has no address bar: the flag changes nothing there.
+# suite). The headless shell has no address bar: the flag changes nothing there.
 FEATURES_OFF = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIReloadButton"]
 
 
