@@ -323,3 +323,49 @@ def test_nothing_outside_the_games_reads_an_events_rules_but_through_its_game():
                 if names:
                     importing[str(path.relative_to(REPO))] = names
     assert importing == {}
+
+
+# Branches by proxy: "does this game keep its deal on the card columns?" (`deal_keys is None`) is
+# "is this 华牌?" asked another way. Each place that still asks is listed with why; a new one
+# fails. They go when every game's deal has one stored shape.
+PROXY_BRANCHES = {
+    # What a player's PUT may carry: 华牌's card keys or the game's own deal keys.
+    "scoring/table_entry/services.py": 1,
+    # Travellers, the results workbook and the entry check page: the card grid's words or the
+    # game's fields' words.
+    "scoring/exports/pdf.py": 1,
+    "scoring/exports/xlsx.py": 1,
+    "scoring/web/referee/board_views.py": 1,
+    "scoring/entry/selectors.py": 1,
+    # Players' statistics: kept with each 华牌 deal, or counted from another game's deal.
+    "scoring/results/statistics.py": 1,
+    # An archive deal's known keys: 华牌's card keys or the game's own.
+    "scoring/archive/format.py": 1,
+}
+
+
+def _proxy_branches(path):
+    """Comparisons of a game's `deal_keys` with None (line numbers)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Compare)
+            and isinstance(node.left, ast.Attribute)
+            and node.left.attr == "deal_keys"
+            and any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators)
+        ):
+            found.append(node.lineno)
+    return found
+
+
+def test_branches_on_the_stored_shape_are_only_those_listed():
+    found = {
+        str(path.relative_to(REPO)): len(lines) for path in _outside_the_games() if (lines := _proxy_branches(path))
+    }
+    assert found == PROXY_BRANCHES
+
+
+def test_the_scan_finds_a_branch_by_proxy(tmp_path):
+    planted = tmp_path / "page.py"
+    planted.write_text("if game.deal_keys is None:\n    grid = True\n", encoding="utf-8")
+    assert _proxy_branches(planted) == [1]
