@@ -119,6 +119,11 @@ def event_dates(event):
 
 def write_round_results(out, event, rnd, results):
     styles = _styles()
+    if any(row["seats"] for row in results["tables"]):
+        # Players who each play alone (跑胡子, 斗地主) have no sides to total: a side "NS" would pair
+        # an empty North with South. Each seat's player and total instead, as on the round's page.
+        _write_alone_round_results(out, event, rnd, results, styles)
+        return
     # 局 running totals decide a match only in a games-scored event: elsewhere no 局 column,
     # as on the round's page (a boards event's paper would show totals that decide nothing).
     by_games = event.match_mode == MatchMode.GAMES
@@ -151,6 +156,38 @@ def write_round_results(out, event, rnd, results):
         Spacer(1, 4 * mm),
         table,
     ]
+    _build(doc, story, _footer(event.name))
+
+
+def _write_alone_round_results(out, event, rnd, results, styles):
+    """A round of a game whose every seat is its own side: a column per seat of the game (its
+    player and match total) and, where the standings count table points, each seat's points."""
+    seats = [s["seat"] for s in next(row["seats"] for row in results["tables"] if row["seats"])]
+    by_points = any(s["points"] is not None for row in results["tables"] for s in row["seats"] or ())
+    titles = [[f"{SEAT_NAMES[s]} {s}", f"{s} 得分", *([f"{s} 桌分"] if by_points else [])] for s in seats]
+    body = [["桌", *(title for seat in titles for title in seat), "副数"]]
+    for row in results["tables"]:
+        cells = [row["table"].number]
+        for seat in row["seats"]:
+            player = seat["player"]
+            cells += [_text(f"{player.code} {player.name}" if player else "", styles["cell"]), seat["total"]]
+            if by_points:
+                cells.append("" if seat["points"] is None else seat["points"])
+        body.append([*cells, row["deals"]])
+    figures = 2 if by_points else 1
+    name_width = (253 * mm - 14 * mm - 16 * mm * figures * len(seats)) / len(seats)
+    widths = [10 * mm] + [name_width, *[16 * mm] * figures] * len(seats) + [14 * mm]
+    table = LongTable(body, repeatRows=1, colWidths=widths)
+    table.setStyle(_table_style())
+    story = [
+        _text(f"{event.name} · 第{rnd.number}轮成绩（{rnd.get_status_display()}）", styles["title"]),
+        Spacer(1, 4 * mm),
+        table,
+    ]
+    if results["byes"]:
+        byes = "、".join(f"{bye.code} {bye.name}".strip() for bye in results["byes"])
+        story += [Spacer(1, 3 * mm), _text(f"轮空：{byes}", styles["body"])]
+    doc = _document(out, f"{event.name} 第{rnd.number}轮成绩", wide=True)
     _build(doc, story, _footer(event.name))
 
 
