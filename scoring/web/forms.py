@@ -244,6 +244,13 @@ class BackForm(forms.Form):
     back = forms.ChoiceField(choices=[("referee", "referee"), ("organiser", "organiser")], required=False)
 
 
+class PublishForm(BackForm):
+    """Publishing a round: the organiser's explicit word that it goes out with calls at tables
+    still awaiting their rulings (the checklist lists them; docs/organising.md)."""
+
+    confirm_open_calls = forms.BooleanField(required=False)
+
+
 class SwapForm(forms.Form):
     first = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
     second = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
