@@ -66,3 +66,18 @@ def test_the_warning_reads_in_english(client, event_with_open_call):
     warning = re.sub(r"<[^>]+>", "", page.split('id="open-calls"')[1].split("</div>")[0])
     assert "Table 2, board 2: Other “西家出牌太慢” awaits a ruling" in warning
     assert not re.search(r"[\u4e00-\u9fff]", warning.replace("西家出牌太慢", ""))
+
+
+def test_a_ruling_left_empty_is_named_by_its_label_not_its_form_name(client, event_with_open_call):
+    """ "ruling：这个字段是必填项" named the field by its form name: the page's own word instead, and
+    in English with an English colon."""
+    _event, organiser = event_with_open_call
+    call = RefereeCall.objects.get()
+    client.force_login(organiser)
+    page = client.post(
+        f"/referee/t-phz/rounds/1/calls/{call.pk}/", {"outcome": "nothing", "ruling": ""}, follow=True
+    ).content.decode()
+    assert "理由：这个字段是必填项" in page and "ruling：" not in page
+    client.get("/language/en/?next=/")
+    page = client.post(f"/referee/t-phz/rounds/1/calls/{call.pk}/", {"outcome": "nothing"}, follow=True)
+    assert "Reason: This field is required" in page.content.decode()
