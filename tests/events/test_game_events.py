@@ -333,3 +333,18 @@ def test_an_option_without_a_default_says_what_empty_means(client, director):
     page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
     assert "None" not in page
     assert "留空（默认）：不限局数" in page
+
+
+def test_the_final_stage_is_offered_only_where_it_works(client):
+    """淘汰赛 was offered to a 跑胡子 individual event, whose start was then refused: individuals
+    (seated three a table) have no final stage, so the console offers none; pairs keep it."""
+    from tests.archives import paohuzi_archive, shengji_archive
+
+    individuals = import_archive(paohuzi_archive())
+    pairs = import_archive(shengji_archive())
+    client.force_login(make_user("boss", "organiser", individuals))
+    page = client.get(f"/organiser/{individuals.slug}/").content.decode()
+    assert 'id="stage-form"' not in page and "淘汰赛" not in page
+    client.force_login(make_user("chief", "organiser", pairs))
+    page = client.get(f"/organiser/{pairs.slug}/").content.decode()
+    assert 'id="stage-form"' in page and "淘汰赛" in page
