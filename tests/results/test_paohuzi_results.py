@@ -242,3 +242,11 @@ def test_the_round_results_pdf_has_a_column_per_seat_not_two_sides(client, tmp_p
         )
         assert re.search(rf"^\s*{table}\s+{cells}{len(names)}\s*$", text.replace("－", "-"), re.M), text
     assert "轮空" in text and BYES[1] in text
+
+
+def test_the_penalties_page_does_not_explain_penalties_the_game_has_not(client):
+    """跑胡子's law has no penalty points: its page says rulings and adjusted scores, not how a
+    penalty adds to a seat's score (华牌's words)."""
+    two_rounds()
+    page = client.get("/events/t-phz/penalties/").content.decode()
+    assert "罚分是负数" not in page and "本游戏的规则没有罚分" in page

@@ -329,7 +329,13 @@ def penalties(request, slug):
     return render(
         request,
         "scoring/penalties.html",
-        {"event": event, "rows": penalty_list(event), "appeals": public_appeals(event)},
+        {
+            "event": event,
+            "rows": penalty_list(event),
+            "appeals": public_appeals(event),
+            # A game without penalty points (跑胡子, 升级…) has rulings and adjusted scores only.
+            "takes_penalties": game_of(event).takes_penalties,
+        },
     )
 
 
