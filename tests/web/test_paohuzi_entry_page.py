@@ -165,3 +165,16 @@ def test_an_empty_wangba_means_nobody_holds_one(client, referees):
     assert answer["problems"] == [] and answer["scores"] == expected("PHZ01")
     assert client.post(BOARD.format(board=1), data).status_code == 302
     assert Deal.objects.get(board=1).game_data["wangba"] == dict.fromkeys(SEATS, 0)
+
+
+def test_the_english_page_has_english_brackets_and_clock_words(client, referees):
+    """ "History（2）" kept a full-width bracket in English, and the round clock read "round's time
+    time" once time was up."""
+    from django.utils import translation
+
+    client.post(BOARD.format(board=1), form_data("PHZ01"))
+    client.get("/language/en/?next=/")
+    page = client.get(BOARD.format(board=1)).content.decode()
+    assert "History (1)" in page and "（1）" not in page
+    with translation.override("en"):
+        assert f"{translation.gettext('本轮时间')} {translation.gettext('时间到')}" == "Round clock time is up"
