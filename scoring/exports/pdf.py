@@ -7,6 +7,8 @@ import re
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -30,6 +32,7 @@ from scoring.exports.pdf_common import (
 from scoring.games import game_of
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
 from scoring.games.stored import event_rules
+from scoring.messages import standings_labels
 
 
 def _cards(text, style):
@@ -57,16 +60,13 @@ def write_standings(out, event, rows, *, subtitle):
     styles = _styles()
     individual = event.kind == Kind.INDIVIDUAL
     by_points = any("table_points" in row for row in rows)  # games law §0: table points, then the total
-    labels = getattr(game_of(event), "standings_labels", None) or {}  # 升级: 级差, 终局级数
+    labels = standings_labels(game_of(event))  # 升级: 级差, 终局级数 (in the request's language)
+    total, difference = labels.get("total_score", _("总得分")), labels.get("score_difference", _("得分差"))
     header = (
-        ["名次", "编号", "选手", "单位"]
-        + (["桌分"] if by_points else [])
-        + (
-            [labels.get("total_score", "总得分"), "副数"]
-            if individual
-            else ["场分", labels.get("score_difference", "得分差"), labels.get("total_score", "总得分"), "罚分", "场次"]
-        )
-        + ["与上一名"]
+        [_("名次"), _("编号"), _("选手"), _("单位")]
+        + ([_("桌分")] if by_points else [])
+        + ([total, _("副数")] if individual else [_("场分"), difference, total, _("罚分"), _("场次")])
+        + [_("与上一名")]
     )
     body = [header]
     for row in rows:
@@ -87,14 +87,14 @@ def write_standings(out, event, rows, *, subtitle):
                 _text(row["explanation"], styles["cell"]),
             ]
         )
-    doc = _document(out, f"{event.name} 排名", wide=True)
+    doc = _document(out, f"{event.name} {_('排名')}", wide=True)
     table = LongTable(
         body, repeatRows=1, colWidths=[12 * mm, 16 * mm, 55 * mm, 35 * mm] + [18 * mm] * (len(header) - 5) + [60 * mm]
     )
     table.setStyle(_table_style())
     where_and_when = " · ".join(part for part in (event.venue, event_dates(event)) if part)
     story = [
-        _text(f"{event.name} · {'最终排名' if event.is_finished else '排名'}", styles["title"]),
+        _text(f"{event.name} · {_('最终排名') if event.is_finished else _('排名')}", styles["title"]),
         *([_text(where_and_when, styles["small"])] if where_and_when else []),
         _text(subtitle, styles["small"]),
         Spacer(1, 4 * mm),
@@ -102,7 +102,8 @@ def write_standings(out, event, rows, *, subtitle):
         Spacer(1, 10 * mm),
         # The paper a federation files is signed by the chief arbiter.
         _text(
-            f"裁判长：{event.chief_arbiter or '＿＿＿＿＿＿'}　　签名：＿＿＿＿＿＿＿＿　　日期：＿＿＿＿＿＿",
+            _("裁判长：%(arbiter)s　　签名：＿＿＿＿＿＿＿＿　　日期：＿＿＿＿＿＿")
+            % {"arbiter": event.chief_arbiter or _("＿＿＿＿＿＿")},  # a blank to write the name on
             styles["body"],
         ),
     ]
@@ -127,7 +128,7 @@ def write_round_results(out, event, rnd, results):
     # 局 running totals decide a match only in a games-scored event: elsewhere no 局 column,
     # as on the round's page (a boards event's paper would show totals that decide nothing).
     by_games = event.match_mode == MatchMode.GAMES
-    body = [["桌", "NS", "EW", "NS 得分", "EW 得分", "场分", "副数"] + (["局"] if by_games else [])]
+    body = [[_("桌"), "NS", "EW", _("NS 得分"), _("EW 得分"), _("场分"), _("副数")] + ([_("局")] if by_games else [])]
     for row in results["tables"]:
         table = row["table"]
         ns, ew = row["ns_label"], row["ew_label"]
@@ -145,18 +146,43 @@ def write_round_results(out, event, rnd, results):
             games = " ".join(f"{g.ns}/{g.ew}{'' if g.finished else '…'}" for g in row["games"])
             cells.append(_text(games, styles["cell"]))
         body.append(cells)
-    doc = _document(out, f"{event.name} 第{rnd.number}轮成绩", wide=True)
+    doc = _document(out, _round_title(event, rnd), wide=True)
     # Without the 局 column its 60 mm go to the two sides' names.
     names = 60 * mm if by_games else 90 * mm
     widths = [12 * mm, names, names, 22 * mm, 22 * mm, 16 * mm, 14 * mm] + ([60 * mm] if by_games else [])
     table = LongTable(body, repeatRows=1, colWidths=widths)
     table.setStyle(_table_style())
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮成绩（{rnd.get_status_display()}）", styles["title"]),
+        _text(_round_title(event, rnd, status=True), styles["title"]),
         Spacer(1, 4 * mm),
         table,
     ]
     _build(doc, story, _footer(event.name))
+
+
+def _round_title(event, rnd, status=False):
+    """ "赛事 · 第1轮成绩（临时成绩）", in the language of the request the file is made for."""
+    if status:
+        return _("%(event)s · 第%(n)s轮成绩（%(status)s）") % {
+            "event": event.name,
+            "n": rnd.number,
+            "status": rnd.get_status_display(),
+        }
+    return _("%(event)s 第%(n)s轮成绩") % {"event": event.name, "n": rnd.number}
+
+
+def _travellers_title(event, rnd, status=False):
+    if status:
+        return _("%(event)s · 第%(n)s轮 牌例对照（%(status)s）") % {
+            "event": event.name,
+            "n": rnd.number,
+            "status": rnd.get_status_display(),
+        }
+    return _("%(event)s 第%(n)s轮 牌例对照") % {"event": event.name, "n": rnd.number}
+
+
+def _seat_title(seat):
+    return f"{_(SEAT_NAMES[seat])} {seat}"
 
 
 def _write_alone_round_results(out, event, rnd, results, styles):
@@ -164,8 +190,11 @@ def _write_alone_round_results(out, event, rnd, results, styles):
     player and match total) and, where the standings count table points, each seat's points."""
     seats = [s["seat"] for s in next(row["seats"] for row in results["tables"] if row["seats"])]
     by_points = any(s["points"] is not None for row in results["tables"] for s in row["seats"] or ())
-    titles = [[f"{SEAT_NAMES[s]} {s}", f"{s} 得分", *([f"{s} 桌分"] if by_points else [])] for s in seats]
-    body = [["桌", *(title for seat in titles for title in seat), "副数"]]
+    titles = [
+        [_seat_title(s), _("%(seat)s 得分") % {"seat": s}, *([_("%(seat)s 桌分") % {"seat": s}] if by_points else [])]
+        for s in seats
+    ]
+    body = [[_("桌"), *(title for seat in titles for title in seat), _("副数")]]
     for row in results["tables"]:
         cells = [row["table"].number]
         for seat in row["seats"]:
@@ -180,14 +209,14 @@ def _write_alone_round_results(out, event, rnd, results, styles):
     table = LongTable(body, repeatRows=1, colWidths=widths)
     table.setStyle(_table_style())
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮成绩（{rnd.get_status_display()}）", styles["title"]),
+        _text(_round_title(event, rnd, status=True), styles["title"]),
         Spacer(1, 4 * mm),
         table,
     ]
     if results["byes"]:
         byes = "、".join(f"{bye.code} {bye.name}".strip() for bye in results["byes"])
-        story += [Spacer(1, 3 * mm), _text(f"轮空：{byes}", styles["body"])]
-    doc = _document(out, f"{event.name} 第{rnd.number}轮成绩", wide=True)
+        story += [Spacer(1, 3 * mm), _text(_("轮空：") + byes, styles["body"])]
+    doc = _document(out, _round_title(event, rnd), wide=True)
     _build(doc, story, _footer(event.name))
 
 
@@ -238,17 +267,18 @@ def _write_game_travellers(out, event, rnd, boards, game, styles):
     each seat's score."""
     seats = game.seats
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
+        _text(_travellers_title(event, rnd, status=True), styles["title"]),
         _text(rules_text(event), styles["small"]),
     ]
     for board, rows in boards:
-        body = [["桌", "选手", "牌局"] + [f"{SEAT_NAMES[s]} {s}" for s in seats]]
+        body = [[_("桌"), _("选手"), _("牌局")] + [_seat_title(s) for s in seats]]
         for row in rows:
             players = row["table"].seat_players()
             names = "\n".join(f"{s} {players[s].name}" for s in seats if players.get(s) is not None)
-            words = " · ".join(f"{label}：{value}" for label, value in row["words"])
+            colon = pgettext("label and value", "：")
+            words = " · ".join(f"{label}{colon}{value}" for label, value in row["words"])
             if row["adjusted"]:
-                words = f"{words} · 调整分 {row['adjusted_reason'] or ''}".strip(" ·")
+                words = f"{words} · {_('调整分')} {row['adjusted_reason'] or ''}".strip(" ·")
             if row.get("not_played"):
                 words = str(row["not_played"])
             body.append(
@@ -259,8 +289,8 @@ def _write_game_travellers(out, event, rnd, boards, game, styles):
         words_width = 277 * mm - 9 * mm - 40 * mm - score_width * len(seats)
         table = LongTable(body, repeatRows=1, colWidths=[9 * mm, 40 * mm, words_width] + [score_width] * len(seats))
         table.setStyle(_table_style())
-        story += [Spacer(1, 4 * mm), KeepTogether([_text(f"第 {board} 副", styles["title"]), table])]
-    doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
+        story += [Spacer(1, 4 * mm), KeepTogether([_text(_("第 %(n)s 副") % {"n": board}, styles["title"]), table])]
+    doc = _document(out, _travellers_title(event, rnd), wide=True)
     _build(doc, story, _footer(event.name))
 
 
@@ -374,7 +404,7 @@ def _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, dec
     bottom = grid_top - header_height - lines * line_height
     pdf.setFillColor(colors.HexColor("#eef1f5"))
     pdf.rect(xs[0], grid_top - header_height, right - xs[0], header_height, fill=1, stroke=0)
-    for (label, sub, _, red), x0, x1 in zip(columns, xs, xs[1:], strict=False):
+    for (label, sub, _width, red), x0, x1 in zip(columns, xs, xs[1:], strict=False):
         pdf.setFillColor(RED if red else colors.black)
         pdf.setFont(FONT, 8)
         middle = (x0 + x1) / 2
