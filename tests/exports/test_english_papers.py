@@ -28,6 +28,8 @@ PAPERS = (
     "rounds/1/results.pdf",
     "rounds/1/travellers.pdf",
     "rounds/1/scoresheets.pdf",
+    "rounds/1/draw.pdf",
+    "rounds/1/table-cards.pdf",
 )
 
 
