@@ -142,7 +142,7 @@ def scoresheets_pdf(event, rnd, *, entry_url, table_url=None):
 
 def cross_table_pdf(event, published_only):
     def write(out):
-        table = event_cross_table(event, published_only=published_only, language="zh-hans")
+        table = event_cross_table(event, published_only=published_only, language=get_language())
         subtitle = scope_text(event, published_only)
         cross_table_files.write_cross_table_pdf(out, event, table, subtitle=subtitle)
 
@@ -151,7 +151,7 @@ def cross_table_pdf(event, published_only):
 
 def cross_table_xlsx(event, published_only):
     def write(out):
-        table = event_cross_table(event, published_only=published_only, language="zh-hans")
+        table = event_cross_table(event, published_only=published_only, language=get_language())
         cross_table_files.write_cross_table_xlsx(out, event, table, scope=scope_text(event, published_only))
 
     return File(f"{event.slug}-cross-table.xlsx", XLSX, write)

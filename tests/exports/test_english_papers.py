@@ -31,6 +31,7 @@ PAPERS = (
     "rounds/1/draw.pdf",
     "rounds/1/table-cards.pdf",
 )
+PAIRS_PAPERS = ("cross-table.pdf", "cross-table.xlsx")  # an event of sides (升级's pairs)
 
 
 def text_of(url, data, tmp_path):
@@ -52,7 +53,7 @@ def test_every_paper_downloaded_in_english_is_english(client, tmp_path, archive,
     client.force_login(make_user("boss", "organiser", event))
     client.get("/language/en/?next=/")
     names = sorted({*Player.objects.filter(event=event).values_list("name", flat=True), event.name}, key=len)
-    for url in PAPERS:
+    for url in PAPERS + (PAIRS_PAPERS if event.kind != "individual" else ()):
         response = client.get(f"/events/{event.slug}/{url}")
         assert response.status_code == 200, url
         text = text_of(url, b"".join(response.streaming_content), tmp_path)
