@@ -53,8 +53,9 @@ def test_every_paper_downloaded_in_english_is_english(client, tmp_path, archive,
     client.force_login(make_user("boss", "organiser", event))
     client.get("/language/en/?next=/")
     names = sorted({*Player.objects.filter(event=event).values_list("name", flat=True), event.name}, key=len)
-    for url in PAPERS + (PAIRS_PAPERS if event.kind != "individual" else ()):
-        response = client.get(f"/events/{event.slug}/{url}")
+    papers = [f"/events/{event.slug}/{url}" for url in PAPERS + (PAIRS_PAPERS if event.kind != "individual" else ())]
+    for url in [*papers, f"/organiser/{event.slug}/entrants/cards.pdf"]:
+        response = client.get(url)
         assert response.status_code == 200, url
         text = text_of(url, b"".join(response.streaming_content), tmp_path)
         for name in reversed(names):
