@@ -32,7 +32,7 @@ from scoring.exports.pdf_common import (
 from scoring.games import game_of
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, SEATS, card_label
 from scoring.games.stored import event_rules
-from scoring.messages import standings_labels
+from scoring.messages import joined, standings_labels
 
 
 def _cards(text, style):
@@ -229,20 +229,20 @@ def write_travellers(out, event, rnd, boards):
         return
     normalised = getattr(event_rules(event), "normalises", False)
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
+        _text(_travellers_title(event, rnd, status=True), styles["title"]),
         _text(rules_text(event), styles["small"]),
     ]
     if normalised:
-        story.append(_text("各座位：得分（括号内为原始分，归一化之前、不含罚分）", styles["small"]))
+        story.append(_text(_("各座位：得分（括号内为原始分，归一化之前、不含罚分）"), styles["small"]))
     for board, rows in boards:
-        body = [["桌", "选手", "北 N", "东 E", "南 S", "西 W", "亮牌/罚分", "N", "E", "S", "W", "NS", "EW"]]
+        body = [[_("桌"), _("选手"), *(_seat_title(s) for s in SEATS), _("亮牌/罚分"), *SEATS, "NS", "EW"]]
         for row in rows:
             table = row["table"]
-            pair = f"NS {table.north.name}、{table.south.name}\nEW {table.east.name}、{table.west.name}"
+            pair = f"NS {joined((table.north.name, table.south.name))}\nEW {joined((table.east.name, table.west.name))}"
             notes = " ".join(
                 [f"{c}{word}" for c, word in row["exposed"].items()]
-                + [f"罚{s}{p}" for s, p in row["penalties"].items()]
-                + (["调整分"] if row["adjusted"] else [])
+                + [_("罚%(seat)s%(points)s") % {"seat": s, "points": p} for s, p in row["penalties"].items()]
+                + ([_("调整分")] if row["adjusted"] else [])
                 + ([str(row["not_played"])] if row.get("not_played") else [])  # 未打：and the rule
             )
             body.append(
@@ -256,8 +256,8 @@ def write_travellers(out, event, rnd, boards):
         table.setStyle(_table_style())
         # A board is kept whole on one page when it fits (a board split across pages is
         # misread at the check); a board longer than a page still breaks, its header repeated.
-        story += [Spacer(1, 4 * mm), KeepTogether([_text(f"第 {board} 副", styles["title"]), table])]
-    doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
+        story += [Spacer(1, 4 * mm), KeepTogether([_text(_("第 %(n)s 副") % {"n": board}, styles["title"]), table])]
+    doc = _document(out, _travellers_title(event, rnd), wide=True)
     _build(doc, story, _footer(event.name))
 
 

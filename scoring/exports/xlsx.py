@@ -157,16 +157,21 @@ def write_standings(out, event, sheets, scope="", note=""):
     wb.save(out)
 
 
-GAME_TITLE = "局"
-RESULT_TITLES = (
-    ["轮", "桌", "副", GAME_TITLE, "NS", "EW"]
-    + [f"{SEAT_NAMES[s]}({s})" for s in SEATS]
-    + [f"{SEAT_NAMES[s]}得分牌" for s in SEATS]
-    + ["持牌人", "亮牌", "罚分", "调整分", "调整理由"]
-    + [f"{s} 原始分" for s in SEATS]
-    + [f"{s} 得分" for s in SEATS]
-    + ["NS 得分", "EW 得分", "状态"]
-)
+def result_titles(by_games):
+    """华牌's results workbook's columns, in the request's language; a deal's 局 in games mode only."""
+    return (
+        [gettext("轮"), gettext("桌"), gettext("副")]
+        + ([gettext("局")] if by_games else [])
+        + ["NS", "EW"]
+        + [seat_word(s) for s in SEATS]
+        + [gettext("%(seat)s得分牌") % {"seat": gettext(SEAT_NAMES[s])} for s in SEATS]
+        + [gettext("持牌人"), gettext("亮牌"), gettext("罚分"), gettext("调整分"), gettext("调整理由")]
+        + [gettext("%(seat)s 原始分") % {"seat": s} for s in SEATS]
+        + [gettext("%(seat)s 得分") % {"seat": s} for s in SEATS]
+        + [gettext("NS 得分"), gettext("EW 得分"), gettext("状态")]
+    )
+
+
 RESULT_WIDTHS = [5, 5, 5, 5, 8, 8, 10, 10, 10, 10, 24, 24, 24, 24, 18, 18, 12, 16, 20]
 RESULT_WIDTHS += [9] * 8 + [10, 10, 8]
 
@@ -193,7 +198,7 @@ def write_results(out, event, tables_with_deals, players, scope=""):
         return
     # A deal's 局 only where 局 decide the match (games mode); in boards mode it decides nothing.
     by_games = event.match_mode == MatchMode.GAMES
-    titles = RESULT_TITLES if by_games else [t for t in RESULT_TITLES if t != GAME_TITLE]
+    titles = result_titles(by_games)
     widths = RESULT_WIDTHS if by_games else RESULT_WIDTHS[:3] + RESULT_WIDTHS[4:]
     prepare_sheet(ws, titles, widths, 0)
     ws.auto_filter.ref = f"A1:{get_column_letter(len(titles))}1"

@@ -14,6 +14,7 @@ from openpyxl import load_workbook
 from scoring.archive.database import import_archive
 from scoring.models import Player
 from tests.archives import paohuzi_archive, shengji_archive
+from tests.directors_event import directors_archive
 from tests.referee_setup import make_user
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +67,16 @@ def test_every_paper_downloaded_in_english_is_english(client, tmp_path, archive,
     )
     readme = pack.read(f"{event.slug}-results/README.txt").decode("utf-8-sig").replace(event.name, "")
     assert not CHINESE.search(readme), readme
+
+
+def test_huapai_travellers_and_results_workbook_read_in_english(client, tmp_path):
+    """华牌's travellers and results workbook follow the download's language too; clubs are names."""
+    event = import_archive(directors_archive())
+    client.force_login(make_user("boss", "organiser", event))
+    client.get("/language/en/?next=/")
+    names = {*Player.objects.filter(event=event).values_list("name", "club"), (event.name, "")}
+    for url in ("rounds/1/travellers.pdf", "results.xlsx", "rounds/1/results.pdf", "standings.pdf"):
+        text = text_of(url, b"".join(client.get(f"/events/{event.slug}/{url}").streaming_content), tmp_path)
+        for name in sorted({part for pair in names for part in pair if part}, key=len, reverse=True):
+            text = text.replace(name, "")
+        assert not CHINESE.search(text), (url, set(CHINESE.findall(text)))
