@@ -304,12 +304,13 @@ def _scoresheet_columns(decks):
     exposure of ♠Q ♦J ♣10 ♥A, penalties per seat, and the side scores for the check.
     With two decks each board takes two lines, ① and ②, as the entry page's rows do.
     """
-    columns = [("副", "", 9, False)]
+    columns = [(_("副"), "", 9, False)]
     columns += [(card_label(card), "", 9, card[0] in "HD") for card in POINT_CARDS]
     for card in EXPOSABLE:
-        columns += [(card_label(card), "持牌", 10, card[0] in "HD"), (card_label(card), "亮牌", 10, card[0] in "HD")]
-    columns += [("罚分", seat, 8, False) for seat in SEATS]
-    columns += [("NS", "得分", 14, False), ("EW", "得分", 14, False)]
+        red = card[0] in "HD"
+        columns += [(card_label(card), _("持牌"), 10, red), (card_label(card), _("亮牌"), 10, red)]
+    columns += [(_("罚分"), seat, 8, False) for seat in SEATS]
+    columns += [("NS", _("得分"), 14, False), ("EW", _("得分"), 14, False)]
     return columns
 
 
@@ -319,8 +320,8 @@ def write_scoresheets(out, event, rnd, sheets):
     table number, the pairs' and seats' names, the line-ups and the entry address for the QR code."""
     register_font()
     pdf = canvas.Canvas(out, pagesize=landscape(A4), pageCompression=1, initialFontName=FONT, initialFontSize=9)
-    pdf.setTitle(f"{event.name} 第{rnd.number}轮 记分表")
-    pdf.setAuthor("华牌赛事计分")
+    pdf.setTitle(_("%(event)s 第%(n)s轮 记分表") % {"event": event.name, "n": rnd.number})
+    pdf.setAuthor(_("华牌赛事计分"))
     width, height = landscape(A4)
     printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
     rules = event_rules(event)
@@ -342,10 +343,10 @@ def write_scoresheets(out, event, rnd, sheets):
     line_height = 6.5 * mm
     boards_per_page = max(1, int((grid_top - header_height - 22 * mm) / (line_height * decks)))
     rules_line = rules_text(event)
-    instructions = (
+    instructions = _(
         "每张得分牌写拿到它的座位 N E S W；持牌写发牌时拿着这张牌的座位；亮牌写 明 或 首明；"
-        "罚分是负数：负号已印好，填扣的分数（与录入页相同）" + ("；两副牌：每副两行，①② 各一张" if decks == 2 else "")
-    )
+        "罚分是负数：负号已印好，填扣的分数（与录入页相同）"
+    ) + (_("；两副牌：每副两行，①② 各一张") if decks == 2 else "")
     for sheet in sheets:
         starts = list(range(1, boards + 1, boards_per_page))
         for page_index, first in enumerate(starts):
@@ -355,13 +356,14 @@ def write_scoresheets(out, event, rnd, sheets):
             pdf.setFont(FONT, 13)
             pdf.drawString(left, top, event.name)
             pdf.setFont(FONT, 11)
-            more = f"（{page_index + 1}/{len(starts)}）" if len(starts) > 1 else ""
-            pdf.drawString(left, top - 6 * mm, f"第 {rnd.number} 轮 · {sheet['table']} 号桌 · 记分表{more}")
+            more = f" ({page_index + 1}/{len(starts)})" if len(starts) > 1 else ""
+            heading = _("第 %(round)s 轮 · %(table)s 号桌 · 记分表") % {"round": rnd.number, "table": sheet["table"]}
+            pdf.drawString(left, top - 6 * mm, heading + more)
             pdf.setFont(FONT, 9)
             if sheet.get("ns"):
-                pdf.drawString(left, top - 12 * mm, f"南北 NS：{sheet['ns']}")
-                pdf.drawString(left, top - 17 * mm, f"东西 EW：{sheet['ew']}")
-            seat_line = "    ".join(f"{SEAT_NAMES[seat]} {seat} {sheet['seats'].get(seat, '')}" for seat in SEATS)
+                pdf.drawString(left, top - 12 * mm, _("南北 NS：%(side)s") % {"side": sheet["ns"]})
+                pdf.drawString(left, top - 17 * mm, _("东西 EW：%(side)s") % {"side": sheet["ew"]})
+            seat_line = "    ".join(f"{_seat_title(seat)} {sheet['seats'].get(seat, '')}" for seat in SEATS)
             pdf.drawString(left, top - 22 * mm, seat_line)
             pdf.setFont(FONT, 7)
             pdf.drawString(left, top - 26.5 * mm, rules_line)
@@ -374,7 +376,8 @@ def write_scoresheets(out, event, rnd, sheets):
             qr_size = 26 * mm
             _qr(pdf, sheet["url"], width - left - qr_size, top - 27 * mm, qr_size)
             pdf.setFont(FONT, 6)
-            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, sheet.get("qr_caption", "扫码录入本桌"))
+            caption = _(sheet.get("qr_caption", "扫码录入本桌"))  # marked in `sources.QR_CAPTIONS`
+            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, caption)
             pdf.setFont(FONT, 5)
             pdf.drawRightString(width - left, top - 31.5 * mm, sheet["url"])  # for those who cannot scan
             _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, fixed_boards)
@@ -388,12 +391,18 @@ def write_scoresheets(out, event, rnd, sheets):
             if page_index == len(starts) - 1:
                 sign_y = max(bottom - 10 * mm, 14 * mm)
                 pdf.setFont(FONT, 9)
-                for index, label in enumerate(["南北方签名", "东西方签名", "裁判签名"]):
+                for index, label in enumerate([_("南北方签名"), _("东西方签名"), _("裁判签名")]):
                     x = left + index * 90 * mm
-                    pdf.drawString(x, sign_y, f"{label}：")
+                    pdf.drawString(x, sign_y, label + pgettext("label and value", "："))
                     pdf.line(x + 20 * mm, sign_y - 1 * mm, x + 80 * mm, sign_y - 1 * mm)
             pdf.setFont(FONT, 7)
-            pdf.drawString(left, 6 * mm, f"{event.name} · 第{rnd.number}轮 · {sheet['table']}号桌 · 打印于 {printed}")
+            footer = _("%(event)s · 第%(round)s轮 · %(table)s号桌 · 打印于 %(at)s") % {
+                "event": event.name,
+                "round": rnd.number,
+                "table": sheet["table"],
+                "at": printed,
+            }
+            pdf.drawString(left, 6 * mm, footer)
             pdf.showPage()
     pdf.save()
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext, gettext_noop
 from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.engine.standings import natural_key
 from scoring.events.lineups import session_notes
+from scoring.messages import joined
 from scoring.models import Deal, Event, LineUp, Match, Membership, Player, Table
 from scoring.results.labels import standings_rows
 from scoring.results.standings import standings_by_round
@@ -163,7 +164,7 @@ def _side_name(entrant, first, second):
         return ""
     if entrant.name:
         return f"{entrant.code} {entrant.name}"
-    return f"{entrant.code} " + "、".join(player.name for player in (first, second) if player)
+    return f"{entrant.code} " + joined(player.name for player in (first, second) if player)
 
 
 SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}

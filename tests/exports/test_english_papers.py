@@ -19,8 +19,9 @@ from tests.referee_setup import make_user
 
 pytestmark = pytest.mark.django_db
 
-# Han characters and the full-width punctuation of Chinese text (（）：、；…).
-CHINESE = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]+")
+# Han characters and the full-width punctuation of Chinese text (（）：、；…); the full-width minus is
+# the printed minus sign of every paper (the embedded font has no U+2212, pdf_common.MINUS).
+CHINESE = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uff0c\uff0e-\uffef]+")
 PAOHUZI_TERMS = {"胡息", "囤", "省", "底", "王霸", "自摸", "黄庄", "他家翻出", "放炮", "王钓", "王钓王", "王闯"}
 PAPERS = (
     "standings.pdf",
@@ -70,12 +71,19 @@ def test_every_paper_downloaded_in_english_is_english(client, tmp_path, archive,
 
 
 def test_huapai_travellers_and_results_workbook_read_in_english(client, tmp_path):
-    """华牌's travellers and results workbook follow the download's language too; clubs are names."""
+    """华牌's papers follow the download's language too (its score sheet included); clubs are names."""
     event = import_archive(directors_archive())
     client.force_login(make_user("boss", "organiser", event))
     client.get("/language/en/?next=/")
     names = {*Player.objects.filter(event=event).values_list("name", "club"), (event.name, "")}
-    for url in ("rounds/1/travellers.pdf", "results.xlsx", "rounds/1/results.pdf", "standings.pdf"):
+    papers = (
+        "rounds/1/travellers.pdf",
+        "results.xlsx",
+        "rounds/1/results.pdf",
+        "standings.pdf",
+        "rounds/1/scoresheets.pdf",
+    )
+    for url in papers:
         text = text_of(url, b"".join(client.get(f"/events/{event.slug}/{url}").streaming_content), tmp_path)
         for name in sorted({part for pair in names for part in pair if part}, key=len, reverse=True):
             text = text.replace(name, "")
