@@ -115,7 +115,9 @@ def write_wall_draw(out, event, rnd, paper):
     per_page = 2 * NAME_ROWS_PER_PAGE
     pages = [people[start : start + per_page] for start in range(0, len(people), per_page)]
     for index, chunk in enumerate(pages):
-        heading = _("按姓名（拼音顺序）查桌号") + (f" ({index + 1}/{len(pages)})" if len(pages) > 1 else "")
+        heading = _("按姓名（拼音顺序）查桌号") + (
+            _("（%(page)s/%(pages)s）") % {"page": index + 1, "pages": len(pages)} if len(pages) > 1 else ""
+        )
         story += [PageBreak(), _text(f"{title} · {heading}", styles["title"]), Spacer(1, 3 * mm)]
         story.append(_name_columns(chunk, width))
     _build(doc, story, event)

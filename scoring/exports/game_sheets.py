@@ -92,7 +92,9 @@ def _write(out, event, rnd, sheets, game, fields, deals):
             pdf.setFont(FONT, 13)
             pdf.drawString(left, top, printable(event.name))
             pdf.setFont(FONT, 11)
-            more = f" ({page_index + 1}/{len(starts)})" if len(starts) > 1 else ""
+            more = (
+                _("（%(page)s/%(pages)s）") % {"page": page_index + 1, "pages": len(starts)} if len(starts) > 1 else ""
+            )
             heading = _("第 %(round)s 轮 · %(table)s 号桌 · %(game)s 记分表") % {
                 "round": rnd.number,
                 "table": sheet["table"],

@@ -356,7 +356,9 @@ def write_scoresheets(out, event, rnd, sheets):
             pdf.setFont(FONT, 13)
             pdf.drawString(left, top, event.name)
             pdf.setFont(FONT, 11)
-            more = f" ({page_index + 1}/{len(starts)})" if len(starts) > 1 else ""
+            more = (
+                _("（%(page)s/%(pages)s）") % {"page": page_index + 1, "pages": len(starts)} if len(starts) > 1 else ""
+            )
             heading = _("第 %(round)s 轮 · %(table)s 号桌 · 记分表") % {"round": rnd.number, "table": sheet["table"]}
             pdf.drawString(left, top - 6 * mm, heading + more)
             pdf.setFont(FONT, 9)
