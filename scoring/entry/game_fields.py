@@ -8,7 +8,7 @@ deal is its card grid, `scoring.entry.grid`).
 
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from scoring.engine.vocabulary import SEAT_NAMES
 from scoring.messages import message_text
@@ -100,12 +100,13 @@ def value_word(spec, value):
     if spec.kind in (SEAT, SEAT_OR_NONE):
         return seat_word(value) if value is not None else gettext("无")
     if spec.kind == SEATS:
-        return "、".join(seat_word(seat) for seat in value) if value else gettext("无")
+        return pgettext("list separator", "、").join(seat_word(seat) for seat in value) if value else gettext("无")
     if spec.kind == BOOL:
         return gettext("是") if value else gettext("否")
     if spec.kind in (COUNTS, PER_SEAT):
         items = [(seat, count) for seat, count in (value or {}).items() if count]
-        return "、".join(f"{seat_word(seat)} {count}" for seat, count in items) if items else "0"
+        separator = pgettext("list separator", "、")
+        return separator.join(f"{seat_word(seat)} {count}" for seat, count in items) if items else "0"
     word = spec.words.get(value)
     return gettext(word) if word else str(value)
 
@@ -124,8 +125,10 @@ def deal_words(game, deal, rules=None):
 
 
 def deal_text(game, deal, rules=None):
-    """A stored deal in one line of the fields' words ("地主：东(E) · 叫分：2 …")."""
-    return " · ".join(f"{label}：{value}" for label, value in deal_words(game, deal, rules))
+    """A stored deal in one line of the fields' words ("地主：东(E) · 叫分：2 …"), the colon the
+    page language's ("Landlord: East(E)" in English)."""
+    colon = pgettext("label and value", "：")
+    return " · ".join(f"{label}{colon}{value}" for label, value in deal_words(game, deal, rules))
 
 
 def drop_defaults_without_winner(fields, deal):

@@ -4,7 +4,7 @@
 for a large event; the workbook adds one row per meeting, for sorting and sums.
 """
 
-from django.utils import translation
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -13,18 +13,21 @@ from reportlab.platypus import LongTable, PageBreak, Spacer
 from scoring.exports.pdf_common import FONT, _document, _footer, _styles, _table_style, _text
 from scoring.exports.xlsx import describe, header_cells, prepare_sheet, safe, write_about_sheet
 from scoring.games import game_of
+from scoring.messages import joined
 from scoring.results.cross_table import meeting_text, signed
 
-LEGEND = "每格：场分 / 得分差（本行一方）；… 未完成的对局（不计入名次）；— 尚未开始"
+
+def legend(label):
+    """What a cell holds, the difference in the game's word; in the download's language."""
+    return _("每格：场分 / %(difference)s（本行一方）；… 未完成的对局（不计入名次）；— 尚未开始") % {
+        "difference": label
+    }
 
 
 def difference_label(event):
-    """The game's word for the score difference, in Chinese like the files (升级: 级差)."""
+    """The game's word for the score difference (升级: 级差), in the download's language."""
     label = game_of(event).standings_labels.get("score_difference")
-    if label is None:
-        return "得分差"
-    with translation.override("zh-hans"):
-        return str(label)
+    return _(label) if label is not None else _("得分差")
 
 
 BAND_COLUMNS = 16  # opponents across one landscape page, each cell wide enough for "+11250"
@@ -33,7 +36,9 @@ GREY = colors.HexColor("#c9ced8")
 
 
 def withdrawn_text(row):
-    return f"（第{row['withdrawn_after']}轮后退赛）" if row["withdrawn_after"] is not None else ""
+    if row["withdrawn_after"] is None:
+        return ""
+    return _("（第%(n)s轮后退赛）") % {"n": row["withdrawn_after"]}
 
 
 def cell_text(meetings, *, lines=False):
@@ -46,28 +51,28 @@ def cell_text(meetings, *, lines=False):
 
     if len(meetings) == 1:
         return one(meetings[0])
-    return "\n".join(f"第{m['round']}轮 {one(m)}" for m in meetings)
+    return "\n".join(_("第%(n)s轮 %(meeting)s") % {"n": m["round"], "meeting": one(m)} for m in meetings)
 
 
 def round_cell(meeting):
     """A cell of the by-round layout: the opponent and the meeting, or the bye."""
     if meeting is None:
         return ""
-    return "轮空" if meeting["bye"] else meeting_text(meeting, with_opponent=True)
+    return _("轮空") if meeting["bye"] else meeting_text(meeting, with_opponent=True)
 
 
 def write_cross_table_pdf(out, event, table, *, subtitle):
     styles = _styles()
     label = difference_label(event)
-    doc = _document(out, f"{event.name} 交叉表", wide=True)
+    doc = _document(out, f"{event.name} {_('交叉表')}", wide=True)
     story = [
-        _text(f"{event.name} · 交叉表", styles["title"]),
+        _text(f"{event.name} · {_('交叉表')}", styles["title"]),
         _text(subtitle, styles["small"]),
-        _text(LEGEND.replace("得分差", label), styles["small"]),
+        _text(legend(label), styles["small"]),
         Spacer(1, 3 * mm),
     ]
     if not table["rows"]:
-        story.append(_text("尚无轮次。", styles["cell"]))
+        story.append(_text(_("尚无轮次。"), styles["cell"]))
     elif table["layout"] == "grid":
         codes = table["entrants"]
         bands = [codes[start : start + BAND_COLUMNS] for start in range(0, len(codes), BAND_COLUMNS)]
@@ -87,7 +92,7 @@ def _name_cell(row, styles):
 def _grid_band(table, band, *, last, styles, label):
     codes = table["entrants"]
     first = codes.index(band[0])
-    header = ["编号", "名称", *band] + (["轮空", "场分", label, "名次"] if last else [])
+    header = [_("编号"), _("名称"), *band] + ([_("轮空"), _("场分"), label, _("名次")] if last else [])
     body = [header]
     for row in table["rows"]:
         cells = [cell_text(row["cells"][first + offset], lines=True) for offset in range(len(band))]
@@ -118,7 +123,7 @@ def _grid_band(table, band, *, last, styles, label):
 
 def _by_round(table, styles, label):
     numbers = [rnd.number for rnd in table["rounds"]]
-    body = [["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", label, "名次"]]
+    body = [[_("编号"), _("名称"), *(_round(n) for n in numbers), _("场分"), label, _("名次")]]
     for row in table["rows"]:
         body.append(
             [
@@ -145,23 +150,23 @@ def write_cross_table_xlsx(out, event, table, *, scope):
     """Sheets: 交叉表 (the grid, or opponents by round for a large event), 每场 (a row per
     entrant and meeting: numbers to sort and sum), 说明."""
     wb = Workbook(write_only=True)
-    describe(wb, event, "交叉表", scope)
+    describe(wb, event, _("交叉表"), scope)
     label = difference_label(event)
     rows = table["rows"]
-    ws = wb.create_sheet(title="交叉表")
+    ws = wb.create_sheet(title=_("交叉表"))
     if table["layout"] == "grid":
-        titles = ["编号", "名称", *table["entrants"], "轮空", "场分", label, "名次"]
+        titles = [_("编号"), _("名称"), *table["entrants"], _("轮空"), _("场分"), label, _("名次")]
         prepare_sheet(ws, titles, [8, 28] + [11] * len(table["entrants"]) + [8, 7, 9, 6], len(rows))
         ws.append(header_cells(ws, titles))
         for row in rows:
             ws.append(
                 [safe(ws, row["code"]), safe(ws, row["name"] + withdrawn_text(row))]
                 + [cell_text(cell) for cell in row["cells"]]
-                + ["、".join(str(n) for n in row["byes"]), row["match_points"], row["score_difference"], row["rank"]]
+                + [joined(str(n) for n in row["byes"]), row["match_points"], row["score_difference"], row["rank"]]
             )
     else:
         numbers = [rnd.number for rnd in table["rounds"]]
-        titles = ["编号", "名称", *(f"第{n}轮" for n in numbers), "场分", label, "名次"]
+        titles = [_("编号"), _("名称"), *(_round(n) for n in numbers), _("场分"), label, _("名次")]
         prepare_sheet(ws, titles, [8, 28] + [16] * len(numbers) + [7, 9, 6], len(rows))
         ws.append(header_cells(ws, titles))
         for row in rows:
@@ -170,8 +175,8 @@ def write_cross_table_xlsx(out, event, table, *, scope):
                 + [round_cell(m) for m in row["by_round"]]
                 + [row["match_points"], row["score_difference"], row["rank"]]
             )
-    meetings = wb.create_sheet(title="每场")
-    titles = ["编号", "名称", "轮", "对手", "场分", label, "状态"]
+    meetings = wb.create_sheet(title=_("每场"))
+    titles = [_("编号"), _("名称"), _("轮"), _("对手"), _("场分"), label, _("状态")]
     count = sum(1 for row in rows for meeting in row["by_round"] if meeting)
     prepare_sheet(meetings, titles, [8, 28, 5, 8, 7, 9, 10], count)
     meetings.append(header_cells(meetings, titles))
@@ -181,13 +186,17 @@ def write_cross_table_xlsx(out, event, table, *, scope):
             entrant = [safe(meetings, row["code"]), safe(meetings, row["name"])]
             figures = [meeting["points"], meeting.get("difference"), _state(meeting)]
             meetings.append([*entrant, meeting["round"], opponent, *figures])
-    write_about_sheet(wb, event, scope, LEGEND.replace("得分差", label))
+    write_about_sheet(wb, event, scope, legend(label))
     wb.save(out)
+
+
+def _round(number):
+    return _("第%(n)s轮") % {"n": number}
 
 
 def _state(meeting):
     if meeting["bye"]:
-        return "轮空"
+        return _("轮空")
     if meeting["points"] is None:
-        return "尚未开始"
-    return "已计入" if meeting["finished"] else "未完成"
+        return _("尚未开始")
+    return _("已计入") if meeting["finished"] else _("未完成")

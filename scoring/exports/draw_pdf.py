@@ -6,6 +6,8 @@ parsed as markup) and cut with an ellipsis to their column, so a long name canno
 next one.
 """
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -15,8 +17,11 @@ from reportlab.platypus import LongTable, PageBreak, Spacer, Table, TableStyle
 
 from scoring.engine.vocabulary import SEAT_NAMES, SEATS
 from scoring.exports.pdf_common import FONT, _document, _footer, _styles, _text, register_font
+from scoring.messages import joined
 
-DIRECTIONS = {"NS": "南北", "EW": "东西"}
+DIRECTIONS = {"NS": gettext_noop("南北"), "EW": gettext_noop("东西")}  # printed in the download's language
+# A side's heading: its name and letters ("东西 EW"), one message (English: "East-West EW", not "EW EW").
+DIRECTION_HEADINGS = {"NS": gettext_noop("南北 NS"), "EW": gettext_noop("东西 EW")}
 INK = colors.HexColor("#1d2330")
 RULE = colors.HexColor("#9aa3b2")
 BAND = colors.HexColor("#f3f5f8")
@@ -34,12 +39,13 @@ def fitted(text, width, size):
 
 def side_label(side):
     """ "A01 张三、李四", or a team's "T03 太原一队"."""
-    return f"{side['code']} {side['name'] or '、'.join(side['players'])}".strip()
+    return f"{side['code']} {side['name'] or joined(side['players'])}".strip()
 
 
 def place_label(place):
     table, where = place
-    return f"{table} 桌 {DIRECTIONS.get(where) or SEAT_NAMES.get(where, where)}"
+    direction = DIRECTIONS.get(where) or SEAT_NAMES.get(where)
+    return _("%(table)s 桌 %(where)s") % {"table": table, "where": _(direction) if direction else where}
 
 
 def _wall_style(size, header_size):
@@ -69,16 +75,16 @@ def write_wall_draw(out, event, rnd, paper):
     """A4 portrait: every table with both sides (or four seats), the byes, then every player in
     pinyin order with the number, table and direction, two columns a page, filled down."""
     styles = _styles()
-    doc = _document(out, f"{event.name} 第{rnd.number}轮对阵表")
+    doc = _document(out, _("%(event)s 第%(n)s轮对阵表") % {"event": event.name, "n": rnd.number})
     width = doc.width
-    title = f"{event.name} · 第 {rnd.number} 轮对阵表"
-    story = [_text(title, styles["title"]), _text("按桌号", styles["small"]), Spacer(1, 3 * mm)]
+    title = _("%(event)s · 第 %(n)s 轮对阵表") % {"event": event.name, "n": rnd.number}
+    story = [_text(title, styles["title"]), _text(_("按桌号"), styles["small"]), Spacer(1, 3 * mm)]
     individual = any(table["seats"] for table in paper["tables"])
     if individual:
         # The seats the tables use (a three-seat game leaves North empty: no column for it).
         used = [seat for seat in SEATS if any(seat in table["seats"] for table in paper["tables"])]
         column = (width - 18 * mm) / len(used)
-        body = [["桌"] + [f"{SEAT_NAMES[seat]} {seat}" for seat in used]]
+        body = [[_("桌")] + [f"{_(SEAT_NAMES[seat])} {seat}" for seat in used]]
         for table in paper["tables"]:
             seats = table["seats"]
             body.append(
@@ -91,7 +97,7 @@ def write_wall_draw(out, event, rnd, paper):
         widths, size = [18 * mm] + [column] * len(used), 13
     else:
         column = (width - 18 * mm) / 2
-        body = [["桌", "南北 NS", "东西 EW"]]
+        body = [[_("桌"), _(DIRECTION_HEADINGS["NS"]), _(DIRECTION_HEADINGS["EW"])]]
         for table in paper["tables"]:
             body.append(
                 [str(table["number"])]
@@ -103,13 +109,15 @@ def write_wall_draw(out, event, rnd, paper):
     by_table.setStyle(TableStyle([("FONT", (0, 1), (0, -1), FONT, size + 4)]))
     story.append(by_table)
     if paper["byes"]:
-        byes = "；".join(side_label(side) for side in paper["byes"])
-        story += [Spacer(1, 4 * mm), _text(f"轮空：{byes}", styles["title"])]
+        byes = pgettext("list separator", "；").join(side_label(side) for side in paper["byes"])
+        story += [Spacer(1, 4 * mm), _text(_("轮空：") + byes, styles["title"])]
     people = paper["people"]
     per_page = 2 * NAME_ROWS_PER_PAGE
     pages = [people[start : start + per_page] for start in range(0, len(people), per_page)]
     for index, chunk in enumerate(pages):
-        heading = "按姓名（拼音顺序）查桌号" + (f"（{index + 1}/{len(pages)}）" if len(pages) > 1 else "")
+        heading = _("按姓名（拼音顺序）查桌号") + (
+            _("（%(page)s/%(pages)s）") % {"page": index + 1, "pages": len(pages)} if len(pages) > 1 else ""
+        )
         story += [PageBreak(), _text(f"{title} · {heading}", styles["title"]), Spacer(1, 3 * mm)]
         story.append(_name_columns(chunk, width))
     _build(doc, story, event)
@@ -126,7 +134,7 @@ def _name_columns(chunk, width):
     widths = [7 * mm, half - 7 * mm - 20 * mm - 30 * mm, 20 * mm, 30 * mm]
     middle = (len(chunk) + 1) // 2  # a short last page in two even columns
     left, right = chunk[:middle], chunk[middle:]
-    rows = [["", "姓名", "编号", "桌号"] * 2]
+    rows = [["", _("姓名"), _("编号"), _("桌号")] * 2]
     previous = {"left": None, "right": None}
     for line in range(len(left)):
         row = []
@@ -139,7 +147,7 @@ def _name_columns(chunk, width):
             # The letter only where it changes: the eye finds "Z" and runs down from there.
             letter = initial if initial != previous[name] else ""
             previous[name] = initial
-            where = "、".join(place_label(p) for p in person["places"]) or "轮空"
+            where = joined(place_label(p) for p in person["places"]) or _("轮空")
             row += [
                 letter,
                 fitted(person["name"], widths[1] - 6, BY_NAME_SIZE),
@@ -171,16 +179,17 @@ def write_table_cards(out, event, rnd, paper):
     number, a team's name, and the players seated there (each seat's player in an individual event)."""
     register_font()
     pdf = canvas.Canvas(out, pagesize=landscape(A4), pageCompression=1, initialFontName=FONT, initialFontSize=12)
-    pdf.setTitle(f"{event.name} 第{rnd.number}轮 桌牌")
-    pdf.setAuthor("华牌赛事计分")
+    pdf.setTitle(_("%(event)s 第%(n)s轮 桌牌") % {"event": event.name, "n": rnd.number})
+    pdf.setAuthor(_("华牌赛事计分"))
     width, height = landscape(A4)
     margin = 15 * mm
     for table in paper["tables"]:
         pdf.setFillColor(colors.black)
         pdf.setFont(FONT, 14)
-        pdf.drawString(margin, height - margin, fitted(f"{event.name} · 第 {rnd.number} 轮", width - 2 * margin, 14))
+        heading = _("%(event)s · 第 %(n)s 轮") % {"event": event.name, "n": rnd.number}
+        pdf.drawString(margin, height - margin, fitted(heading, width - 2 * margin, 14))
         pdf.setFont(FONT, 40)
-        pdf.drawCentredString(width / 2, height - 45 * mm, "桌")
+        pdf.drawCentredString(width / 2, height - 45 * mm, _("桌"))
         number = str(table["number"])
         size = min(190, 190 * 3 / max(3, len(number)))
         pdf.setFont(FONT, size)
@@ -188,7 +197,7 @@ def write_table_cards(out, event, rnd, paper):
         top = height - 45 * mm - size * 0.85 - 18 * mm
         if table["sides"]:
             lines = [
-                (f"{DIRECTIONS[d]} {d}", table["sides"][d]["code"], table["sides"][d]["name"], table["sides"][d])
+                (_(DIRECTION_HEADINGS[d]), table["sides"][d]["code"], table["sides"][d]["name"], table["sides"][d])
                 for d in ("NS", "EW")
             ]
             column = (width - 2 * margin) / 2
@@ -207,14 +216,19 @@ def write_table_cards(out, event, rnd, paper):
                     x,
                     top,
                     column - 4 * mm,
-                    f"{SEAT_NAMES[seat]} {seat}",
+                    f"{_(SEAT_NAMES[seat])} {seat}",
                     person["code"] if person else "",
                     "",
                     [person["name"]] if person else [],
                 )
         pdf.setFont(FONT, 8)
         pdf.setFillColor(colors.HexColor("#6e7684"))
-        pdf.drawString(margin, 8 * mm, f"{event.name} · 第{rnd.number}轮 · {table['number']}号桌")
+        footer = _("%(event)s · 第%(n)s轮 · %(table)s号桌") % {
+            "event": event.name,
+            "n": rnd.number,
+            "table": table["number"],
+        }
+        pdf.drawString(margin, 8 * mm, footer)
         pdf.showPage()
     pdf.save()
 

@@ -6,6 +6,8 @@ get no card. Names are drawn as plain strings (never parsed as markup) and cut w
 to the card, so a long name cannot run into the code or the QR code.
 """
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -20,7 +22,7 @@ from scoring.models import Entrant, with_members
 COLUMNS, ROWS = 2, 4
 MARGIN = 10 * mm
 PADDING = 5 * mm
-WARNING = "本队/本人的录入码，请勿告诉对手"
+WARNING = gettext_noop("本队/本人的录入码，请勿告诉对手")  # printed in the download's language
 GREY = colors.HexColor("#6e7684")
 RULE = colors.HexColor("#9aa3b2")
 
@@ -51,8 +53,8 @@ def write_entrant_cards(out, event, cards):
     """A4 portrait, 2 × 4 cards a page, dashed cut lines between and around them."""
     register_font()
     pdf = canvas.Canvas(out, pagesize=A4, pageCompression=1, initialFontName=FONT, initialFontSize=10)
-    pdf.setTitle(f"{event.name} 参赛者录入码卡片")
-    pdf.setAuthor("华牌赛事计分")
+    pdf.setTitle(_("%(event)s 参赛者录入码卡片") % {"event": event.name})
+    pdf.setAuthor(_("华牌赛事计分"))
     width, height = A4
     card_width = (width - 2 * MARGIN) / COLUMNS
     card_height = (height - 2 * MARGIN) / ROWS
@@ -68,7 +70,9 @@ def write_entrant_cards(out, event, cards):
         pdf.setFont(FONT, 6)
         pdf.setFillColor(GREY)
         pdf.drawString(
-            MARGIN + 2 * mm, 3 * mm, fitted(f"{printable(event.name)} · 参赛者录入码卡片 · 沿虚线剪开", width / 2, 6)
+            MARGIN + 2 * mm,
+            3 * mm,
+            fitted(_("%(event)s · 参赛者录入码卡片 · 沿虚线剪开") % {"event": printable(event.name)}, width / 2, 6),
         )
         pdf.showPage()
     pdf.save()
@@ -103,7 +107,7 @@ def _card(pdf, event, card, x, y, width, height):
     pdf.setFont(FONT, 10)
     line_y = top - 18 * mm
     if len(lines) > 3:  # a large team: the rest is on the entrants' list
-        lines = [*lines[:2], lines[2].rstrip("、") + "…"]
+        lines = [*lines[:2], lines[2].rstrip("、, ") + "…"]
     for line in lines:
         pdf.drawString(left, line_y, fitted(printable(line), text_width, 10))
         line_y -= 4.5 * mm
@@ -112,19 +116,21 @@ def _card(pdf, event, card, x, y, width, height):
     _qr(pdf, card["url"], qr_x, top - qr_size - 1 * mm, qr_size)
     pdf.setFillColor(GREY)
     pdf.setFont(FONT, 6)
-    pdf.drawCentredString(qr_x + qr_size / 2, top - qr_size - 3 * mm, "扫码查看成绩与对阵")
+    pdf.drawCentredString(qr_x + qr_size / 2, top - qr_size - 3 * mm, _("扫码查看成绩与对阵"))
     pdf.setFont(FONT, 5)
     pdf.drawRightString(x + width - PADDING, top - qr_size - 5.5 * mm, fitted(card["url"], inner, 5))
     _code_box(pdf, card["access_code"], left, y + PADDING, inner)
 
 
 def _name_lines(names, width, size):
-    """The players joined by 、, broken into lines that fit `width` (a team's members wrap)."""
+    """The players joined by 、 (", " in English), broken into lines that fit `width` (a team's
+    members wrap)."""
+    separator = pgettext("list separator", "、")
     lines, line = [], ""
     for name in names:
-        candidate = f"{line}、{name}" if line else name
+        candidate = f"{line}{separator}{name}" if line else name
         if line and stringWidth(printable(candidate), FONT, size) > width:
-            lines.append(line + "、")
+            lines.append(line + separator.rstrip())
             line = name
         else:
             line = candidate
@@ -143,7 +149,7 @@ def _code_box(pdf, code, left, bottom, width):
     pdf.rect(left, box_bottom, width, box_height, fill=1, stroke=1)
     pdf.setFillColor(GREY)
     pdf.setFont(FONT, 7)
-    pdf.drawString(left + 2 * mm, box_bottom + box_height - 3.5 * mm, "录入码")
+    pdf.drawString(left + 2 * mm, box_bottom + box_height - 3.5 * mm, _("录入码"))
     pdf.setFillColor(colors.black)
     pdf.setFont(FONT, size)
     cell = min(8 * mm, (width - 16 * mm) / max(1, len(code)))
@@ -151,4 +157,4 @@ def _code_box(pdf, code, left, bottom, width):
     for index, character in enumerate(code):
         pdf.drawCentredString(start + (index + 0.5) * cell, box_bottom + 3.8 * mm, character)
     pdf.setFont(FONT, 8)
-    pdf.drawString(left, bottom + 1 * mm, WARNING)
+    pdf.drawString(left, bottom + 1 * mm, _(WARNING))

@@ -11,6 +11,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import get_language, gettext, pgettext
+
 from scoring.archive.export import export_archive
 from scoring.entry.game_fields import game_fields
 from scoring.exports import cross_table_files, draw_pdf, entrant_cards, pdf, xlsx
@@ -24,6 +26,7 @@ from scoring.exports.sources import (
 )
 from scoring.games import game_of
 from scoring.games.stored import event_rules
+from scoring.messages import joined
 from scoring.models import Round
 from scoring.results.cross_table import event_cross_table
 from scoring.results.match_results import unfinished_matches
@@ -48,14 +51,22 @@ def scope_text(event, published_only):
     the label says what they are (正式成绩, or 最终成绩 when the event is closed)."""
     every_round = list(event.rounds.order_by("number"))
     rounds = [r for r in every_round if r.is_published] if published_only else every_round
-    states = "、".join(f"第{r.number}轮{r.get_status_display()}" for r in rounds) or "尚无成绩"
+    # In the language of the request that downloads the file (English files are English).
+    states = joined(
+        gettext("第%(n)s轮%(status)s") % {"n": r.number, "status": r.get_status_display()} for r in rounds
+    ) or gettext("尚无成绩")
     if every_round and all(r.status == Round.Status.OFFICIAL for r in every_round):
-        return ("最终成绩（各轮均为正式成绩）：" if event.is_finished else "正式成绩（各轮均为正式成绩）：") + states
+        label = (
+            gettext("最终成绩（各轮均为正式成绩）：")
+            if event.is_finished
+            else gettext("正式成绩（各轮均为正式成绩）：")
+        )
+        return label + states
     if published_only:
-        return "公开版（只含已公布的轮次）：" + states
+        return gettext("公开版（只含已公布的轮次）：") + states
     if all(r.is_published for r in rounds):
-        return "工作人员版（各轮均已公布，与公开版相同）：" + states
-    return "工作人员版（含未公布的成绩）：" + states
+        return gettext("工作人员版（各轮均已公布，与公开版相同）：") + states
+    return gettext("工作人员版（含未公布的成绩）：") + states
 
 
 def unfinished_note(event, published_only):
@@ -64,15 +75,17 @@ def unfinished_note(event, published_only):
         return ""
     unfinished = unfinished_matches(event)
     if not unfinished:
-        return "未公布轮次的对局均已完成。"
-    return "以下未完成的对局不计入排名：" + "；".join(
-        f"第{m['round']}轮 {' 对 '.join(m['sides'])}（已确认 {m['deals']} 副）" for m in unfinished
+        return gettext("未公布轮次的对局均已完成。")
+    return gettext("以下未完成的对局不计入排名：") + pgettext("list separator", "；").join(
+        gettext("第%(round)s轮 %(sides)s（已确认 %(deals)s 副）")
+        % {"round": m["round"], "sides": gettext(" 对 ").join(m["sides"]), "deals": m["deals"]}
+        for m in unfinished
     )
 
 
 def standings_xlsx(event, published_only):
     def write(out):
-        sheets = standings_sheets(event, published_only=published_only)
+        sheets = standings_sheets(event, published_only=published_only, language=get_language())
         note = unfinished_note(event, published_only)
         xlsx.write_standings(out, event, sheets, scope_text(event, published_only), note)
 
@@ -89,7 +102,7 @@ def results_xlsx(event, published_only):
 
 def standings_pdf(event, published_only):
     def write(out):
-        _, rows = standings_sheets(event, published_only=published_only)[0]
+        _, rows = standings_sheets(event, published_only=published_only, language=get_language())[0]
         parts = (scope_text(event, published_only), unfinished_note(event, published_only))
         pdf.write_standings(out, event, rows, subtitle=" ".join(part for part in parts if part))
 
@@ -129,7 +142,7 @@ def scoresheets_pdf(event, rnd, *, entry_url, table_url=None):
 
 def cross_table_pdf(event, published_only):
     def write(out):
-        table = event_cross_table(event, published_only=published_only, language="zh-hans")
+        table = event_cross_table(event, published_only=published_only, language=get_language())
         subtitle = scope_text(event, published_only)
         cross_table_files.write_cross_table_pdf(out, event, table, subtitle=subtitle)
 
@@ -138,7 +151,7 @@ def cross_table_pdf(event, published_only):
 
 def cross_table_xlsx(event, published_only):
     def write(out):
-        table = event_cross_table(event, published_only=published_only, language="zh-hans")
+        table = event_cross_table(event, published_only=published_only, language=get_language())
         cross_table_files.write_cross_table_xlsx(out, event, table, scope=scope_text(event, published_only))
 
     return File(f"{event.slug}-cross-table.xlsx", XLSX, write)

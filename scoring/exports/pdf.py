@@ -7,6 +7,8 @@ import re
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -30,6 +32,7 @@ from scoring.exports.pdf_common import (
 from scoring.games import game_of
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, card_label
 from scoring.games.stored import event_rules
+from scoring.messages import joined, standings_labels
 
 
 def _cards(text, style):
@@ -57,16 +60,13 @@ def write_standings(out, event, rows, *, subtitle):
     styles = _styles()
     individual = event.kind == Kind.INDIVIDUAL
     by_points = any("table_points" in row for row in rows)  # games law §0: table points, then the total
-    labels = game_of(event).standings_labels  # 升级: 级差, 终局级数
+    labels = standings_labels(game_of(event))  # 升级: 级差, 终局级数 (in the request's language)
+    total, difference = labels.get("total_score", _("总得分")), labels.get("score_difference", _("得分差"))
     header = (
-        ["名次", "编号", "选手", "单位"]
-        + (["桌分"] if by_points else [])
-        + (
-            [labels.get("total_score", "总得分"), "副数"]
-            if individual
-            else ["场分", labels.get("score_difference", "得分差"), labels.get("total_score", "总得分"), "罚分", "场次"]
-        )
-        + ["与上一名"]
+        [_("名次"), _("编号"), _("选手"), _("单位")]
+        + ([_("桌分")] if by_points else [])
+        + ([total, _("副数")] if individual else [_("场分"), difference, total, _("罚分"), _("场次")])
+        + [_("与上一名")]
     )
     body = [header]
     for row in rows:
@@ -87,14 +87,14 @@ def write_standings(out, event, rows, *, subtitle):
                 _text(row["explanation"], styles["cell"]),
             ]
         )
-    doc = _document(out, f"{event.name} 排名", wide=True)
+    doc = _document(out, f"{event.name} {_('排名')}", wide=True)
     table = LongTable(
         body, repeatRows=1, colWidths=[12 * mm, 16 * mm, 55 * mm, 35 * mm] + [18 * mm] * (len(header) - 5) + [60 * mm]
     )
     table.setStyle(_table_style())
     where_and_when = " · ".join(part for part in (event.venue, event_dates(event)) if part)
     story = [
-        _text(f"{event.name} · {'最终排名' if event.is_finished else '排名'}", styles["title"]),
+        _text(f"{event.name} · {_('最终排名') if event.is_finished else _('排名')}", styles["title"]),
         *([_text(where_and_when, styles["small"])] if where_and_when else []),
         _text(subtitle, styles["small"]),
         Spacer(1, 4 * mm),
@@ -102,7 +102,8 @@ def write_standings(out, event, rows, *, subtitle):
         Spacer(1, 10 * mm),
         # The paper a federation files is signed by the chief arbiter.
         _text(
-            f"裁判长：{event.chief_arbiter or '＿＿＿＿＿＿'}　　签名：＿＿＿＿＿＿＿＿　　日期：＿＿＿＿＿＿",
+            _("裁判长：%(arbiter)s　　签名：＿＿＿＿＿＿＿＿　　日期：＿＿＿＿＿＿")
+            % {"arbiter": event.chief_arbiter or _("＿＿＿＿＿＿")},  # a blank to write the name on
             styles["body"],
         ),
     ]
@@ -119,6 +120,11 @@ def event_dates(event):
 
 def write_round_results(out, event, rnd, results):
     styles = _styles()
+    if any(row["seats"] for row in results["tables"]):
+        # Players who each play alone (跑胡子, 斗地主) have no sides to total: a side "NS" would pair
+        # an empty North with South. Each seat's player and total instead, as on the round's page.
+        _write_alone_round_results(out, event, rnd, results, styles)
+        return
     # 局 running totals decide a match only in a games-scored event: elsewhere no 局 column,
     # as on the round's page (a boards event's paper would show totals that decide nothing).
     by_games = event.match_mode == MatchMode.GAMES
@@ -126,9 +132,9 @@ def write_round_results(out, event, rnd, results):
     # ruling with its reason included, as the round's page prints them.
     by_words = any(row.get("match_words") for row in results["tables"])
     body = [
-        ["桌", "NS", "EW", "NS 得分", "EW 得分", "场分", "副数"]
-        + (["局"] if by_games else [])
-        + (["比赛"] if by_words else [])
+        [_("桌"), "NS", "EW", _("NS 得分"), _("EW 得分"), _("场分"), _("副数")]
+        + ([_("局")] if by_games else [])
+        + ([pgettext("singular", "比赛")] if by_words else [])
     ]
     for row in results["tables"]:
         table = row["table"]
@@ -149,17 +155,77 @@ def write_round_results(out, event, rnd, results):
         if by_words:
             cells.append(_text(row.get("match_words") or "", styles["cell"]))
         body.append(cells)
-    doc = _document(out, f"{event.name} 第{rnd.number}轮成绩", wide=True)
+    doc = _document(out, _round_title(event, rnd), wide=True)
     # Without the 局 column its 60 mm go to the two sides' names.
     names = 60 * mm if by_games or by_words else 90 * mm
     widths = [12 * mm, names, names, 22 * mm, 22 * mm, 16 * mm, 14 * mm] + ([60 * mm] if by_games or by_words else [])
     table = LongTable(body, repeatRows=1, colWidths=widths)
     table.setStyle(_table_style())
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮成绩（{rnd.get_status_display()}）", styles["title"]),
+        _text(_round_title(event, rnd, status=True), styles["title"]),
         Spacer(1, 4 * mm),
         table,
     ]
+    _build(doc, story, _footer(event.name))
+
+
+def _round_title(event, rnd, status=False):
+    """ "赛事 · 第1轮成绩（临时成绩）", in the language of the request the file is made for."""
+    if status:
+        return _("%(event)s · 第%(n)s轮成绩（%(status)s）") % {
+            "event": event.name,
+            "n": rnd.number,
+            "status": rnd.get_status_display(),
+        }
+    return _("%(event)s 第%(n)s轮成绩") % {"event": event.name, "n": rnd.number}
+
+
+def _travellers_title(event, rnd, status=False):
+    if status:
+        return _("%(event)s · 第%(n)s轮 牌例对照（%(status)s）") % {
+            "event": event.name,
+            "n": rnd.number,
+            "status": rnd.get_status_display(),
+        }
+    return _("%(event)s 第%(n)s轮 牌例对照") % {"event": event.name, "n": rnd.number}
+
+
+def _seat_title(seat):
+    return f"{_(SEAT_NAMES[seat])} {seat}"
+
+
+def _write_alone_round_results(out, event, rnd, results, styles):
+    """A round of a game whose every seat is its own side: a column per seat of the game (its
+    player and match total) and, where the standings count table points, each seat's points."""
+    seats = [s["seat"] for s in next(row["seats"] for row in results["tables"] if row["seats"])]
+    by_points = any(s["points"] is not None for row in results["tables"] for s in row["seats"] or ())
+    titles = [
+        [_seat_title(s), _("%(seat)s 得分") % {"seat": s}, *([_("%(seat)s 桌分") % {"seat": s}] if by_points else [])]
+        for s in seats
+    ]
+    body = [[_("桌"), *(title for seat in titles for title in seat), _("副数")]]
+    for row in results["tables"]:
+        cells = [row["table"].number]
+        for seat in row["seats"]:
+            player = seat["player"]
+            cells += [_text(f"{player.code} {player.name}" if player else "", styles["cell"]), seat["total"]]
+            if by_points:
+                cells.append("" if seat["points"] is None else seat["points"])
+        body.append([*cells, row["deals"]])
+    figures = 2 if by_points else 1
+    name_width = (253 * mm - 14 * mm - 16 * mm * figures * len(seats)) / len(seats)
+    widths = [10 * mm] + [name_width, *[16 * mm] * figures] * len(seats) + [14 * mm]
+    table = LongTable(body, repeatRows=1, colWidths=widths)
+    table.setStyle(_table_style())
+    story = [
+        _text(_round_title(event, rnd, status=True), styles["title"]),
+        Spacer(1, 4 * mm),
+        table,
+    ]
+    if results["byes"]:
+        byes = "、".join(f"{bye.code} {bye.name}".strip() for bye in results["byes"])
+        story += [Spacer(1, 3 * mm), _text(_("轮空：") + byes, styles["body"])]
+    doc = _document(out, _round_title(event, rnd), wide=True)
     _build(doc, story, _footer(event.name))
 
 
@@ -172,20 +238,20 @@ def write_travellers(out, event, rnd, boards):
         return
     normalised = getattr(event_rules(event), "normalises", False)
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
+        _text(_travellers_title(event, rnd, status=True), styles["title"]),
         _text(rules_text(event), styles["small"]),
     ]
     if normalised:
-        story.append(_text("各座位：得分（括号内为原始分，归一化之前、不含罚分）", styles["small"]))
+        story.append(_text(_("各座位：得分（括号内为原始分，归一化之前、不含罚分）"), styles["small"]))
     for board, rows in boards:
-        body = [["桌", "选手", "北 N", "东 E", "南 S", "西 W", "亮牌/罚分", "N", "E", "S", "W", "NS", "EW"]]
+        body = [[_("桌"), _("选手"), *(_seat_title(s) for s in SEATS), _("亮牌/罚分"), *SEATS, "NS", "EW"]]
         for row in rows:
             table = row["table"]
-            pair = f"NS {table.north.name}、{table.south.name}\nEW {table.east.name}、{table.west.name}"
+            pair = f"NS {joined((table.north.name, table.south.name))}\nEW {joined((table.east.name, table.west.name))}"
             notes = " ".join(
                 [f"{c}{word}" for c, word in row["exposed"].items()]
-                + [f"罚{s}{p}" for s, p in row["penalties"].items()]
-                + (["调整分"] if row["adjusted"] else [])
+                + [_("罚%(seat)s%(points)s") % {"seat": s, "points": p} for s, p in row["penalties"].items()]
+                + ([_("调整分")] if row["adjusted"] else [])
                 + ([str(row["not_played"])] if row.get("not_played") else [])  # 未打：and the rule
             )
             body.append(
@@ -199,8 +265,8 @@ def write_travellers(out, event, rnd, boards):
         table.setStyle(_table_style())
         # A board is kept whole on one page when it fits (a board split across pages is
         # misread at the check); a board longer than a page still breaks, its header repeated.
-        story += [Spacer(1, 4 * mm), KeepTogether([_text(f"第 {board} 副", styles["title"]), table])]
-    doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
+        story += [Spacer(1, 4 * mm), KeepTogether([_text(_("第 %(n)s 副") % {"n": board}, styles["title"]), table])]
+    doc = _document(out, _travellers_title(event, rnd), wide=True)
     _build(doc, story, _footer(event.name))
 
 
@@ -210,17 +276,18 @@ def _write_game_travellers(out, event, rnd, boards, game, styles):
     each seat's score."""
     seats = game.seats
     story = [
-        _text(f"{event.name} · 第{rnd.number}轮 牌例对照（{rnd.get_status_display()}）", styles["title"]),
+        _text(_travellers_title(event, rnd, status=True), styles["title"]),
         _text(rules_text(event), styles["small"]),
     ]
     for board, rows in boards:
-        body = [["桌", "选手", "牌局"] + [f"{SEAT_NAMES[s]} {s}" for s in seats]]
+        body = [[_("桌"), _("选手"), _("牌局")] + [_seat_title(s) for s in seats]]
         for row in rows:
             players = row["table"].seat_players()
             names = "\n".join(f"{s} {players[s].name}" for s in seats if players.get(s) is not None)
-            words = " · ".join(f"{label}：{value}" for label, value in row["words"])
+            colon = pgettext("label and value", "：")
+            words = " · ".join(f"{label}{colon}{value}" for label, value in row["words"])
             if row["adjusted"]:
-                words = f"{words} · 调整分 {row['adjusted_reason'] or ''}".strip(" ·")
+                words = f"{words} · {_('调整分')} {row['adjusted_reason'] or ''}".strip(" ·")
             if row.get("not_played"):
                 words = str(row["not_played"])
             body.append(
@@ -231,8 +298,8 @@ def _write_game_travellers(out, event, rnd, boards, game, styles):
         words_width = 277 * mm - 9 * mm - 40 * mm - score_width * len(seats)
         table = LongTable(body, repeatRows=1, colWidths=[9 * mm, 40 * mm, words_width] + [score_width] * len(seats))
         table.setStyle(_table_style())
-        story += [Spacer(1, 4 * mm), KeepTogether([_text(f"第 {board} 副", styles["title"]), table])]
-    doc = _document(out, f"{event.name} 第{rnd.number}轮 牌例对照", wide=True)
+        story += [Spacer(1, 4 * mm), KeepTogether([_text(_("第 %(n)s 副") % {"n": board}, styles["title"]), table])]
+    doc = _document(out, _travellers_title(event, rnd), wide=True)
     _build(doc, story, _footer(event.name))
 
 
@@ -246,12 +313,13 @@ def _scoresheet_columns(decks):
     exposure of ♠Q ♦J ♣10 ♥A, penalties per seat, and the side scores for the check.
     With two decks each board takes two lines, ① and ②, as the entry page's rows do.
     """
-    columns = [("副", "", 9, False)]
+    columns = [(_("副"), "", 9, False)]
     columns += [(card_label(card), "", 9, card[0] in "HD") for card in POINT_CARDS]
     for card in EXPOSABLE:
-        columns += [(card_label(card), "持牌", 10, card[0] in "HD"), (card_label(card), "亮牌", 10, card[0] in "HD")]
-    columns += [("罚分", seat, 8, False) for seat in SEATS]
-    columns += [("NS", "得分", 14, False), ("EW", "得分", 14, False)]
+        red = card[0] in "HD"
+        columns += [(card_label(card), _("持牌"), 10, red), (card_label(card), _("亮牌"), 10, red)]
+    columns += [(_("罚分"), seat, 8, False) for seat in SEATS]
+    columns += [("NS", _("得分"), 14, False), ("EW", _("得分"), 14, False)]
     return columns
 
 
@@ -261,8 +329,8 @@ def write_scoresheets(out, event, rnd, sheets):
     table number, the pairs' and seats' names, the line-ups and the entry address for the QR code."""
     register_font()
     pdf = canvas.Canvas(out, pagesize=landscape(A4), pageCompression=1, initialFontName=FONT, initialFontSize=9)
-    pdf.setTitle(f"{event.name} 第{rnd.number}轮 记分表")
-    pdf.setAuthor("华牌赛事计分")
+    pdf.setTitle(_("%(event)s 第%(n)s轮 记分表") % {"event": event.name, "n": rnd.number})
+    pdf.setAuthor(_("华牌赛事计分"))
     width, height = landscape(A4)
     printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
     rules = event_rules(event)
@@ -284,10 +352,10 @@ def write_scoresheets(out, event, rnd, sheets):
     line_height = 6.5 * mm
     boards_per_page = max(1, int((grid_top - header_height - 22 * mm) / (line_height * decks)))
     rules_line = rules_text(event)
-    instructions = (
+    instructions = _(
         "每张得分牌写拿到它的座位 N E S W；持牌写发牌时拿着这张牌的座位；亮牌写 明 或 首明；"
-        "罚分是负数：负号已印好，填扣的分数（与录入页相同）" + ("；两副牌：每副两行，①② 各一张" if decks == 2 else "")
-    )
+        "罚分是负数：负号已印好，填扣的分数（与录入页相同）"
+    ) + (_("；两副牌：每副两行，①② 各一张") if decks == 2 else "")
     for sheet in sheets:
         starts = list(range(1, boards + 1, boards_per_page))
         for page_index, first in enumerate(starts):
@@ -297,13 +365,16 @@ def write_scoresheets(out, event, rnd, sheets):
             pdf.setFont(FONT, 13)
             pdf.drawString(left, top, event.name)
             pdf.setFont(FONT, 11)
-            more = f"（{page_index + 1}/{len(starts)}）" if len(starts) > 1 else ""
-            pdf.drawString(left, top - 6 * mm, f"第 {rnd.number} 轮 · {sheet['table']} 号桌 · 记分表{more}")
+            more = (
+                _("（%(page)s/%(pages)s）") % {"page": page_index + 1, "pages": len(starts)} if len(starts) > 1 else ""
+            )
+            heading = _("第 %(round)s 轮 · %(table)s 号桌 · 记分表") % {"round": rnd.number, "table": sheet["table"]}
+            pdf.drawString(left, top - 6 * mm, heading + more)
             pdf.setFont(FONT, 9)
             if sheet.get("ns"):
-                pdf.drawString(left, top - 12 * mm, f"南北 NS：{sheet['ns']}")
-                pdf.drawString(left, top - 17 * mm, f"东西 EW：{sheet['ew']}")
-            seat_line = "    ".join(f"{SEAT_NAMES[seat]} {seat} {sheet['seats'].get(seat, '')}" for seat in SEATS)
+                pdf.drawString(left, top - 12 * mm, _("南北 NS：%(side)s") % {"side": sheet["ns"]})
+                pdf.drawString(left, top - 17 * mm, _("东西 EW：%(side)s") % {"side": sheet["ew"]})
+            seat_line = "    ".join(f"{_seat_title(seat)} {sheet['seats'].get(seat, '')}" for seat in SEATS)
             pdf.drawString(left, top - 22 * mm, seat_line)
             pdf.setFont(FONT, 7)
             pdf.drawString(left, top - 26.5 * mm, rules_line)
@@ -316,7 +387,8 @@ def write_scoresheets(out, event, rnd, sheets):
             qr_size = 26 * mm
             _qr(pdf, sheet["url"], width - left - qr_size, top - 27 * mm, qr_size)
             pdf.setFont(FONT, 6)
-            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, sheet.get("qr_caption", "扫码录入本桌"))
+            caption = _(sheet.get("qr_caption", "扫码录入本桌"))  # marked in `sources.QR_CAPTIONS`
+            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, caption)
             pdf.setFont(FONT, 5)
             pdf.drawRightString(width - left, top - 31.5 * mm, sheet["url"])  # for those who cannot scan
             _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, fixed_boards)
@@ -330,12 +402,18 @@ def write_scoresheets(out, event, rnd, sheets):
             if page_index == len(starts) - 1:
                 sign_y = max(bottom - 10 * mm, 14 * mm)
                 pdf.setFont(FONT, 9)
-                for index, label in enumerate(["南北方签名", "东西方签名", "裁判签名"]):
+                for index, label in enumerate([_("南北方签名"), _("东西方签名"), _("裁判签名")]):
                     x = left + index * 90 * mm
-                    pdf.drawString(x, sign_y, f"{label}：")
+                    pdf.drawString(x, sign_y, label + pgettext("label and value", "："))
                     pdf.line(x + 20 * mm, sign_y - 1 * mm, x + 80 * mm, sign_y - 1 * mm)
             pdf.setFont(FONT, 7)
-            pdf.drawString(left, 6 * mm, f"{event.name} · 第{rnd.number}轮 · {sheet['table']}号桌 · 打印于 {printed}")
+            footer = _("%(event)s · 第%(round)s轮 · %(table)s号桌 · 打印于 %(at)s") % {
+                "event": event.name,
+                "round": rnd.number,
+                "table": sheet["table"],
+                "at": printed,
+            }
+            pdf.drawString(left, 6 * mm, footer)
             pdf.showPage()
     pdf.save()
 
@@ -346,7 +424,7 @@ def _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, dec
     bottom = grid_top - header_height - lines * line_height
     pdf.setFillColor(colors.HexColor("#eef1f5"))
     pdf.rect(xs[0], grid_top - header_height, right - xs[0], header_height, fill=1, stroke=0)
-    for (label, sub, _, red), x0, x1 in zip(columns, xs, xs[1:], strict=False):
+    for (label, sub, _width, red), x0, x1 in zip(columns, xs, xs[1:], strict=False):
         pdf.setFillColor(RED if red else colors.black)
         pdf.setFont(FONT, 8)
         middle = (x0 + x1) / 2

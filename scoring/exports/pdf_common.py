@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 import segno
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
@@ -78,7 +79,7 @@ def _document(out, title, *, wide=False):
         out,
         pagesize=size,
         title=title,
-        author="华牌赛事计分",
+        author=gettext("华牌赛事计分"),
         # The CJK font as the initial font too, so no unembedded Helvetica sneaks in.
         initialFontName=FONT,
         initialFontSize=9,
@@ -96,8 +97,8 @@ def _footer(text):
     def draw(pdf, doc):
         pdf.saveState()
         pdf.setFont(FONT, 7)
-        pdf.drawString(12 * mm, 7 * mm, f"{text} · 打印于 {printed}")
-        pdf.drawRightString(doc.pagesize[0] - 12 * mm, 7 * mm, f"第 {doc.page} 页")
+        pdf.drawString(12 * mm, 7 * mm, gettext("%(text)s · 打印于 %(at)s") % {"text": text, "at": printed})
+        pdf.drawRightString(doc.pagesize[0] - 12 * mm, 7 * mm, gettext("第 %(page)s 页") % {"page": doc.page})
         pdf.restoreState()
 
     return draw

@@ -13,30 +13,36 @@ import tempfile
 import zipfile
 
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from scoring.engine.vocabulary import Kind
 from scoring.exports import files
+from scoring.messages import joined
 
 
 def pack_files(event):
     """The files of the pack, in the order the listing gives them."""
     members = [
-        (files.standings_pdf(event, True), "排名表"),
-        (files.standings_xlsx(event, True), "排名表（每轮之后各一页）"),
-        (files.results_xlsx(event, True), "全部成绩（每副一行）"),
+        (files.standings_pdf(event, True), gettext("排名表")),
+        (files.standings_xlsx(event, True), gettext("排名表（每轮之后各一页）")),
+        (files.results_xlsx(event, True), gettext("全部成绩（每副一行）")),
     ]
     if event.kind != Kind.INDIVIDUAL:
         members += [
-            (files.cross_table_pdf(event, True), "交叉表"),
-            (files.cross_table_xlsx(event, True), "交叉表（含每场一行）"),
+            (files.cross_table_pdf(event, True), gettext("交叉表")),
+            (files.cross_table_xlsx(event, True), gettext("交叉表（含每场一行）")),
         ]
     for rnd in event.rounds.published().order_by("number"):
         members += [
-            (files.round_results_pdf(event, rnd), f"第{rnd.number}轮成绩（{rnd.get_status_display()}）"),
-            (files.travellers_pdf(event, rnd), f"第{rnd.number}轮牌例对照（{rnd.get_status_display()}）"),
+            (files.round_results_pdf(event, rnd), gettext("第%(n)s轮成绩（%(status)s）") % _round(rnd)),
+            (files.travellers_pdf(event, rnd), gettext("第%(n)s轮牌例对照（%(status)s）") % _round(rnd)),
         ]
-    members.append((files.archive_json(event), "赛事存档（huapai-event/1，可导入本系统）"))
+    members.append((files.archive_json(event), gettext("赛事存档（huapai-event/1，可导入本系统）")))
     return members
+
+
+def _round(rnd):
+    return {"n": rnd.number, "status": rnd.get_status_display()}
 
 
 def pack_name(event):
@@ -64,21 +70,23 @@ def listing(event, members):
     unpublished = [r.number for r in rounds if not r.is_published]
     provisional = [r.number for r in rounds if r.status == r.Status.PROVISIONAL]
     if event.is_finished and not unpublished and not provisional:
-        state = "赛事已结束，排名为最终排名。"
+        state = gettext("赛事已结束，排名为最终排名。")
     else:
-        state = "排名为临时排名：" + "；".join(
+        state = gettext("排名为临时排名：") + pgettext("list separator", "；").join(
             part
             for part in (
-                "赛事尚未结束" if not event.is_finished else "",
-                f"第{'、'.join(map(str, provisional))}轮为临时成绩" if provisional else "",
-                f"第{'、'.join(map(str, unpublished))}轮未公布，不在文件中" if unpublished else "",
+                gettext("赛事尚未结束") if not event.is_finished else "",
+                gettext("第%(rounds)s轮为临时成绩") % {"rounds": joined(map(str, provisional))} if provisional else "",
+                gettext("第%(rounds)s轮未公布，不在文件中") % {"rounds": joined(map(str, unpublished))}
+                if unpublished
+                else "",
             )
             if part
         )
     lines = [
         event.name,
         state,
-        f"生成于 {timezone.localtime().strftime('%Y-%m-%d %H:%M')}",
+        gettext("生成于 %(at)s") % {"at": timezone.localtime().strftime("%Y-%m-%d %H:%M")},
         "",
         *(f"{file.filename}  {description}" for file, description in members),
         "",

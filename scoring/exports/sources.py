@@ -3,9 +3,12 @@
 from collections import defaultdict
 from itertools import groupby
 
+from django.utils.translation import gettext, gettext_noop
+
 from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.engine.standings import natural_key
 from scoring.events.lineups import session_notes
+from scoring.messages import joined
 from scoring.models import Deal, Event, LineUp, Match, Membership, Player, Table
 from scoring.results.labels import standings_rows
 from scoring.results.standings import standings_by_round
@@ -26,8 +29,11 @@ def standings_sheets(event, *, published_only, language="zh-hans"):
     by_round = standings_by_round(
         event, published_only=published_only, rounds=[None, *numbers], finished_only=not published_only
     )
-    sheets = [("排名", standings_rows(event, by_round[None], language))]
-    sheets += [(f"第{n}轮后", standings_rows(event, by_round[n], language, after_round=n)) for n in numbers]
+    sheets = [(gettext("排名"), standings_rows(event, by_round[None], language))]
+    sheets += [
+        (gettext("第%(n)s轮后") % {"n": n}, standings_rows(event, by_round[n], language, after_round=n))
+        for n in numbers
+    ]
     return sheets
 
 
@@ -93,7 +99,8 @@ def tables_with_deals(event, *, published_only):
         )
 
 
-QR_CAPTIONS = {"referee": "扫码录入本桌", "table": "扫码本桌录入"}
+# Marked only: each paper renders its caption in the language it is printed in.
+QR_CAPTIONS = {"referee": gettext_noop("扫码录入本桌"), "table": gettext_noop("扫码本桌录入")}
 
 
 def scoresheet_data(event, rnd, *, entry_url, table_url=None):
@@ -129,7 +136,7 @@ def scoresheet_data(event, rnd, *, entry_url, table_url=None):
                 "table": table.number,
                 "ns": _side_name(table.ns_entrant, seats["N"], seats["S"]),
                 "ew": _side_name(table.ew_entrant, seats["E"], seats["W"]),
-                "seats": {seat: f"{player.name}（{player.code}）" for seat, player in seats.items() if player},
+                "seats": {seat: _named(player) for seat, player in seats.items() if player},
                 "url": table_url(table) if by_players else entry_url(table),
                 "qr_caption": QR_CAPTIONS["table" if by_players else "referee"],
                 # What changes after the first 节: substitutes, and the pairs' chairs when they swap.
@@ -138,7 +145,7 @@ def scoresheet_data(event, rnd, *, entry_url, table_url=None):
                         "session": note["session"],
                         "boards": note["boards"],
                         "swapped": note["swapped"],
-                        "seats": {seat: f"{p.name}（{p.code}）" for seat, _chair, p in note["seats"]},
+                        "seats": {seat: _named(p) for seat, _chair, p in note["seats"]},
                         "chairs": {seat: chair for seat, chair, _p in note["seats"]},
                     }
                     for note in session_notes(table, event, rnd.sessions, lineups.get(table.id, []))
@@ -149,13 +156,18 @@ def scoresheet_data(event, rnd, *, entry_url, table_url=None):
     return sheets
 
 
+def _named(player):
+    """ "张三（A01-1）", the bracket the printed language's ("张三 (A01-1)" in English)."""
+    return gettext("%(name)s（%(code)s）") % {"name": player.name, "code": player.code}
+
+
 def _side_name(entrant, first, second):
     """A side as players and referees know it: "A01 张三、李四", or the team's name."""
     if entrant is None:
         return ""
     if entrant.name:
         return f"{entrant.code} {entrant.name}"
-    return f"{entrant.code} " + "、".join(player.name for player in (first, second) if player)
+    return f"{entrant.code} " + joined(player.name for player in (first, second) if player)
 
 
 SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}

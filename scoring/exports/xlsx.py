@@ -5,6 +5,7 @@ as a formula: a name such as "=HYPERLINK(…)" stays a name.
 """
 
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -12,7 +13,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from scoring.engine.vocabulary import SEAT_NAMES, SEATS, Kind, MatchMode
-from scoring.entry.game_fields import deal_text
+from scoring.entry.game_fields import deal_text, seat_word
 from scoring.games import game_of as game_of_event
 from scoring.games.huapai import card_label
 from scoring.games.huapai.deal_text import exposed_text, holders_text
@@ -75,32 +76,32 @@ def prepare_sheet(ws, titles, widths, row_count):
 
 
 STANDINGS_COLUMNS = [
-    ("rank", "名次", 6),
-    ("id", "编号", 8),
-    ("name", "选手", None),
-    ("club", "单位", None),
-    ("match_points", "场分", 7),
-    ("score_difference", "得分差", 10),
-    ("total_score", "总得分", 10),
-    ("penalties", "罚分", 7),
-    ("played", "场次", 6),
-    ("explanation", "与上一名", None),
+    ("rank", gettext_noop("名次"), 6),
+    ("id", gettext_noop("编号"), 8),
+    ("name", gettext_noop("选手"), None),
+    ("club", gettext_noop("单位"), None),
+    ("match_points", gettext_noop("场分"), 7),
+    ("score_difference", gettext_noop("得分差"), 10),
+    ("total_score", gettext_noop("总得分"), 10),
+    ("penalties", gettext_noop("罚分"), 7),
+    ("played", gettext_noop("场次"), 6),
+    ("explanation", gettext_noop("与上一名"), None),
 ]
 INDIVIDUAL_COLUMNS = [
     c for c in STANDINGS_COLUMNS if c[0] not in {"match_points", "score_difference", "penalties", "played"}
 ]
-INDIVIDUAL_COLUMNS.insert(5, ("deals", "副数", 6))
+INDIVIDUAL_COLUMNS.insert(5, ("deals", gettext_noop("副数"), 6))
 # Individuals ranked by table points (games law §0): the points first, then the total (tie-break).
-TABLE_POINTS_COLUMNS = [*INDIVIDUAL_COLUMNS[:4], ("table_points", "桌分", 7), *INDIVIDUAL_COLUMNS[4:]]
+TABLE_POINTS_COLUMNS = [*INDIVIDUAL_COLUMNS[:4], ("table_points", gettext_noop("桌分"), 7), *INDIVIDUAL_COLUMNS[4:]]
 TEXT_KEYS = {"id", "name", "club", "explanation"}
 
 
 def game_columns(game, columns):
     """Standings columns in the game's words (`Game.standings_labels`: 升级's 级差 and 终局级数),
-    without 罚分 for a game whose law has no penalty points."""
+    without 罚分 for a game whose law has no penalty points; in the request's language."""
     labels = game.standings_labels
     return [
-        (key, labels.get(key, label), width)
+        (key, gettext(labels.get(key, label)), width)
         for key, label, width in columns
         if game.takes_penalties or key != "penalties"
     ]
@@ -113,15 +114,21 @@ def describe(wb, event, title, scope):
     wb.properties.title = ILLEGAL_CHARACTERS_RE.sub("", f"{event.name} · {title}")[:255]
     wb.properties.subject = ILLEGAL_CHARACTERS_RE.sub("", scope)[:255]
     wb.properties.keywords = f"{event.slug} huapai"
-    wb.properties.creator = "华牌赛事计分"
+    wb.properties.creator = gettext("华牌赛事计分")
     wb.properties.created = timezone.now().replace(tzinfo=None)
 
 
 def write_about_sheet(wb, event, scope, note=""):
     """A last sheet that says what the workbook holds, readable without File → Info."""
-    ws = wb.create_sheet(title="说明")
+    ws = wb.create_sheet(title=gettext("说明"))
     printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
-    for label, value in (("赛事", event.name), ("内容", scope), ("说明", note), ("打印于", printed)):
+    about = (
+        (gettext("赛事"), event.name),
+        (gettext("内容"), scope),
+        (gettext("说明"), note),
+        (gettext("打印于"), printed),
+    )
+    for label, value in about:
         if value:
             ws.append([label, safe(ws, value)])
 
@@ -130,7 +137,7 @@ def write_standings(out, event, sheets, scope="", note=""):
     """`sheets`: [(sheet title, [standings row dicts])]; the first is the current standings.
     `note`: what the standings leave out (the officials' version names unfinished matches)."""
     wb = Workbook(write_only=True)
-    describe(wb, event, "排名", scope)
+    describe(wb, event, gettext("排名"), scope)
     columns = INDIVIDUAL_COLUMNS if event.kind == Kind.INDIVIDUAL else STANDINGS_COLUMNS
     if any("table_points" in row for _title, rows in sheets for row in rows):
         columns = TABLE_POINTS_COLUMNS
@@ -152,16 +159,21 @@ def write_standings(out, event, sheets, scope="", note=""):
     wb.save(out)
 
 
-GAME_TITLE = "局"
-RESULT_TITLES = (
-    ["轮", "桌", "副", GAME_TITLE, "NS", "EW"]
-    + [f"{SEAT_NAMES[s]}({s})" for s in SEATS]
-    + [f"{SEAT_NAMES[s]}得分牌" for s in SEATS]
-    + ["持牌人", "亮牌", "罚分", "调整分", "调整理由"]
-    + [f"{s} 原始分" for s in SEATS]
-    + [f"{s} 得分" for s in SEATS]
-    + ["NS 得分", "EW 得分", "状态"]
-)
+def result_titles(by_games):
+    """华牌's results workbook's columns, in the request's language; a deal's 局 in games mode only."""
+    return (
+        [gettext("轮"), gettext("桌"), gettext("副")]
+        + ([gettext("局")] if by_games else [])
+        + ["NS", "EW"]
+        + [seat_word(s) for s in SEATS]
+        + [gettext("%(seat)s得分牌") % {"seat": gettext(SEAT_NAMES[s])} for s in SEATS]
+        + [gettext("持牌人"), gettext("亮牌"), gettext("罚分"), gettext("调整分"), gettext("调整理由")]
+        + [gettext("%(seat)s 原始分") % {"seat": s} for s in SEATS]
+        + [gettext("%(seat)s 得分") % {"seat": s} for s in SEATS]
+        + [gettext("NS 得分"), gettext("EW 得分"), gettext("状态")]
+    )
+
+
 RESULT_WIDTHS = [5, 5, 5, 5, 8, 8, 10, 10, 10, 10, 24, 24, 24, 24, 18, 18, 12, 16, 20]
 RESULT_WIDTHS += [9] * 8 + [10, 10, 8]
 
@@ -177,8 +189,8 @@ def write_results(out, event, tables_with_deals, players, scope=""):
     written twice would corrupt the workbook.
     """
     wb = Workbook(write_only=True)
-    describe(wb, event, "每副成绩", scope)
-    ws = wb.create_sheet(title="每副成绩")
+    describe(wb, event, gettext("每副成绩"), scope)
+    ws = wb.create_sheet(title=gettext("每副成绩"))
     status_label = {value: str(label) for value, label in Deal.Status.choices}
     game = game_of_event(event)
     if game.deal_keys is not None:  # another game's deal, kept whole: in its fields' words
@@ -188,7 +200,7 @@ def write_results(out, event, tables_with_deals, players, scope=""):
         return
     # A deal's 局 only where 局 decide the match (games mode); in boards mode it decides nothing.
     by_games = event.match_mode == MatchMode.GAMES
-    titles = RESULT_TITLES if by_games else [t for t in RESULT_TITLES if t != GAME_TITLE]
+    titles = result_titles(by_games)
     widths = RESULT_WIDTHS if by_games else RESULT_WIDTHS[:3] + RESULT_WIDTHS[4:]
     prepare_sheet(ws, titles, widths, 0)
     ws.auto_filter.ref = f"A1:{get_column_letter(len(titles))}1"
@@ -229,11 +241,11 @@ def _write_game_results(ws, game, tables_with_deals, players, status_label, rule
     the ruling and its reason), since it, not the deals, decides that match."""
     seats = game.seats
     titles = (
-        ["轮", "桌", "副"]
-        + [f"{SEAT_NAMES[s]}({s})" for s in seats]
-        + ["牌局", "调整分", "调整理由"]
-        + [f"{s} 得分" for s in seats]
-        + ["状态"]
+        [gettext("轮"), gettext("桌"), gettext("副")]
+        + [seat_word(s) for s in seats]
+        + [gettext("牌局"), gettext("调整分"), gettext("调整理由")]
+        + [gettext("%(seat)s 得分") % {"seat": s} for s in seats]
+        + [gettext("状态")]
     )
     prepare_sheet(ws, titles, [5, 5, 5] + [10] * len(seats) + [60, 18, 20] + [9] * len(seats) + [8], 0)
     ws.auto_filter.ref = f"A1:{get_column_letter(len(titles))}1"

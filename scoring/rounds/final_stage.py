@@ -25,8 +25,15 @@ def stage_of(event):
     return event.rounds.exclude(stage="").values_list("stage", flat=True).first() or ""
 
 
+def stage_offered(event) -> bool:
+    """Whether the event may have a final stage at all: a knockout or a final round robin pairs
+    sides two by two, which individuals (seated three or four a table) do not have. The console
+    offers the stage only where it works (docs/organising.md)."""
+    return event.kind != Kind.INDIVIDUAL
+
+
 def _check_may_start(event):
-    if event.kind == Kind.INDIVIDUAL:
+    if not stage_offered(event):
         raise PairingError(_("个人赛没有决赛阶段"), code="not_for_individuals")
     if stage_of(event):
         raise PairingError(_("决赛阶段已经开始"), code="stage_started")

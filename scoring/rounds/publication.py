@@ -13,15 +13,17 @@ from scoring.games import game_of
 from scoring.games.huapai import card_label
 from scoring.games.refusals import Refusal, Text, _, listed
 from scoring.games.stored import boards_played_out, carries_state, deal_json, event_rules
-from scoring.models import Appeal, Deal, DealHistory, PairingLog, Round
+from scoring.models import Appeal, Deal, DealHistory, PairingLog, RefereeCall, Round
 from scoring.rulings.not_played import awaiting_boards, stale_averages
 
 
 def publication_checklist(rnd):
     """What stands between a round and publication: blocking problems and warnings.
 
-    Returns `{"blocking": [...], "warnings": [...]}` of `Text` sentences naming table and board
-    (rendered in the page's language by `scoring.messages.text`).
+    Returns `{"blocking": [...], "warnings": [...], "open_calls": [...]}` of `Text` sentences naming
+    table and board (rendered in the page's language by `scoring.messages.text`). `open_calls`:
+    the calls at a table still awaiting a ruling — a warning that publishing needs confirmed
+    (`round_publish(open_calls_confirmed=True)`; docs/organising.md).
     """
 
     event = rnd.event
@@ -94,7 +96,37 @@ def publication_checklist(rnd):
     # scored by an average that other tables' results have changed since.
     blocking.extend(awaiting_boards(rnd))
     warnings.extend(stale_averages(rnd))
-    return {"blocking": blocking, "warnings": warnings}
+    return {"blocking": blocking, "warnings": warnings, "open_calls": open_calls(rnd)}
+
+
+def open_calls(rnd) -> list[Text]:
+    """Each call of the round still awaiting a ruling, naming its table, board, kind and facts:
+    "2号桌第 5 副：其他“西家出牌太慢”待裁决". A disputed board's call is not listed: the board's
+    dispute already blocks publication."""
+    found = []
+    calls = (
+        RefereeCall.objects.filter(table__round=rnd, ruled_at=None)
+        .exclude(kind=RefereeCall.Kind.DISPUTE)
+        .select_related("table")
+        .order_by("table__number", "at", "id")
+    )
+    for call in calls:
+        # The facts quoted as the referee wrote them (English sets them off with a space).
+        facts = Text(_("“{note}”"), note=call.note) if call.note.strip() else ""
+        kind = RefereeCall.Kind(call.kind).label  # lazy: rendered in the page's language
+        if call.board is None:
+            found.append(Text(_("{table}号桌：{kind}{facts}待裁决"), table=call.table.number, kind=kind, facts=facts))
+        else:
+            found.append(
+                Text(
+                    _("{table}号桌第 {board} 副：{kind}{facts}待裁决"),
+                    table=call.table.number,
+                    board=call.board,
+                    kind=kind,
+                    facts=facts,
+                )
+            )
+    return found
 
 
 def unconfirmed_boards(rnd):
@@ -180,18 +212,28 @@ class PublicationError(Refusal):
 
 
 @transaction.atomic
-def round_publish(rnd, *, user):
-    """In play → provisional (published). Refused while the checklist has blocking problems."""
+def round_publish(rnd, *, user, open_calls_confirmed=False):
+    """In play → provisional (published). Refused while the checklist has blocking problems, and
+    while a call at a table awaits its ruling unless the organiser confirms publishing anyway
+    (`open_calls_confirmed`: the ruling may then change a published result, listed publicly)."""
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if rnd.status not in (Round.Status.SCHEDULED, Round.Status.IN_PLAY):
         raise PublicationError(_("本轮已经公布"), code="already_published")
-    blocking = publication_checklist(rnd)["blocking"]
+    checklist = publication_checklist(rnd)
+    blocking = checklist["blocking"]
     if blocking:
         raise PublicationError(
             _("还有 {count} 个问题阻止公布，例如：{first}"),
             code="checklist_blocking",
             count=len(blocking),
             first=blocking[0],
+        )
+    if checklist["open_calls"] and not open_calls_confirmed:
+        raise PublicationError(
+            _("还有 {count} 个呼叫未裁决（{calls}）：确认仍要公布时，勾选确认后再按公布"),
+            code="open_calls",
+            count=len(checklist["open_calls"]),
+            calls=listed(checklist["open_calls"]),
         )
     rnd.status = Round.Status.PROVISIONAL
     rnd.published_at = timezone.now()

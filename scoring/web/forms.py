@@ -8,7 +8,7 @@ whole (a card missing, a holder who cannot have held it).
 """
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.engine.vocabulary import SEATS
 from scoring.entry import game_fields
@@ -159,36 +159,44 @@ class TableConfirmForm(forms.Form):
         }
 
 
+# The labels below are the pages' own words for the fields: an error names the field as the
+# page does (`form_errors`), never by its form name ("ruling").
 class IrregularityForm(forms.Form):
     version = version_field()
-    seat = forms.ChoiceField(choices=[("", "—"), *((seat, seat) for seat in SEATS)], required=False)
-    kind = forms.ChoiceField(choices=Irregularity.Kind.choices)
-    penalty = PenaltyField()
-    ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True)
+    seat = forms.ChoiceField(
+        choices=[("", "—"), *((seat, seat) for seat in SEATS)], required=False, label=gettext_lazy("座位")
+    )
+    kind = forms.ChoiceField(choices=Irregularity.Kind.choices, label=gettext_lazy("类型"))
+    penalty = PenaltyField(label=gettext_lazy("罚分"))
+    ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True, label=gettext_lazy("裁决"))
 
 
 class CallOpenForm(forms.Form):
     """A referee records a call at a table during play (scoring.rulings.calls)."""
 
-    table = forms.IntegerField(min_value=1, max_value=999_999_999)
-    board = forms.IntegerField(min_value=1, max_value=10_000, required=False)
-    kind = forms.ChoiceField(choices=[c for c in RefereeCall.Kind.choices if c[0] != RefereeCall.Kind.DISPUTE])
-    seats = forms.CharField(max_length=12, required=False, strip=True)
-    facts = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
+    table = forms.IntegerField(min_value=1, max_value=999_999_999, label=gettext_lazy("桌号"))
+    board = forms.IntegerField(min_value=1, max_value=10_000, required=False, label=gettext_lazy("副号"))
+    kind = forms.ChoiceField(
+        choices=[c for c in RefereeCall.Kind.choices if c[0] != RefereeCall.Kind.DISPUTE], label=gettext_lazy("类型")
+    )
+    seats = forms.CharField(max_length=12, required=False, strip=True, label=gettext_lazy("涉及的座位"))
+    facts = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True, label=gettext_lazy("经过（一句话）"))
 
 
 class CallRuleForm(forms.Form):
     """The ruling on a call; a claim's details when the call is a claim."""
 
-    outcome = forms.ChoiceField(choices=RefereeCall.Outcome.choices)
-    ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True)
-    penalty_seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
-    penalty = PenaltyField()
-    claimant = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
-    claim_trick = forms.IntegerField(min_value=1, max_value=26, required=False)
-    claim_status = forms.ChoiceField(choices=[("", "—"), *RefereeCall.ClaimStatus.choices], required=False)
+    outcome = forms.ChoiceField(choices=RefereeCall.Outcome.choices, label=gettext_lazy("裁决"))
+    ruling = forms.CharField(max_length=TEXT_LIMIT, strip=True, label=gettext_lazy("理由"))
+    penalty_seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=gettext_lazy("罚分座位"))
+    penalty = PenaltyField(label=gettext_lazy("罚分"))
+    claimant = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=gettext_lazy("声称者"))
+    claim_trick = forms.IntegerField(min_value=1, max_value=26, required=False, label=gettext_lazy("第几墩"))
+    claim_status = forms.ChoiceField(
+        choices=[("", "—"), *RefereeCall.ClaimStatus.choices], required=False, label=gettext_lazy("各方")
+    )
     # The board of a call opened without one (a table's "call a referee"), named when ruling.
-    board = forms.IntegerField(min_value=1, max_value=10_000, required=False)
+    board = forms.IntegerField(min_value=1, max_value=10_000, required=False, label=gettext_lazy("副号"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -270,6 +278,13 @@ class BackForm(forms.Form):
     back = forms.ChoiceField(choices=[("referee", "referee"), ("organiser", "organiser")], required=False)
 
 
+class PublishForm(BackForm):
+    """Publishing a round: the organiser's explicit word that it goes out with calls at tables
+    still awaiting their rulings (the checklist lists them; docs/organising.md)."""
+
+    confirm_open_calls = forms.BooleanField(required=False)
+
+
 class SwapForm(forms.Form):
     first = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
     second = forms.CharField(max_length=20, validators=[CODE_VALIDATOR])
@@ -281,8 +296,12 @@ def form_errors(form, only=None):
     for name, errors in form.errors.items():
         if only is not None and name != only:
             continue
-        label = form.fields[name].label or name if name in form.fields else ""
-        lines.extend(f"{label}：{error}" if label else str(error) for error in errors)
+        # A field without a label is named by nothing rather than by its form name ("ruling").
+        label = form.fields[name].label if name in form.fields else ""
+        lines.extend(
+            gettext("%(field)s：%(error)s") % {"field": label, "error": error} if label else str(error)
+            for error in errors
+        )
     return lines
 
 

@@ -149,7 +149,12 @@ window.EntryFields = (function () {
       form.dispatchEvent(new Event("change"));
     } else if (event.key === "Enter" && event.target.type !== "submit") {
       event.preventDefault();  // Enter moves on; saving is Ctrl+S or Ctrl+Enter
-      nextRow(row);
+      // Through the page's order: a row of a number per seat (跑胡子's 王霸 E S W) is each of its
+      // seats before the next row, or every later key lands one field late.
+      var numbers = inputsOf(row).filter(function (i) { return i.type === "number" && !i.disabled; });
+      var next = numbers[numbers.indexOf(event.target) + 1];
+      if (event.target.type === "number" && next) next.focus();
+      else nextRow(row);
     }
   });
 
@@ -158,6 +163,9 @@ window.EntryFields = (function () {
   }
 
   function filled(row) {
+    // A field the law gives a value when nothing is said (跑胡子's 王霸: nobody holds one) is never
+    // missing: left empty it is that value (the placeholder shows it).
+    if (row.hasAttribute("data-default")) return true;
     return inputsOf(row).some(function (i) {
       return i.type === "number" ? i.value !== "" : i.checked && i.value !== "";
     });

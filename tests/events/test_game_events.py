@@ -313,3 +313,40 @@ def test_the_shengji_tie_breaks_name_the_level_difference(client, director):
     page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
     tiebreaks = page.split('name="tiebreak_1"')[1].split("</select>")[0]
     assert 'value="score_difference">级差<' in tiebreaks and "得分差" not in tiebreaks
+
+
+def kind_choices(page):
+    select = re.search(r'<select name="kind".*?</select>', page, re.S).group(0)
+    return re.findall(r'<option value="(\w+)"', select)
+
+
+def test_the_kind_offered_is_the_kind_the_games_law_allows(client, director):
+    """A 跑胡子 event showed 类型 双人赛 and was saved as 个人赛: only the allowed kinds are offered,
+    after choosing the game as when the page opens with it; 华牌 offers every kind."""
+    assert kind_choices(client.get("/organiser/new/", {"game": "paohuzi"}).content.decode()) == ["individual"]
+    posted = {"name": "公开赛", "game": "paohuzi", "shown_game": "huapai", "kind": "pairs"}
+    switched = client.post("/organiser/new/", posted)
+    assert kind_choices(switched.content.decode()) == ["individual"] and not Event.objects.exists()
+    assert kind_choices(client.get("/organiser/new/").content.decode()) == ["pairs", "teams", "individual"]
+
+
+def test_an_option_without_a_default_says_what_empty_means(client, director):
+    """升级's 每场局数 has no default: not "默认：None" but what leaving it empty means."""
+    page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
+    assert "None" not in page
+    assert "留空（默认）：不限局数" in page
+
+
+def test_the_final_stage_is_offered_only_where_it_works(client):
+    """淘汰赛 was offered to a 跑胡子 individual event, whose start was then refused: individuals
+    (seated three a table) have no final stage, so the console offers none; pairs keep it."""
+    from tests.archives import paohuzi_archive, shengji_archive
+
+    individuals = import_archive(paohuzi_archive())
+    pairs = import_archive(shengji_archive())
+    client.force_login(make_user("boss", "organiser", individuals))
+    page = client.get(f"/organiser/{individuals.slug}/").content.decode()
+    assert 'id="stage-form"' not in page and "淘汰赛" not in page
+    client.force_login(make_user("chief", "organiser", pairs))
+    page = client.get(f"/organiser/{pairs.slug}/").content.decode()
+    assert 'id="stage-form"' in page and "淘汰赛" in page

@@ -7,6 +7,7 @@ law's worked examples (shared/rules/games/examples.json), never from the site's 
 
 import io
 import re
+import subprocess
 
 import pytest
 from openpyxl import load_workbook
@@ -211,3 +212,41 @@ def test_the_breakdown_reads_in_english_word_by_word(client):
     assert "pays South(S) 6 (21 huxi=3 tun +3 xing =6 zi × 1 fan =6)" in board
     huang = client.get("/events/t-phz/rounds/1/boards/2/").content.decode()  # PHZ13: E holds both 王霸
     assert "drawn deal (no winner): 2 wild cards ×5 pays South(S)" in huang
+
+
+def pdf_lines(data, tmp_path):
+    """The PDF's text laid out as printed (pdftotext -layout): a table's cells stay on one line."""
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize("standings", ["total", "table_points"])
+def test_the_round_results_pdf_has_a_column_per_seat_not_two_sides(client, tmp_path, standings):
+    """Three players who each play alone are not split into "NS" and "EW": each seat's player and
+    total (and table points where the standings count them), in the game's seats E S W."""
+    two_rounds(options={"standings": standings})
+    text = pdf_lines(content(client.get("/events/t-phz/rounds/1/results.pdf")), tmp_path)
+    assert "NS" not in text and "EW" not in text and "场分" not in text
+    assert re.search(r"东 ?E\s+E 得分.*南 ?S\s+S 得分.*西 ?W\s+W 得分", text)
+    assert ("E 桌分" in text) == (standings == "table_points")
+    for table, (seated, names) in ROUNDS[1].items():
+        match = match_totals(names)
+        points = {
+            s: sum(2 if match[s] > match[o] else 1 if match[s] == match[o] else 0 for o in SEATS if o != s)
+            for s in SEATS
+        }
+        cells = "".join(
+            rf"{who} \S+\s+{match[seat]}\s+" + (rf"{points[seat]}\s+" if standings == "table_points" else "")
+            for seat, who in zip(SEATS, seated, strict=True)
+        )
+        assert re.search(rf"^\s*{table}\s+{cells}{len(names)}\s*$", text.replace("－", "-"), re.M), text
+    assert "轮空" in text and BYES[1] in text
+
+
+def test_the_penalties_page_does_not_explain_penalties_the_game_has_not(client):
+    """跑胡子's law has no penalty points: its page says rulings and adjusted scores, not how a
+    penalty adds to a seat's score (华牌's words)."""
+    two_rounds()
+    page = client.get("/events/t-phz/penalties/").content.decode()
+    assert "罚分是负数" not in page and "本游戏的规则没有罚分" in page

@@ -148,3 +148,21 @@ def test_the_cross_table_and_the_end_of_event_page_say_level_difference(client, 
     client.force_login(make_user("organiser", "organiser", event))
     end = client.get("/organiser/t-sj/end/").content.decode()
     assert "级差" in end and "得分差" not in end
+
+
+HAN = re.compile(r"[\u3400-\u9fff]")
+# The game's own terms kept as they are on English pages (its name's characters aside, none here).
+TRADITIONAL = re.compile("[臺級場勝對輪]")
+
+
+def test_english_pages_name_the_sides_and_the_declarer_in_english(client, event):
+    """升级's English pages printed "臺上 (declaring side)", "臺下's points" (traditional characters)
+    and "declaring EW (EW)" (a side's short name put in its own bracket)."""
+    client.get("/language/en/?next=/")
+    entrant = client.get("/events/t-sj/entrants/A/").content.decode()
+    board = client.get("/events/t-sj/rounds/1/boards/1/").content.decode()
+    for page in (entrant, board):
+        assert not TRADITIONAL.search(page)
+        assert "EW (EW)" not in page and "NS (NS)" not in page
+    assert "Declaring side: North-South (NS)" in board and "Defenders&#x27; points: 40" in board
+    assert re.search(r"declaring (North-South|East-West) \((NS|EW)\)", entrant + board)

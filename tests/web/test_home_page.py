@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 
@@ -29,3 +31,13 @@ def test_the_home_page_renders_in_chromium(live_server, page):
     page.goto(live_server.url + "/")
     assert page.locator("h1").inner_text() == "华牌赛事计分与裁判系统"
     assert page.title() == "华牌赛事计分与裁判系统"
+
+
+@pytest.mark.django_db
+def test_the_home_page_names_every_game_the_site_runs(client):
+    """It said the site runs 华牌 only: it names the registry's games, in the page's language."""
+    lead = re.search(r'<p class="lead">(.*?)</p>', client.get("/").content.decode(), re.S).group(1)
+    assert "华牌、蚌埠斗地主、升级、跑胡子" in lead and "拱猪" not in lead
+    client.get("/language/en/?next=/")
+    lead = re.search(r'<p class="lead">(.*?)</p>', client.get("/").content.decode(), re.S).group(1)
+    assert "Huapai, Bengbu Dou Dizhu, Shengji, Paohuzi" in lead

@@ -149,3 +149,32 @@ def test_the_chief_arbiter_adjusts_three_seats(client, referees):
     )
     assert response.status_code == 302
     assert Deal.objects.get(board=1).scores == {"N": 0, "E": 3, "S": -3, "W": 0}
+
+
+def test_an_empty_wangba_means_nobody_holds_one(client, referees):
+    """王霸 left empty is 0 for every seat (docs/games/paohuzi.md): never a field still to fill,
+    its placeholder says 0, and a win saved without it is scored as nobody holding one."""
+    page = client.get(BOARD.format(board=1)).content.decode()
+    progress = re.search(r'id="fields-progress"[^>]*>(.*?)</p>', page, re.S).group(1)
+    assert "胡牌者" in progress and "王霸" not in progress
+    for seat in SEATS:
+        assert re.search(rf'name="wangba-{seat}" value=""[^>]*placeholder="0"', page), seat
+    assert 'data-key="wangba" data-kind="per_seat" data-needed="always" data-default="0"' in page
+    data = {key: value for key, value in form_data("PHZ01").items() if not key.startswith("wangba")}
+    answer = client.post(BOARD.format(board=1) + "preview/", data).json()
+    assert answer["problems"] == [] and answer["scores"] == expected("PHZ01")
+    assert client.post(BOARD.format(board=1), data).status_code == 302
+    assert Deal.objects.get(board=1).game_data["wangba"] == dict.fromkeys(SEATS, 0)
+
+
+def test_the_english_page_has_english_brackets_and_clock_words(client, referees):
+    """ "History（2）" kept a full-width bracket in English, and the round clock read "round's time
+    time" once time was up."""
+    from django.utils import translation
+
+    client.post(BOARD.format(board=1), form_data("PHZ01"))
+    client.get("/language/en/?next=/")
+    page = client.get(BOARD.format(board=1)).content.decode()
+    assert "History (1)" in page and "（1）" not in page
+    with translation.override("en"):
+        assert f"{translation.gettext('本轮时间')} {translation.gettext('时间到')}" == "Round clock time is up"

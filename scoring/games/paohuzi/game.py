@@ -82,9 +82,9 @@ HOTKEYS = {
 }
 # How the entry page's keys work for this game's fields (shown above them).
 ENTRY_HELP = _(
-    "键盘：胡牌者按 E S W（或 1–3），黄庄按 H；王霸、胡息、红字数、省数填数字；来源按 Z（自摸）F（他家翻出）"
-    "P（放炮）；王钓按 D、王钓王 W、王闯 C、无 0；Enter 跳到下一项，↑↓ 换行，Backspace 清除；"
-    "Ctrl+Enter 保存并录下一副，Ctrl+S 保存。"
+    "键盘：胡牌者按 E S W（或 1–3），黄庄按 H；王霸逐家（E S W）填张数，空着即 0（没有王霸）；"
+    "胡息、红字数、省数填数字；来源按 Z（自摸）F（他家翻出）P（放炮）；王钓按 D、王钓王 W、王闯 C、无 0；"
+    "Enter 按页面顺序跳到下一格，↑↓ 换行，Backspace 清除；Ctrl+Enter 保存并录下一副，Ctrl+S 保存。"
 )
 
 

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from scoring.games.refusals import DealError, Text, _, shown
 
-from .cards import LEVEL_MAX, LEVEL_MIN, POINTS_STEP, POINTS_TOTAL, SIDE_NAMES, SIDE_SET
+from .cards import LEVEL_MAX, LEVEL_MIN, POINTS_STEP, POINTS_TOTAL, SIDE_SET
 from .options import START_LEVEL, read_deal_options
 
 GAME_ID = "shengji"
@@ -45,9 +45,14 @@ class ValidDeal(NamedTuple):
         return {"state": self.before.as_json(), "points": self.points}
 
 
+# A side named in full, one message a side: put together from the short name ("东西" is "EW" in
+# English, the table's column) it read "EW (EW)".
+SIDE_LABELS = {"NS": _("南北(NS)"), "EW": _("东西(EW)")}
+
+
 def side_label(side):
-    """A side named in a message: 南北(NS), or North-South(NS) in English."""
-    return Text(_("{name}({side})"), name=Text(SIDE_NAMES[side]), side=side)
+    """A side named in a message: 南北(NS), or North-South (NS) in English."""
+    return Text(SIDE_LABELS[side])
 
 
 def _bad_state(template, **params):

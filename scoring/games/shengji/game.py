@@ -115,10 +115,11 @@ class Shengji(GameBase):
     # each deal in its table's match (`place_deal`) and ranks by the match (`table_match`).
     carries_state = True
     entry_help = ENTRY_HELP
-    # The score sheet (printed in Chinese): each side's level after the deal, for the check, and
-    # what the later lines' 台上 is. (heading, sub-heading, width in mm)
-    sheet_columns = (("本副后级数", "NS", 16), ("本副后级数", "EW", 16))
-    sheet_note = "第二副起台上由上一副的得分决定（台下 100 分以上换台上），仍请写明，以便核对。"
+    # The score sheet: each side's level after the deal, for the check, and what the later lines'
+    # 台上 is. (heading, sub-heading, width in mm). Marked words: the sheet is printed in the
+    # language it is downloaded in.
+    sheet_columns = ((_("本副后级数"), "NS", 16), (_("本副后级数"), "EW", 16))
+    sheet_note = _("第二副起台上由上一副的得分决定（台下 100 分以上换台上），仍请写明，以便核对。")
     statistics = tuple(name for name, _label in STATISTICS)
     statistics_labels = dict(STATISTICS)
     seat_statistics = staticmethod(seat_statistics)

@@ -79,7 +79,12 @@ def option_field(spec, label):
             coerce=lambda text, choices=choices: next(c for c in choices if _encoded(c) == text),
             required=False,
         )
-    if spec.nullable and choices is None:  # empty is a value of its own: none (升级's target, deals)
+    if spec.default is None:
+        # No default value to name ("默认：None"): an option that may be left unset says what
+        # unset means (升级's deals: 不限局数); any other says nothing.
+        if spec.nullable and spec.none_phrase:
+            field.help_text = _("留空（默认）：%(value)s") % {"value": _(spec.none_phrase)}
+    elif spec.nullable and choices is None:  # empty is a value of its own: none (升级's target)
         field.help_text = _("默认：%(value)s；留空：不设") % {"value": value_word(spec, spec.default)}
     else:
         field.help_text = _("默认：%(value)s") % {"value": value_word(spec, spec.default)}
@@ -241,6 +246,14 @@ class EventForm(forms.ModelForm):
                 field.choices = [(key, own_words.get(key, label)) for key, label in field.choices]
         if game.event_kinds and self.instance.kind not in game.event_kinds:
             self.initial["kind"] = game.event_kinds[0]  # another kind is refused (`Event.clean`)
+        if game.event_kinds and "kind" in self.fields:
+            # Only the kinds the game's law allows are offered, so the kind shown is the kind saved
+            # (a 跑胡子 event showed 双人赛 and was kept as 个人赛); another posted is refused in the
+            # model's words.
+            field = self.fields["kind"]
+            field.choices = [(value, label) for value, label in field.choices if value in game.event_kinds]
+            kinds = "、".join(str(Event.Kind(kind).label) for kind in game.event_kinds)
+            field.error_messages["invalid_choice"] = _("%(game)s 只能是%(kinds)s") % {"game": game.name, "kinds": kinds}
         if game.event_kinds is not None and set(game.event_kinds) == {Event.Kind.INDIVIDUAL}:
             for name in TEAM_FIELDS:  # individuals: no 场分 and no directions to swap
                 del self.fields[name]

@@ -16,11 +16,11 @@ from django_tables2 import RequestConfig
 
 from scoring.cache.page_query import DEFAULT_PER_PAGE, PageQuery
 from scoring.cache.pages import public_page
-from scoring.events.rulebook import rules_in_force
+from scoring.events.rulebook import game_name, rules_in_force
 from scoring.exports import image
-from scoring.games import game_of
+from scoring.games import EVENT_GAMES, game_of
 from scoring.games.stored import event_rules, plays_alone
-from scoring.messages import standings_labels
+from scoring.messages import joined, standings_labels
 from scoring.models import Event, Round, public_rounds
 from scoring.results.cross_table import event_cross_table
 from scoring.results.labels import entrant_labels, standings_rows
@@ -53,7 +53,9 @@ def home(request):
     events = Event.objects.annotate(published_rounds=Count("rounds", filter=public_rounds("rounds__"))).order_by(
         "-start_date", "name"
     )
-    return render(request, "scoring/home.html", {"events": events})
+    # The games the site runs events of, from the registry (a new game is named without a new text).
+    games = joined(str(game_name(game)) for game in EVENT_GAMES.values())
+    return render(request, "scoring/home.html", {"events": events, "games": games})
 
 
 def _published_rounds(event):
@@ -327,7 +329,13 @@ def penalties(request, slug):
     return render(
         request,
         "scoring/penalties.html",
-        {"event": event, "rows": penalty_list(event), "appeals": public_appeals(event)},
+        {
+            "event": event,
+            "rows": penalty_list(event),
+            "appeals": public_appeals(event),
+            # A game without penalty points (跑胡子, 升级…) has rulings and adjusted scores only.
+            "takes_penalties": game_of(event).takes_penalties,
+        },
     )
 
 

@@ -110,6 +110,10 @@ def field_rows(event, values, board=None):
             row["checked"] = _value(values, spec.key) in ("on", "true", "1", True)
         elif spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT, game_fields.INT):
             seats = game.seats if spec.kind != game_fields.INT else ("",)
+            # A count per seat the law assumes when nothing is said (跑胡子's 王霸: nobody holds one):
+            # an empty input is that count, shown as its placeholder, and the field is never missing.
+            # (An integer's default, 省's 0, is left to the deal's own reading: a 黄庄 has no 省.)
+            row["default"] = spec.default if spec.kind == game_fields.PER_SEAT else None
             row["counts"] = [
                 {
                     "seat": seat,
@@ -118,6 +122,7 @@ def field_rows(event, values, board=None):
                     "min": spec.minimum,
                     "max": spec.maximum,
                     "step": spec.step,
+                    "placeholder": "" if row["default"] is None else str(row["default"]),
                 }
                 for seat in seats
             ]

@@ -125,7 +125,10 @@ def not_previewed(deal):
 
 
 def _filled(row):
-    """A field with a value, as `entry_fields.js` (`filled`) reads the row's inputs."""
+    """A field with a value, as `entry_fields.js` (`filled`) reads the row's inputs; a count per
+    seat with the law's default (跑胡子's 王霸: 0) has one even when left empty."""
+    if row.get("counts") is not None and row.get("default") is not None:
+        return True
     if row.get("counts") is not None:
         return any(str(count["value"]) != "" for count in row["counts"])
     if row.get("options") is not None:

@@ -28,7 +28,7 @@ from scoring.rulings.not_played import not_played_boards
 from scoring.table_entry.codes import wrong_codes_clear
 from scoring.table_entry.grid import STATES, earlier_grid, grid_stamp, moved_rows, open_calls, round_grid, stamp_digest
 from scoring.table_entry.services import call_answer
-from scoring.web.forms import BackForm, GridLiveForm, TableActionForm, TableRangeForm, form_errors
+from scoring.web.forms import BackForm, GridLiveForm, PublishForm, TableActionForm, TableRangeForm, form_errors
 from scoring.web.referee.grid_rows import RowWriter
 
 
@@ -260,8 +260,10 @@ def _organiser_post(view):
 @_organiser_post
 def round_publish_view(request, event, number):
     rnd = get_object_or_404(Round, event=event, number=number)
+    form = PublishForm(request.POST)
+    confirmed = form.is_valid() and form.cleaned_data["confirm_open_calls"]
     try:
-        round_publish(rnd, user=request.user)
+        round_publish(rnd, user=request.user, open_calls_confirmed=confirmed)
         messages.success(
             request,
             _("第 %(round)s 轮已临时公布，更正期 %(minutes)s 分钟")

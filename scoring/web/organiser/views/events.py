@@ -21,7 +21,7 @@ from scoring.events.setup import (
     slug_proposal,
 )
 from scoring.models import Entrant, Event, EventRole, Round
-from scoring.rounds.final_stage import stage_of
+from scoring.rounds.final_stage import stage_of, stage_offered
 from scoring.web.organiser.access import organiser_page, organiser_post, refused
 from scoring.web.organiser.event_form import EventForm, GameChoiceForm, SlugQueryForm
 from scoring.web.organiser.forms import ReasonForm, StageForm
@@ -95,7 +95,7 @@ def event_console(request, event):
             "unpublished": unpublished,
             "rules": rules_in_force(event),
             "stage": stage_of(event),
-            "stage_form": StageForm(),
+            "stage_form": StageForm() if stage_offered(event) else None,
             "closing": closing_state(event),
         },
     )
