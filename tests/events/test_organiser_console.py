@@ -391,8 +391,8 @@ def test_an_organiser_downloads_the_archive_and_imports_it_as_a_new_event(client
     archive["event"]["slug"] = "t-pairs-copy"
     upload = SimpleUploadedFile("a.json", json.dumps(archive, ensure_ascii=False).encode())
     response = client.post("/organiser/import/", {"file": upload}, follow=True)
-    assert not Event.objects.filter(slug="t-pairs-copy").exists()  # an event organiser may not create events
-    assert any("只有组织者账号" in m for m in messages_of(response))
+    assert response.status_code == 403  # an event organiser may not create events
+    assert not Event.objects.filter(slug="t-pairs-copy").exists()
     from scoring.events.setup import grant_event_creation
 
     grant_event_creation(people["organiser"])
@@ -404,6 +404,9 @@ def test_an_organiser_downloads_the_archive_and_imports_it_as_a_new_event(client
 
 
 def test_an_archive_replaces_only_an_event_without_results(client, event, people):
+    from scoring.events.setup import grant_event_creation
+
+    grant_event_creation(people["organiser"])
     client.force_login(people["organiser"])
     archive = four_pairs_two_rounds()
     upload = SimpleUploadedFile("a.json", json.dumps(archive, ensure_ascii=False).encode())
