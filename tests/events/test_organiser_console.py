@@ -131,6 +131,22 @@ def test_after_the_first_deal_only_what_cannot_change_results_may_change(client,
     assert (stored.match_length, stored.points_win) == (event.match_length, event.points_win)
 
 
+@pytest.mark.parametrize("field", ["name", "venue", "chief_arbiter", "appeals_committee"])
+@pytest.mark.parametrize("character", ["\x00", "\x07", "\x1b", "\x7f", "\n"])
+def test_the_event_form_refuses_control_characters_as_the_entrant_form_and_the_admin(
+    client, event, people, field, character
+):
+    client.force_login(people["organiser"])
+    form = client.get("/organiser/t-pairs/edit/").context["form"]
+    data = {name: value for name, value in form.initial.items() if value is not None and name != "id"}
+    data = {key: value for key, value in data.items() if not isinstance(value, (list, dict))}
+    data[field] = f"太原{character}赛场"
+    response = client.post("/organiser/t-pairs/edit/", data)
+    assert response.status_code == 200 and field in response.context["form"].errors
+    stored = Event.objects.get(pk=event.pk)
+    assert character not in getattr(stored, field)
+
+
 # --- staff -------------------------------------------------------------------------------------
 
 
