@@ -21,6 +21,7 @@ import threading
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.utils import translation
 
 from scoring.cache import flight
 from scoring.cache.pages import page_stamp
@@ -75,8 +76,10 @@ def stored_file(slug: str, file, *, place: str = "") -> StoredFile | None:
                 raise FileBusy
             return previous
         try:
-            with tempfile.TemporaryFile() as handle:  # reportlab and openpyxl want a file to seek in
-                file.write(handle)
+            # One file for every visitor: the papers are Chinese-first (the standings and the cross
+            # table name their language already), never in the language of whoever asked first.
+            with translation.override("zh-hans"), tempfile.TemporaryFile() as handle:
+                file.write(handle)  # reportlab and openpyxl want a file to seek in
                 handle.seek(0)
                 body = handle.read()
         finally:
