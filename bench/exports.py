@@ -4,6 +4,8 @@ Needs the 5,000-pair event (bench/big_event.py writes it; this script imports it
 into bench/out/exports.sqlite3 the first time). Measured in-process on SQLite:
 - the standings page: server time of GET /events/<slug>/standings/ through
   Django's test client, cold (empty cache) and warm;
+- round 1's travellers.pdf as the public download writes it, against reportlab drawing as many
+  rows of thirteen two-line cells on a canvas (`--only travellers` runs that line alone);
 - standings.xlsx, results.xlsx and scoresheets.pdf through their views, against
   openpyxl write-only writing the same cells without styling or database, and
   reportlab drawing the same number of pages with the same grid and text;
@@ -188,6 +190,45 @@ def stage(name, pairs):
                 pdf.showPage()
             pdf.save()
         return {"seconds": seconds, "floor": time.perf_counter() - started, "tables": tables, "bytes": size}
+    if name == "travellers":
+        # The public travellers of round 1 as the view writes them (no page cache: the file itself).
+        from reportlab.lib.pagesizes import A4, landscape
+        from reportlab.pdfgen import canvas
+
+        from scoring.exports import files
+        from scoring.exports.pdf_common import FONT, register_font
+
+        rnd = event.rounds.get(number=1)
+        register_font()  # the font is read once per process, not per file
+        started = time.perf_counter()
+        with tempfile.TemporaryFile() as handle:
+            files.travellers_pdf(event, rnd).write(handle)
+            size = handle.tell()
+        seconds = time.perf_counter() - started
+        from scoring.models import Deal
+
+        rows = Deal.objects.counted().filter(table__round=rnd).count()
+        # The floor: reportlab drawing as many rows of the same thirteen cells (two lines each,
+        # a red and a black card word) and their grid, 18 rows a landscape page.
+        started = time.perf_counter()
+        with tempfile.TemporaryFile() as handle:
+            pdf = canvas.Canvas(handle, pagesize=landscape(A4), pageCompression=1, initialFontName=FONT)
+            for row in range(rows):
+                if row % 18 == 0:
+                    if row:
+                        pdf.showPage()
+                    pdf.setFont(FONT, 8)
+                y = 520 - (row % 18) * 26
+                pdf.line(34, y, 808, y)
+                for column in range(13):
+                    x = 36 + column * 59
+                    pdf.setFillColorRGB(0.776, 0.157, 0.157)
+                    pdf.drawString(x, y + 14, "♥Q ♥8 ♥2")
+                    pdf.setFillColorRGB(0, 0, 0)
+                    pdf.drawString(x, y + 4, "♠Q ♣10")
+            pdf.showPage()
+            pdf.save()
+        return {"seconds": seconds, "floor": time.perf_counter() - started, "rows": rows, "bytes": size}
     raise SystemExit(f"unknown stage {name}")
 
 
@@ -204,16 +245,28 @@ def child(name, pairs):
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
+def print_travellers(pairs):
+    tr = child("travellers", pairs)
+    print(
+        f"travellers.pdf (round 1): {tr['rows']:,} rows in {tr['seconds']:.1f} s (floor {tr['floor']:.1f} s, "
+        f"{tr['seconds'] / tr['floor']:.1f}x), {tr['bytes'] / 1e6:.1f} MB"
+    )
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, default=5000)
     parser.add_argument("--stage")
+    parser.add_argument("--only", help="one line: travellers")
     args = parser.parse_args()
     if args.stage:
         print(json.dumps(stage(args.stage, args.pairs)))
         return
     OUT.mkdir(exist_ok=True)
     child("prepare", args.pairs)
+    if args.only == "travellers":
+        print_travellers(args.pairs)
+        return
     page = child("page", args.pairs)
     print(
         f"standings page ({2 * args.pairs:,} players, {page['rounds']} rounds): cold {page['cold'] * 1000:.0f} ms, "
@@ -232,6 +285,7 @@ def main():
         f"{rx['seconds'] / rf['seconds']:.1f}x), peak {rx['peak_mb']:.0f} MB (floor process {rf['peak_mb']:.0f} MB), "
         f"{rx['bytes'] / 1e6:.0f} MB file"
     )
+    print_travellers(args.pairs)
     ss = child("scoresheets", args.pairs)
     print(
         f"scoresheets.pdf: {ss['tables']:,} tables in {ss['seconds']:.1f} s (floor {ss['floor']:.1f} s, "

@@ -59,9 +59,10 @@ CHROMIUM_ARGS = [
 
 # Modules whose tests share something beyond their worker's test database (two_hosts: a
 # module-scoped pair of gunicorns behind nginx, started from a setup that runs collectstatic into
-# var/static, and Redis database 9, emptied): `make test`'s scheduler sends each of them to one
+# var/static, and Redis database 9, emptied; nginx_public_cache: a module-scoped nginx whose
+# cache its tests share): `make test`'s scheduler sends each of them to one
 # worker whole.
-ONE_WORKER_MODULES = {"tests/deploy/test_two_hosts.py"}
+ONE_WORKER_MODULES = {"tests/deploy/test_two_hosts.py", "tests/deploy/test_nginx_public_cache.py"}
 
 
 # The fixtures through which a test reaches the test database (pytest-django refuses it to any

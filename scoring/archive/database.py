@@ -45,8 +45,11 @@ def read_archive_json(raw):
 
 
 def import_archive_upload(raw, *, user, replace=False):
-    """An archive uploaded by an organiser: a new event (the uploader becomes its organiser),
-    or, with `replace`, in place of an event the uploader organises that has no results yet."""
+    """An archive uploaded by an organiser who may create events: a new event (the uploader
+    becomes its organiser), or, with `replace`, in place of an event the uploader organises that
+    has no results yet."""
+    if not may_create_events(user):  # replacing too: an import is the creation of an event
+        raise ArchiveError(_("只有组织者账号可以创建赛事"), code="forbidden")
     data = read_archive_json(raw)
     event_info = data.get("event") if isinstance(data, dict) else None
     slug = event_info.get("slug") if isinstance(event_info, dict) else None
@@ -58,8 +61,6 @@ def import_archive_upload(raw, *, user, replace=False):
             raise ArchiveError(_("你不是赛事 {slug} 的组织者，不能替换它"), code="forbidden", slug=existing.slug)
         if Deal.objects.filter(table__round__event=existing).exists():
             raise ArchiveError(_("赛事 {slug} 已有成绩，不能整体替换"), code="has_results", slug=existing.slug)
-    elif not may_create_events(user):
-        raise ArchiveError(_("只有组织者账号可以创建赛事"), code="forbidden")
     with transaction.atomic():
         event = import_archive(data, replace=existing is not None, consume=True)
         EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.ORGANISER)

@@ -20,23 +20,30 @@ LOCK_SECONDS = 300
 # Waiting ends as soon as the answer is stored or the lock is released without one, so this
 # only bounds the wait for a process that died: a waiter then computes the value itself.
 WAIT_SECONDS = 60.0
+# A public file (a 600-pair round's travellers took half a minute) is waited for this long; then
+# the asker is told to come back (503 with Retry-After) instead of holding a thread for the render.
+FILE_WAIT_SECONDS = 2.0
 
 _LOCK_PREFIX = "computing:"
 
 
-def computed_once(key, *, fetch, compute, fallback=None):
+def computed_once(key, *, fetch, compute, fallback=None, wait_seconds=None, busy=None):
     """The value for `key`, computed by one caller at a time.
 
     `fetch()` reads the stored value (None when missing); `compute()` computes it, stores it
     and returns it. A caller that finds another one computing waits for `fetch()` — or takes
     `fallback()` at once when it gives something (the previous version of a page) — and
-    computes the value itself only if the other gave up or died.
+    computes the value itself only if the other gave up or died. With `busy`, a caller still
+    waiting after `wait_seconds` (default `WAIT_SECONDS`) while the other computes gets
+    `busy()` instead (work too long to hold a thread for: a big event's files).
     """
     lock = _LOCK_PREFIX + key
     owned = cache.add(lock, _token(), LOCK_SECONDS)
     if not owned:
-        found = _wait(lock, fetch, fallback)
-        if found is not _GAVE_UP:
+        found = _wait(lock, fetch, fallback, WAIT_SECONDS if wait_seconds is None else wait_seconds)
+        if found is _STILL_COMPUTING and busy is not None:
+            return busy()
+        if found is not _GAVE_UP and found is not _STILL_COMPUTING:
             return found
         owned = cache.add(lock, _token(), LOCK_SECONDS)
     try:
@@ -64,9 +71,10 @@ def alone(key):
 
 
 _GAVE_UP = object()
+_STILL_COMPUTING = object()
 
 
-def _wait(lock, fetch, fallback):
+def _wait(lock, fetch, fallback, seconds):
     def answer():
         found = fetch()
         if found is None and fallback is not None:
@@ -77,8 +85,10 @@ def _wait(lock, fetch, fallback):
             return _GAVE_UP if found is None else found
         return found
 
-    found = wait_for(answer, WAIT_SECONDS)
-    return _GAVE_UP if found is None else found
+    found = wait_for(answer, seconds)
+    if found is None:
+        return _STILL_COMPUTING if cache.get(lock) is not None else _GAVE_UP
+    return found
 
 
 def _token():

@@ -13,8 +13,9 @@ stores and every value it keeps must mean something to the view:
   24,975 rows, more than the largest event (10,000 players); six digits would let random page
   numbers each fill a cache entry; 0 is no page. The view shows the first page for a value
   refused, as the cache's redirect always did (page 0 and pages past 999 showed the last page
-  only to a search, `q`, which the cache lets through), and the last page for a page past the
-  last, as before.
+  only to a search, `q`, which the cache lets through). A page past the last is redirected to
+  the last (`past_the_last`): each canonical page number was otherwise a cache entry of its
+  own holding a copy of the last page (`?page=1..999` times five sizes, per language).
 - `per_page`: one of `PAGE_SIZES` (both agreed); else the default, 100.
 - `after`: a round number 1 to 999 (the view took whatever int() reads: "01", "+1", " 1", "1_0").
   A value refused is a bad round, 404, as is a round not published; the cache sends a refused
@@ -26,6 +27,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.http import HttpResponseRedirect
 
 PAGE_SIZES = (25, 50, 100, 200, 500)
 DEFAULT_PER_PAGE = 100
@@ -85,3 +87,18 @@ def is_shared_value(name, value):
     except ValidationError:
         return False
     return True
+
+
+def past_the_last(request, last: int) -> HttpResponseRedirect | None:
+    """A redirect to page `last` (the first without `page`) when `?page=` names a page past it,
+    else None (and for a search); the query's other parameters are kept. A redirect is never stored, so page numbers
+    past the last cost neither a cache entry nor a render each."""
+    page = PageQuery.read(request.GET).value("page")
+    if page is None or page <= last or "q" in request.GET:
+        return None  # a search (`q`) is never stored: its asker sees the last page at once
+    query = request.GET.copy()
+    if last > 1:
+        query["page"] = str(last)
+    else:
+        query.pop("page")
+    return HttpResponseRedirect(request.path + (f"?{query.urlencode()}" if query else ""))

@@ -31,7 +31,7 @@ from scoring.models import Round
 from scoring.results.cross_table import event_cross_table
 from scoring.results.match_results import unfinished_matches
 from scoring.results.round_results import round_results
-from scoring.results.travellers import board_traveller
+from scoring.results.travellers import round_travellers
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
@@ -43,6 +43,8 @@ class File:
     filename: str
     content_type: str
     write: Callable  # write(binary file)
+    # False for what the public never gets (the archive, entrant cards): never from the public files' cache.
+    public: bool = True
 
 
 def scope_text(event, published_only):
@@ -118,8 +120,7 @@ def round_results_pdf(event, rnd):
 
 def travellers_pdf(event, rnd):
     def write(out):
-        numbers = sorted(set(rnd.tables.values_list("deals__board", flat=True)) - {None})
-        pdf.write_travellers(out, event, rnd, [(board, board_traveller(event, rnd, board)) for board in numbers])
+        pdf.write_travellers(out, event, rnd, round_travellers(event, rnd))
 
     return File(f"{event.slug}-round{rnd.number}-travellers.pdf", PDF, write)
 
@@ -179,7 +180,7 @@ def entrant_cards_pdf(event, entrant_url):
     def write(out):
         entrant_cards.write_entrant_cards(out, event, entrant_cards.entrant_cards_data(event, entrant_url))
 
-    return File(f"{event.slug}-entrant-cards.pdf", PDF, write)
+    return File(f"{event.slug}-entrant-cards.pdf", PDF, write, public=False)
 
 
 def archive_json(event):
@@ -188,4 +189,4 @@ def archive_json(event):
     def write(out):
         out.write(json.dumps(export_archive(event), ensure_ascii=False, indent=1).encode())
 
-    return File(f"{event.slug}.huapai-event.json", JSON, write)
+    return File(f"{event.slug}.huapai-event.json", JSON, write, public=False)

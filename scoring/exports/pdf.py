@@ -20,6 +20,7 @@ from scoring.events.rulebook import rules_text
 from scoring.exports.pdf_common import (
     FONT,
     MINUS,
+    PlainCell,
     _document,
     _footer,
     _qr,
@@ -255,9 +256,10 @@ def write_travellers(out, event, rnd, boards):
                 + ([str(row["not_played"])] if row.get("not_played") else [])  # 未打：and the rule
             )
             body.append(
-                [table.number, _text(pair, styles["cell"])]
-                + [_cards(row["captured"].get(s, ""), styles["cell"]) for s in SEATS]
-                + [_cards(notes, styles["cell"])]
+                # Plain cells, not Paragraphs: six a row, thousands a round (`PlainCell` says why).
+                [table.number, PlainCell(pair)]
+                + [PlainCell(row["captured"].get(s, ""), red_cards=True) for s in SEATS]
+                + [PlainCell(notes, red_cards=True)]
                 + [f"{row['scores'][s]}\n({row['raw'][s]})" if normalised else row["scores"][s] for s in SEATS]
                 + [row["ns"], row["ew"]]
             )

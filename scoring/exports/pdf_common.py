@@ -7,7 +7,8 @@ in `pdf` (score sheets, results, standings, travellers), `draw_pdf`, `cross_tabl
 `entrant_cards` and `game_sheets`.
 """
 
-from functools import cache
+import re
+from functools import cache, lru_cache
 from xml.sax.saxutils import escape
 
 import segno
@@ -20,7 +21,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph, SimpleDocTemplate, TableStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, TableStyle
 
 FONT = "HuapaiCJK"
 # The CJK font has no U+2212 MINUS SIGN (the engine's breakdown texts and the sheets use it):
@@ -56,6 +57,92 @@ def _text(text, style):
     """A Paragraph of plain text: reportlab reads Paragraph text as markup, so names such as
     `<a href=…>` or `<img src=…>` would become links or make the server open files."""
     return Paragraph(escape(printable(text)).replace("\n", "<br/>"), style)
+
+
+# The red of the cards' ♥ and ♦, as on the cards and on the public pages.
+CARD_RED = colors.HexColor("#c62828")
+_RED_CARD = re.compile(r"([♥♦][0-9AKQJ]+[①②]?)")
+
+
+@lru_cache(maxsize=4096)
+def _width(word: str, size: float) -> float:
+    # Card words and names repeat across a traveller's thousands of cells.
+    return pdfmetrics.stringWidth(word, FONT, size)
+
+
+class PlainCell(Flowable):
+    """Plain text in a table cell, broken at spaces (a word wider than the cell, such as a Chinese
+    name, between its characters) and drawn with `drawString`; `red_cards` prints ♥ and ♦ cards red.
+
+    Why not a Paragraph: reportlab parses a Paragraph's text as markup with Python's HTML parser and
+    builds styled fragments for every line, and a table wraps each cell again at every page it
+    splits at — about 1 ms a cell, so the 28,800 cells of a 600-pair round's travellers cost half a
+    minute. This cell breaks its lines once per width and reads no markup at all, so a name such as
+    `<a href=…>` is printed as typed without being escaped first."""
+
+    def __init__(self, text: str, *, size: float = 8, leading: float = 10, red_cards: bool = False) -> None:
+        super().__init__()
+        self.paragraphs = printable(text).split("\n")
+        self.size = size
+        self.leading = leading
+        self.red_cards = red_cards
+        self._broken_for = None
+        self.lines: list[str] = []
+
+    def wrap(self, availWidth, availHeight):
+        if self._broken_for != availWidth:
+            self.lines = [line for text in self.paragraphs for line in _break(text, availWidth, self.size)]
+            self._broken_for = availWidth
+        self.width = availWidth
+        self.height = self.leading * len(self.lines)
+        return self.width, self.height
+
+    def draw(self):
+        text = self.canv.beginText()
+        text.setFont(FONT, self.size, self.leading)
+        text.setTextOrigin(0, self.height - self.size)
+        # The canvas holds whatever colour the table drew last (a header is white): black first,
+        # then a colour only where it changes — each change is an operator in the page.
+        text.setFillColor(colors.black)
+        red = False
+        for line in self.lines:
+            if not (self.red_cards and ("♥" in line or "♦" in line)):
+                if red:
+                    text.setFillColor(colors.black)
+                    red = False
+                text.textLine(line)
+                continue
+            for part in _RED_CARD.split(line):
+                if part:
+                    if bool(_RED_CARD.fullmatch(part)) != red:
+                        red = not red
+                        text.setFillColor(CARD_RED if red else colors.black)
+                    text.textOut(part)
+            text.textLine("")
+        self.canv.drawText(text)
+
+
+def _break(text: str, width: float, size: float) -> list[str]:
+    """`text` in lines no wider than `width`: greedy, at spaces, and inside a word only when the
+    word alone is wider than the line."""
+    lines, line, used = [], "", 0.0
+    space = _width(" ", size)
+    for word in text.split(" "):
+        needed = _width(word, size)
+        if line and used + space + needed <= width:
+            line, used = f"{line} {word}", used + space + needed
+            continue
+        if line:
+            lines.append(line)
+        line, used = "", 0.0
+        for character in word if needed > width else [word]:
+            wide = _width(character, size)
+            if line and used + wide > width:
+                lines.append(line)
+                line, used = "", 0.0
+            line, used = line + character, used + wide
+    lines.append(line)
+    return lines
 
 
 def _table_style(header_rows=1):

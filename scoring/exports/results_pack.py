@@ -15,6 +15,7 @@ import zipfile
 from django.utils import timezone
 from django.utils.translation import gettext, pgettext
 
+from scoring.cache.files import FileBusy, stored_file
 from scoring.engine.vocabulary import Kind
 from scoring.exports import files
 from scoring.messages import joined
@@ -55,6 +56,10 @@ def write_results_pack(out, event):
     members = pack_files(event)
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as pack:
         for file, _description in members:
+            stored = _stored(event, file)
+            if stored is not None:
+                pack.writestr(f"{folder}/{file.filename}", stored.body)
+                continue
             # Each file is written whole first: reportlab and openpyxl want a file they can seek in.
             with tempfile.TemporaryFile() as handle:
                 file.write(handle)
@@ -63,6 +68,18 @@ def write_results_pack(out, event):
                     shutil.copyfileobj(handle, member)
         # An ASCII name: old unzip tools garble the names of members in other scripts.
         pack.writestr(f"{folder}/README.txt", listing(event, members).encode("utf-8-sig"))
+
+
+def _stored(event, file):
+    """A public member as the downloads serve it, rendered once per public version for both
+    (`scoring.cache.files`); None for the archive, or when the file is being rendered for a
+    download right now (the pack then writes its own copy: organisers only, rarely)."""
+    if not file.public:
+        return None
+    try:
+        return stored_file(event.slug, file)
+    except FileBusy:
+        return None
 
 
 def listing(event, members):

@@ -12,27 +12,43 @@ from scoring.models import Deal
 
 def board_traveller(event, rnd, board):
     """That board at every table of the round, side by side (like a bridge traveller)."""
-    deals = (
+    return _rows(event, _counted_deals(rnd).filter(board=board), breakdown=True)
+
+
+def round_travellers(event, rnd) -> list[tuple[int, list[dict]]]:
+    """Every board's traveller of the round, `[(board, rows)]` in board order, for the printed
+    travellers: one query for the round's deals (a query a board built each table and its four
+    players again for every board: 16 boards × 300 tables is 38,400 model instances) and without
+    the engine's words for each seat's score, which the paper does not print."""
+    tables = {table.pk: table for table in rnd.tables.select_related(*_TABLE_PEOPLE)}
+    deals = Deal.objects.counted().filter(table__round=rnd).order_by("board", "table__number")
+    boards: dict[int, list[dict]] = {}
+    for deal in deals:
+        deal.table = tables[deal.table_id]  # each table and its players built once, not once a board
+        boards.setdefault(deal.board, []).append(deal)
+    return [(board, _rows(event, found, breakdown=False)) for board, found in sorted(boards.items())]
+
+
+_TABLE_PEOPLE = ("ns_entrant", "ew_entrant", "north", "east", "south", "west")
+
+
+def _counted_deals(rnd):
+    return (
         Deal.objects.counted()
-        .filter(table__round=rnd, board=board)
-        .select_related(
-            "table",
-            "table__ns_entrant",
-            "table__ew_entrant",
-            "table__north",
-            "table__east",
-            "table__south",
-            "table__west",
-        )
+        .filter(table__round=rnd)
+        .select_related("table", *(f"table__{name}" for name in _TABLE_PEOPLE))
         .order_by("table__number")
     )
+
+
+def _rows(event, deals, *, breakdown):
     game = game_of(event)
     rules = event_rules(event)
     rows = []
     for deal in deals:
         # The engine's own words for each seat's score ("猪 −100 ×2 明 ×2 自得"), so players can
         # check their deal; computed again from the stored deal (20 µs a deal).
-        scored = game.score_stored(rules, deal_json(deal), deal.adjusted)
+        scored = game.score_stored(rules, deal_json(deal), deal.adjusted) if breakdown else {}
         mark = (deal.extra or {}).get(MARK_KEY) if isinstance(deal.extra, dict) else None
         rows.append(
             {

@@ -1,28 +1,66 @@
 """Downloads: Excel workbooks and PDFs. The public gets published rounds only; the event's
-referees and organisers get every round (they print score sheets before a round starts)."""
+referees and organisers get every round (they print score sheets before a round starts).
 
+The public's files are rendered once per public version and served from the cache
+(`scoring.cache.files`); the officials' own files hold unpublished results and are written
+for each asker."""
+
+import io
 import tempfile
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import gettext
 
+from scoring.cache.files import FileBusy, stored_file
+from scoring.cache.pages import BROWSER_MAX_AGE
 from scoring.events.permissions import is_official
 from scoring.exports import files
 from scoring.models import Event, Round
 from scoring.rounds.table_links import TABLE_PATH
 
 
-def _send(file, published_only):
+def _send(request, event, file, published_only, *, place=""):
+    if published_only:
+        return _public_file(request, event, file, place)
     return _file(file.write, file.filename, file.content_type, published_only)
+
+
+def _public_file(request, event, file, place):
+    """The public file from the cache (rendered once per public version), a 304 when the asker
+    has it, or a 503 with Retry-After while it is being rendered."""
+    try:
+        stored = stored_file(event.slug, file, place=place)
+    except FileBusy as busy:
+        response = HttpResponse(
+            gettext("文件正在生成，请稍后再试。"), status=503, content_type="text/plain; charset=utf-8"
+        )
+        response["Retry-After"] = str(busy.retry_after)
+        patch_cache_control(response, no_store=True)
+        return response
+    if stored is None:
+        raise Http404("no such event")
+    tags = {tag.strip().removeprefix("W/") for tag in request.META.get("HTTP_IF_NONE_MATCH", "").split(",")}
+    if stored.etag in tags:
+        response = HttpResponseNotModified()
+    else:
+        response = FileResponse(
+            io.BytesIO(stored.body), as_attachment=True, filename=stored.filename, content_type=stored.content_type
+        )
+    response["ETag"] = stored.etag
+    patch_cache_control(response, public=True, max_age=BROWSER_MAX_AGE)
+    # The same address gives an official their own file: a shared cache keeps one per cookie.
+    patch_vary_headers(response, ["Cookie", "Authorization"])
+    return response
 
 
 def officials_file(file):
     """A file for the officials only (the caller has checked who asks): private, named `-staff`."""
-    return _send(file, False)
+    return _file(file.write, file.filename, file.content_type, False)
 
 
 def _file(write, filename, content_type, published_only):
@@ -63,29 +101,29 @@ def _round(event, number, published_only):
 
 def standings_xlsx(request, slug):
     event, published_only = _event_and_scope(request, slug)
-    return _send(files.standings_xlsx(event, published_only), published_only)
+    return _send(request, event, files.standings_xlsx(event, published_only), published_only)
 
 
 def results_xlsx(request, slug):
     event, published_only = _event_and_scope(request, slug)
-    return _send(files.results_xlsx(event, published_only), published_only)
+    return _send(request, event, files.results_xlsx(event, published_only), published_only)
 
 
 def standings_pdf(request, slug):
     event, published_only = _event_and_scope(request, slug)
-    return _send(files.standings_pdf(event, published_only), published_only)
+    return _send(request, event, files.standings_pdf(event, published_only), published_only)
 
 
 def round_results_pdf(request, slug, number):
     event, published_only = _event_and_scope(request, slug)
     rnd = _round(event, number, published_only)
-    return _send(files.round_results_pdf(event, rnd), published_only)
+    return _send(request, event, files.round_results_pdf(event, rnd), published_only)
 
 
 def travellers_pdf(request, slug, number):
     event, published_only = _event_and_scope(request, slug)
     rnd = _round(event, number, published_only)
-    return _send(files.travellers_pdf(event, rnd), published_only)
+    return _send(request, event, files.travellers_pdf(event, rnd), published_only)
 
 
 def scoresheets_pdf(request, slug, number):
@@ -103,21 +141,22 @@ def scoresheets_pdf(request, slug, number):
         if published_only
         else lambda table: request.build_absolute_uri(TABLE_PATH.format(token=table.token)),
     )
-    return _send(file, published_only)
+    # Its QR codes name the host it was asked through: a file per host.
+    return _send(request, event, file, published_only, place=request.build_absolute_uri("/"))
 
 
 def cross_table_pdf(request, slug):
     event, published_only = _event_and_scope(request, slug)
     if event.kind == Event.Kind.INDIVIDUAL:
         raise Http404("an individual event has no cross table")
-    return _send(files.cross_table_pdf(event, published_only), published_only)
+    return _send(request, event, files.cross_table_pdf(event, published_only), published_only)
 
 
 def cross_table_xlsx(request, slug):
     event, published_only = _event_and_scope(request, slug)
     if event.kind == Event.Kind.INDIVIDUAL:
         raise Http404("an individual event has no cross table")
-    return _send(files.cross_table_xlsx(event, published_only), published_only)
+    return _send(request, event, files.cross_table_xlsx(event, published_only), published_only)
 
 
 def _drawn_round(event, number, published_only):
@@ -132,7 +171,9 @@ def _drawn_round(event, number, published_only):
 def wall_draw_pdf(request, slug, number):
     """The draw for the wall, large type: by table, then every player by pinyin."""
     event, published_only = _event_and_scope(request, slug)
-    return _send(files.wall_draw_pdf(event, _drawn_round(event, number, published_only)), published_only)
+    return _send(
+        request, event, files.wall_draw_pdf(event, _drawn_round(event, number, published_only)), published_only
+    )
 
 
 def table_cards_pdf(request, slug, number):
@@ -143,4 +184,4 @@ def table_cards_pdf(request, slug, number):
         return redirect_to_login(request.get_full_path())
     if not is_official(request.user, event):
         raise PermissionDenied("officials only")
-    return _send(files.table_cards_pdf(event, _drawn_round(event, number, False)), False)
+    return officials_file(files.table_cards_pdf(event, _drawn_round(event, number, False)))

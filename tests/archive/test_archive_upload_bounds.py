@@ -26,8 +26,28 @@ def test_a_referees_upload_is_refused_before_its_body_is_read(client, event, mon
     assert Event.objects.count() == 1
 
 
-def test_an_organiser_of_an_event_may_still_open_the_import_page(client, event):
-    client.force_login(make_user("boss-x", "organiser", event))
+@pytest.mark.parametrize("role", ["organiser", "referee"])
+def test_an_organiser_who_may_not_create_events_is_refused_before_the_body_is_read(client, event, monkeypatch, role):
+    """A co-organiser made on a staff page organises an event, but must not make the server
+    parse a 200 MB archive: importing is creating an event (issue 37)."""
+    client.force_login(make_user("boss-x", role, event))
+
+    def body_read(self):
+        raise AssertionError("the body was parsed before the permission was checked")
+
+    monkeypatch.setattr(HttpRequest, "_load_post_and_files", body_read)
+    assert client.get("/organiser/import/").status_code == 403
+    upload = SimpleUploadedFile("big.json", b"{" + b" " * (3 * 1024 * 1024), content_type="application/json")
+    assert client.post("/organiser/import/", {"file": upload, "replace": "on"}).status_code == 403
+    assert Event.objects.count() == 1
+
+
+def test_an_organiser_named_by_a_superuser_may_open_the_import_page(client, event):
+    from scoring.events.setup import grant_event_creation
+
+    user = make_user("boss-y", "organiser", event)
+    grant_event_creation(user)
+    client.force_login(user)
     assert client.get("/organiser/import/").status_code == 200
 
 

@@ -81,8 +81,10 @@ def test_a_value_the_cache_keeps_the_view_reads_and_one_it_drops_the_view_ignore
         url = address(name, value)
         kept, cached = through_the_cache(url)
         seen = past_the_cache(url)
-        assert kept == is_shared_value(name, value), (name, value)
-        if kept:
+        # A page past the last (two pages here) is redirected to the last, never stored (issue 37).
+        past_the_last = name == "page" and is_shared_value(name, value) and int(value) > 2
+        assert kept == (is_shared_value(name, value) and not past_the_last), (name, value)
+        if kept or past_the_last:
             assert seen == cached, (name, value)
         else:
             # Dropped: the view reads it as absent (the page the cache redirected to), or refuses it.
@@ -94,7 +96,8 @@ def test_what_each_value_shows(thirty_pairs):
     first = past_the_cache(address("page", "1"))
     second = past_the_cache(address("page", "2"))
     assert len(first[2]) == 25 and len(second[2]) == 5
-    # A page past the last is the last; a page the cache drops is the first, for every visitor.
+    # A page past the last is the last (a redirect to it, or a search's own page); a page the cache
+    # drops is the first, for every visitor.
     for value, page in [("2", second), ("999", second), ("0", first), ("1000", first), ("02", first)]:
         assert past_the_cache(address("page", value)) == through_the_cache(address("page", value))[1] == page
     assert len(past_the_cache(address("per_page", "25"))[2]) == 25
@@ -113,3 +116,18 @@ def test_the_cache_keeps_exactly_what_the_form_reads(rf):
             kept = pages.canonical_query(request) == f"{name}={quote(value)}"
             read = PageQuery.read(request.GET).value(name)
             assert kept == (read is not None) == is_shared_value(name, value), (name, value)
+
+
+def test_a_page_past_the_last_is_a_redirect_to_the_last_and_never_stored(thirty_pairs):
+    from django.core.cache import cache
+
+    Client().get(f"{STANDINGS}?page=2&per_page=25")  # the last page, stored
+    stored = len(cache._cache)
+    for number in (3, 4, 50, 999):
+        answer = Client().get(f"{STANDINGS}?page={number}&per_page=25")
+        assert answer.status_code == 302 and answer["Location"] == f"{STANDINGS}?page=2&per_page=25"
+    assert len(cache._cache) == stored  # no page past the last took a cache entry
+    # One page in all at a larger size: the redirect drops `page`.
+    assert Client().get(f"{STANDINGS}?page=2&per_page=100")["Location"] == f"{STANDINGS}?per_page=100"
+    statistics = Client().get("/events/t-big/statistics/?page=7")
+    assert statistics.status_code == 302 and statistics["Location"] == "/events/t-big/statistics/"

@@ -6,7 +6,7 @@ The console's other forms are in `scoring.web.organiser.forms`."""
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -14,6 +14,7 @@ from django.utils.translation import pgettext_lazy
 from scoring.engine.clock import BOARD_MINUTES_LIMIT, ROUND_MINUTES_LIMIT, clock_settings
 from scoring.engine.not_played import DEFAULT_RULE, RULES, rule_of
 from scoring.engine.vocabulary import ARCHIVE_TIEBREAKS, TIEBREAK_LABELS
+from scoring.entry.versioned import CONTROL_CHARACTERS
 from scoring.events.rulebook import option_label, value_word
 from scoring.games import GAMES, game_of
 from scoring.games.huapai.rulesets import NORMALISATIONS, SCALE_MAX, SCALE_MIN
@@ -89,6 +90,17 @@ def option_field(spec, label):
     else:
         field.help_text = _("默认：%(value)s") % {"value": value_word(spec, spec.default)}
     return field
+
+
+# Typed text holds no control characters, as the entrant form and the admin refuse them (they
+# reach printed papers, workbooks and archives); a one-line field no line break either, as the
+# entrant form's names.
+NO_CONTROL_CHARACTERS = RegexValidator(
+    CONTROL_CHARACTERS, _("不能含有控制字符"), code="control_characters", inverse_match=True
+)
+NO_CONTROL_CHARACTERS_ON_ONE_LINE = RegexValidator(
+    r"[\x00-\x1f\x7f\ud800-\udfff]", _("不能含有控制字符"), code="control_characters", inverse_match=True
+)
 
 
 class EventForm(forms.ModelForm):
@@ -181,6 +193,10 @@ class EventForm(forms.ModelForm):
         self.fields["slug"].widget.attrs.update(
             {"data-slug-from": "#id_name", "data-suggest-url": reverse("organiser-slug-suggestion")}
         )
+        for field in self.fields.values():
+            if isinstance(field, forms.CharField):  # name, venue, chief arbiter, appeals committee…
+                one_line = not isinstance(field.widget, forms.Textarea)
+                field.validators.append(NO_CONTROL_CHARACTERS_ON_ONE_LINE if one_line else NO_CONTROL_CHARACTERS)
         # Every number entering the system is bounded (the model's columns are wider).
         _bound(self.fields["match_length"], 1, MATCH_LENGTH_MAX)
         for name in ("points_win", "points_draw", "points_loss"):

@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django_tables2 import RequestConfig
 
-from scoring.cache.page_query import DEFAULT_PER_PAGE, PageQuery
+from scoring.cache.page_query import DEFAULT_PER_PAGE, PageQuery, past_the_last
 from scoring.cache.pages import public_page
 from scoring.events.rulebook import game_name, rules_in_force
 from scoring.exports import image
@@ -85,12 +85,15 @@ def _page(request):
 def _configure_table(table, request):
     """Order from the query, and paginate with a page size only from `page_query.PAGE_SIZES`:
     django-tables2's own pagination takes any integer the query gives for the size,
-    and a negative one is a server error. A page past the last is the last."""
+    and a negative one is a server error. A page past the last: a redirect to the last, returned
+    (`page_query.past_the_last`), else None."""
     RequestConfig(request, paginate=False).configure(table)
     try:
         table.paginate(page=_page(request), per_page=_per_page(request))
     except EmptyPage:
         table.paginate(page=table.paginator.num_pages, per_page=_per_page(request))
+        return past_the_last(request, table.paginator.num_pages)
+    return None
 
 
 def _after_round(request, published):
@@ -127,7 +130,9 @@ def standings(request, slug):
     for name, label in table.figure_words.items():
         if name in table.columns.names():
             table.columns[name].column.verbose_name = label
-    _configure_table(table, request)
+    past = _configure_table(table, request)
+    if past is not None:
+        return past
     provisional = any(r.status == Round.Status.PROVISIONAL for r in published if after is None or r.number <= after)
     return render(
         request,
@@ -308,7 +313,11 @@ def statistics(request, slug):
     event = get_object_or_404(Event, slug=slug)
     order = request.GET.get("sort", "")
     rows = statistics_rows(event, order)
-    page = Paginator(rows, 100).get_page(_page(request))
+    pages = Paginator(rows, 100)
+    past = past_the_last(request, pages.num_pages)
+    if past is not None:
+        return past
+    page = pages.get_page(_page(request))
     columns = statistics_columns(event)  # a game that names its own figures: its own columns
     return render(
         request,
