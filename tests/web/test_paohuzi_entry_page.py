@@ -178,3 +178,20 @@ def test_the_english_page_has_english_brackets_and_clock_words(client, referees)
     assert "History (1)" in page and "（1）" not in page
     with translation.override("en"):
         assert f"{translation.gettext('本轮时间')} {translation.gettext('时间到')}" == "Round clock time is up"
+
+
+def test_english_pages_have_no_chinese_punctuation_around_rulings(client, referees):
+    """A call's kind and its ruling, the person who opened it, were joined by "：" and "（）" on
+    English pages."""
+    from scoring.models import RefereeCall, Table
+    from scoring.rulings.calls import call_open, call_rule
+
+    client.get("/language/en/?next=/")
+    client.post(BOARD.format(board=1), form_data("PHZ01"))
+    table = Table.objects.get(round__number=1, number=1)
+    call = call_open(table=table, user=referees["one"], kind=RefereeCall.Kind.OTHER, board=1, facts="slow")
+    call_rule(call=call, user=referees["organiser"], outcome="nothing", ruling="warned")
+    for url in (BOARD.format(board=1), f"/referee/t-phz/rounds/1/calls/{call.pk}/", "/referee/t-phz/rounds/1/calls/"):
+        page = client.get(url).content.decode()
+        main = page.split("<main")[1]
+        assert not re.search(r"[（）：、]", re.sub(r"<[^>]+>", "", main)), url
