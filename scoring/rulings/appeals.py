@@ -45,6 +45,11 @@ def _check_window(rnd, now):
         raise EntryError("appeal_closed", _("申诉期已过（公布后 {minutes} 分钟内）"), minutes=minutes)
 
 
+def check_appeal_window(rnd, now) -> None:
+    """`appeal_closed` unless `rnd` is within its correction period at `now`."""
+    _check_window(rnd, now)
+
+
 def appellants(table) -> list:
     """Who may appeal at `table`: every entrant seated there by the game's sides — the two
     pairs or teams, or each player where the event is of individuals (跑胡子's three, 蚌埠斗地主's

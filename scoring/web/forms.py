@@ -106,7 +106,7 @@ class TableActionForm(forms.Form):
     unlocks it after too many wrong codes."""
 
     table = forms.IntegerField(min_value=1, max_value=999_999_999)
-    action = forms.ChoiceField(choices=[("answer", "answer"), ("unlock", "unlock")])
+    action = forms.ChoiceField(choices=[("answer", "answer"), ("unlock", "unlock"), ("replace_link", "replace_link")])
 
 
 class FlagClearForm(forms.Form):

@@ -123,9 +123,23 @@
     var action = kept.outbox[0];
     var headers = { "Content-Type": "application/json", "Idempotency-Key": action.key, "X-Table-Device": device };
     if (action.version) headers["If-Match"] = '"' + action.version + '"';
-    fetch(action.url, { method: action.method, headers: headers, body: JSON.stringify(action.body), credentials: "omit" })
+    // Same-origin credentials: the server's cookie that makes this phone known for its side
+    // (table-api.md) is stored from a right code's answer and sent with every later write.
+    fetch(action.url, { method: action.method, headers: headers, body: JSON.stringify(action.body), credentials: "same-origin" })
       .then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (data) {
+          if (response.status === 429 && data.error && data.error.code === "table_guarded") {
+            // Not a network problem: say why in words, keep the action and send it again
+            // when the server says the guard ends (a referee may clear it sooner).
+            sending = false;
+            setOnline(true);
+            showError(describe(action) + "：" + data.error.message);
+            var wait = parseInt(response.headers.get("Retry-After"), 10);
+            clearTimeout(retryTimer);
+            retryTimer = setTimeout(flush, Math.min(Math.max(isNaN(wait) ? 30 : wait, 5), 60) * 1000);
+            drawOutbox();
+            return;
+          }
           if (response.status === 429 || response.status >= 500) throw new Error("retry later");
           // Answered: the action leaves the phone, whatever the answer.
           kept.outbox.shift();
@@ -241,6 +255,9 @@
     show(document.getElementById("read-only"), !state.writable);
     setText(document.getElementById("read-only"), state.read_only ? state.read_only.message : "");
     show(document.getElementById("referee-coming"), state.referee_called);
+    // A guarded table says why, in words (table-api.md): known phones go on, others wait.
+    show(document.getElementById("table-guarded"), !!state.guarded);
+    setText(document.getElementById("table-guarded"), state.guarded ? state.guarded.message : "");
     // Appeals are lodged within the correction period, after the round is published.
     show(document.getElementById("appeal-box"), state.round.status === "provisional");
     var allConfirmed = state.boards.length > 0 && state.boards.every(function (b) { return b.status === "confirmed"; });
