@@ -325,3 +325,30 @@ def test_forty_simultaneous_guesses_are_compared_no_more_than_the_limit():
     assert WrongCode.objects.filter(table=table).count() == WRONG_CODES_ALLOWED, (connection.vendor, answers)
     assert sorted(answers) == [403] * WRONG_CODES_ALLOWED + [429] * (guesses - WRONG_CODES_ALLOWED)
 
+
+# 3. Stored answers expire and are bounded per table ---------------------------------------------
+
+
+def test_an_expired_key_is_treated_as_new_and_expired_answers_are_dropped(event, table):
+    phone = phone_of(table)
+    assert phone.send("post", "call", {"kind": "other"}, key="old").status_code == 200
+    assert phone.send("post", "call", {"kind": "other"}, key="older").status_code == 200
+    TableRequest.objects.update(at=timezone.now() - timedelta(hours=25))
+    RefereeCall.objects.update(answered_at=timezone.now())
+    # Another body under the old key: not a mismatch any more, a new request.
+    again = phone.send("post", "call", {"kind": "claim"}, key="old")
+    assert again.status_code == 200 and again.json()["call"]["kind"] == "claim"
+    # Storing it dropped every expired answer of the table, not only its own key's.
+    assert list(TableRequest.objects.values_list("key", flat=True)) == ["old"]
+
+
+def test_fresh_keys_without_a_code_never_store_more_than_the_bound(event, table, monkeypatch):
+    from scoring.table_entry import idempotency
+
+    monkeypatch.setattr(idempotency, "KEPT_PER_TABLE", 5)
+    stranger = phone_of(table)
+    for attempt in range(12):
+        assert stranger.send("post", "call", {}, key=f"fresh-{attempt}").status_code == 200
+    kept = set(TableRequest.objects.filter(table=table).values_list("key", flat=True))
+    assert kept == {f"fresh-{attempt}" for attempt in range(7, 12)}  # the newest five
+
