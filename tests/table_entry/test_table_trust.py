@@ -14,9 +14,12 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.models import Deal, RefereeCall, Round, Table, TableRequest, WrongCode
+from scoring.archive.database import import_archive
+from scoring.entry.services import deal_confirm, deal_save
+from scoring.models import Deal, Entrant, RefereeCall, Round, Table, TableRequest, WrongCode
 from scoring.rounds.table_links import entrant_code_replace
 from scoring.table_entry.codes import KNOWN_COOKIE, WRONG_CODES_ALLOWED
+from tests.archives import pairs_archive
 from tests.referee_setup import make_user
 from tests.table_entry.test_table_api import Table_, code_of, error_code, example, two_board_round
 
@@ -352,3 +355,85 @@ def test_fresh_keys_without_a_code_never_store_more_than_the_bound(event, table,
     kept = set(TableRequest.objects.filter(table=table).values_list("key", flat=True))
     assert kept == {f"fresh-{attempt}" for attempt in range(7, 12)}  # the newest five
 
+
+# 5. A settled board, and a sign-off racing a dispute --------------------------------------------
+
+
+def test_a_board_a_referee_has_settled_cannot_be_disputed_again_by_players(event, table):
+    phone = phone_of(table)
+    phone.put(1, {**example("T1"), "code": code_of(event, "A")}, key="k1")
+    assert phone.dispute(1, code_of(event, "B"), "♠Q 是东家吃的", key="k2").status_code == 200
+    deal = Deal.objects.select_related("table__round__event").get(board=1)
+    deal_confirm(deal=deal, user=make_user("ref", "referee", event), expected_version=deal.version, reason="原录入正确")
+    again = phone.dispute(1, code_of(event, "B"), "还是不对", key="k3")
+    assert (again.status_code, error_code(again)) == (409, "settled")
+    assert Deal.objects.get(board=1).status == Deal.Status.CONFIRMED
+
+
+def _race_round(run):
+    rounds = [
+        {"number": 1, "status": "in_play", "matches": [{"table": 1, "ns": f"A{run}", "ew": f"B{run}", "deals": []}]}
+    ]
+    archive = pairs_archive([f"A{run}", f"B{run}"], rounds, length=2, slug=f"race-{run}")
+    archive["event"]["entry"] = "players"
+    return import_archive(archive)
+
+
+def _send_together(barrier, url, body):
+    try:
+        client = Client(enforce_csrf_checks=True)
+        barrier.wait()
+        key = url.rsplit("/", 1)[-1]  # one key per call
+        client.post(url, json.dumps(body), content_type="application/json", headers={"Idempotency-Key": key})
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dispute_withdraws_every_signature_even_one_given_at_the_same_moment():
+    for run in range(10):
+        event = _race_round(run)
+        table = Table.objects.select_related("round__event").get(round__event=event)
+        a = Entrant.objects.get(event=event, code=f"A{run}").access_code
+        b = Entrant.objects.get(event=event, code=f"B{run}").access_code
+        for board in (1, 2):
+            deal, _created = deal_save(
+                table=table, board=board, deal_json=example("T1"), user=make_user(f"e{run}{board}", "referee", event)
+            )
+            deal_confirm(deal=deal, user=make_user(f"c{run}{board}", "referee", event), expected_version=deal.version)
+        barrier = threading.Barrier(2, timeout=60)
+        url = f"/t/{table.token}/"
+        threads = [
+            threading.Thread(target=_send_together, args=(barrier, url + "signoff", {"code": a})),
+            threading.Thread(
+                target=_send_together, args=(barrier, url + "boards/2/dispute", {"code": b, "reason": "不对"})
+            ),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        table.refresh_from_db()
+        assert Deal.objects.get(table=table, board=2).status == Deal.Status.DISPUTED
+        assert table.ns_signed_off_at is None and table.ew_signed_off_at is None, run
+
+
+# 6. Appeals bounded ------------------------------------------------------------------------------
+
+
+def test_appeals_through_the_link_are_bounded_per_board_and_side_and_per_round(event, table):
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.PROVISIONAL, published_at=timezone.now())
+    phone = phone_of(table)
+
+    def appeal(code, board, key):
+        return phone.send("post", "appeal", {"code": code, "statement": "罚分不对", "board": board}, key=key)
+
+    a, b = code_of(event, "A"), code_of(event, "B")
+    assert appeal(a, 1, "a1").status_code == 201
+    again = appeal(a, 1, "a2")
+    assert (again.status_code, error_code(again)) == (409, "appeal_open")
+    assert appeal(a, 2, "a3").status_code == 201
+    assert appeal(a, None, "a4").status_code == 201
+    over = appeal(a, 3, "a5")
+    assert (over.status_code, error_code(over)) == (409, "too_many_appeals")
+    assert appeal(b, 1, "b1").status_code == 201  # the other side has its own
