@@ -17,11 +17,16 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def checked_strings(data: object) -> object:
+def checked_strings(data: object, own_rules: tuple[str, ...] = ()) -> object:
     """`data` unchanged when every string in it (keys included) is valid Unicode text, else
-    `EntryError("bad_string")`. Walked with a list, not recursion: the JSON parser already
-    bounded the nesting, but a walk of our own needs no second limit."""
-    waiting = [data]
+    `EntryError("bad_string")`. `own_rules`: top-level keys whose string values are left to a
+    check of their own that refuses lone surrogates with its own code (the referee API's
+    reasons: `bad_reason`). Walked with a list, not recursion: the JSON parser already bounded
+    the nesting, but a walk of our own needs no second limit."""
+    if isinstance(data, dict) and own_rules:
+        waiting = [*data.keys(), *(v for k, v in data.items() if not (k in own_rules and isinstance(v, str)))]
+    else:
+        waiting = [data]
     while waiting:
         value = waiting.pop()
         if isinstance(value, str):

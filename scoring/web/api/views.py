@@ -122,7 +122,8 @@ def _body(request):
         raise EntryError("bad_json", gettext_noop("JSON 嵌套过深")) from None
     if not isinstance(data, dict):
         raise EntryError("bad_json", gettext_noop("请求体必须是 JSON 对象"))
-    return checked_strings(data)
+    # A reason keeps its own rule and code (`bad_reason`), which refuses lone surrogates too.
+    return checked_strings(data, own_rules=("reason", "adjusted_reason"))
 
 
 def _deal_response(deal, status=200):
