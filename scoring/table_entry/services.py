@@ -23,8 +23,8 @@ from scoring.entry.versioned import checked_board, checked_text, not_played_mark
 from scoring.games import game_of
 from scoring.games.refusals import Text, _
 from scoring.games.stored import boards_played_out, carries_state, event_rules
-from scoring.models import Appeal, Deal, Event, RefereeCall, Table, table_token_digest
-from scoring.rulings.appeals import appeal_lodge, check_appeal_window
+from scoring.models import Appeal, Deal, DealHistory, Event, RefereeCall, Table, table_token_digest
+from scoring.rulings.appeals import APPEALS_PER_SIDE_AND_ROUND, appeal_lodge, check_appeal_window
 from scoring.rulings.calls import check_call_kind
 from scoring.table_entry.codes import side_entrants, side_for_code
 
@@ -124,7 +124,30 @@ def table_verify(table, board, body, *, expected_version, ip=None, device="", ph
     if deal.entered_side == side.side and deal.status == Deal.Status.DRAFT and not two_sides(table):
         # Where every player plays alone, any other player at the table verifies (docs/organising.md).
         raise EntryError("same_side", _("录入这一副的选手不能确认它：请本桌另一位选手用自己的录入码确认"))
+    if refuses_same_phone(table.round.event) and _entered_from(deal, side.device, phone):
+        raise EntryError("same_phone", _("本赛事要求用另一部手机确认：请对方用自己的手机和录入码确认"))
     return deal_verify(deal=deal, player=side, expected_version=expected_version, ip=ip)
+
+
+def refuses_same_phone(event) -> bool:
+    """Whether the event refuses a board verified from the phone that entered it (default: no,
+    the referees see a flag; docs/security.md)."""
+    extra = event.extra if isinstance(event.extra, dict) else {}
+    return extra.get("refuse_same_phone") is True
+
+
+def _entered_from(deal, device, phone):
+    """Whether this phone entered or last changed the deal: the phone known for the writer's side
+    (its cookie, which the phone cannot choose), or the same phone id as the last write."""
+    if phone is not None and phone.known is not None and phone.known == deal.entered_side:
+        return True
+    last = (
+        DealHistory.objects.filter(deal=deal, action__in=(DealHistory.Action.CREATE, DealHistory.Action.CHANGE))
+        .order_by("-version", "-id")
+        .values_list("device", flat=True)
+        .first()
+    )
+    return bool(device) and device == last
 
 
 def table_dispute(table, board, body, *, expected_version=None, ip=None, device="", phone=None):
@@ -293,11 +316,6 @@ def table_appeal(table, body, phone=None):
         check_appeal_window(table.round, timezone.now())  # a closed window first: it says more
         _check_appeal_bounds(table, side.entrant, checked_board(body.get("board")))
         return appeal_lodge(table=table, statement=body.get("statement"), board=body.get("board"), entrant=side.entrant)
-
-
-# Appeals a side lodges through the table link in one round (a referee lodging one for a side is
-# not counted): enough for every real grievance of a round, few enough that a flood is a line.
-APPEALS_PER_SIDE_AND_ROUND = 3
 
 
 def _check_appeal_bounds(table, entrant, board):

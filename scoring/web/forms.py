@@ -232,6 +232,12 @@ class AppealLodgeForm(forms.Form):
     statement = forms.CharField(max_length=TEXT_LIMIT, strip=True)
 
 
+class EntrantCodeForm(forms.Form):
+    """An entrant named by its code (its number or short name in the event)."""
+
+    entrant = forms.CharField(max_length=40)
+
+
 class AppealDecideForm(forms.Form):
     """The appeals committee's decision, recorded by an organiser."""
 

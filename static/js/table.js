@@ -41,6 +41,11 @@
   }
   var kept = load();
   kept.outbox = kept.outbox || [];
+  // A code is never kept on the phone or filled into a field: on a table's shared phone a filled
+  // field showed one side's code to the other. The server knows which side this phone is
+  // (an HttpOnly cookie it sets on a right code); the players type their code each time.
+  // Earlier versions of this page kept the entering side's code here: forget it.
+  if ("code" in kept) { delete kept.code; localStorage.setItem(storeKey, JSON.stringify(kept)); }
   function keep() {
     localStorage.setItem(storeKey, JSON.stringify(kept));
   }
@@ -195,6 +200,14 @@
       .then(function (response) {
         noteServerTime(response);
         if (response.status === 304) return null;
+        if (response.status === 404) {
+          // The link was replaced: what this phone kept for it (the state, unsent actions that
+          // the old link can no longer take) is forgotten, as the service worker forgets itself.
+          localStorage.removeItem(storeKey);
+          kept = { outbox: [] };
+          showError(t(gettext("本桌链接已更换：请扫描裁判或组织者给的新二维码")));
+          return null;
+        }
         if (response.status === 429) {
           return response.json().then(function (data) { showError(data.error.message); return null; });
         }
@@ -435,7 +448,7 @@
     askFirstOnly();
     window.EntryFields.fill(form, detail.game_data || {});
     window.EntryFields.sync();
-    document.getElementById("entry-code").value = kept.code || "";
+    document.getElementById("entry-code").value = "";  // typed each time, never filled in
   }
 
   function gridFromDeal(deal) {
@@ -465,8 +478,7 @@
     Object.keys(deal.penalties || {}).forEach(function (seat) {
       form.querySelector('input[name="penalty-' + seat + '"]').value = String(-deal.penalties[seat]);
     });
-    var code = document.getElementById("entry-code");
-    code.value = kept.code || "";
+    document.getElementById("entry-code").value = "";
     askHolders();
   }
 
@@ -600,7 +612,7 @@
     form.reset();
     askFirstOnly();
     if (fieldsMode) window.EntryFields.sync();
-    document.getElementById("entry-code").value = kept.code || "";
+    document.getElementById("entry-code").value = "";  // typed each time, never filled in
     askHolders();
     show(document.getElementById("board-panel"), true);
     drawPanel();
@@ -627,7 +639,6 @@
     event.preventDefault();
     var code = document.getElementById("entry-code").value.trim();
     if (!code) { showError(t(twoSides() ? gettext("请填本方录入码") : gettext("请填本人录入码"))); return; }
-    kept.code = code;  // the entering side's code is remembered on this phone
     var b = boardState(openBoard);
     var body = dealOfForm();
     body.code = code;

@@ -20,6 +20,7 @@ from scoring.models import Deal, Entrant, RefereeCall, Round, Table, TableReques
 from scoring.rounds.table_links import entrant_code_replace
 from scoring.table_entry.codes import KNOWN_COOKIE, WRONG_CODES_ALLOWED
 from tests.archives import pairs_archive
+from tests.conftest import REPO
 from tests.referee_setup import make_user
 from tests.table_entry.test_table_api import Table_, code_of, error_code, example, two_board_round
 
@@ -437,3 +438,96 @@ def test_appeals_through_the_link_are_bounded_per_board_and_side_and_per_round(e
     over = appeal(a, 3, "a5")
     assert (over.status_code, error_code(over)) == (409, "too_many_appeals")
     assert appeal(b, 1, "b1").status_code == 201  # the other side has its own
+
+
+# 4. A shared phone: codes never filled in, one side per phone, same-phone verification ---------
+
+
+def test_the_table_page_never_keeps_or_fills_in_a_code():
+    script = (REPO / "static" / "js" / "table.js").read_text()
+    assert "kept.code =" not in script and "kept.code ||" not in script
+    assert "delete kept.code" in script  # what an earlier page kept is forgotten
+
+
+def _entered_by_ns(event, table, phone, device="phone-1"):
+    body = {**example("T1"), "code": code_of(event, "A")}
+    response = phone.client.put(
+        phone.base + "boards/1",
+        data=json.dumps(body),
+        content_type="application/json",
+        headers={"Idempotency-Key": "e1", "X-Table-Device": device},
+    )
+    assert response.status_code == 201
+    return response.json()["version"]
+
+
+def _verify(phone, code, version, device="phone-1", key="v1"):
+    return phone.client.post(
+        phone.base + "boards/1/verify",
+        data=json.dumps({"code": code}),
+        content_type="application/json",
+        headers={"Idempotency-Key": key, "If-Match": f'"{version}"', "X-Table-Device": device},
+    )
+
+
+def test_by_default_a_board_entered_and_verified_on_one_phone_is_flagged_not_refused(event, table):
+    phone = phone_of(table)
+    version = _entered_by_ns(event, table, phone)
+    assert _verify(phone, code_of(event, "B"), version).status_code == 200
+
+
+@pytest.mark.parametrize("same", ["cookie", "device"])
+def test_an_event_that_asks_refuses_a_verification_from_the_entering_phone(event, table, same):
+    event.extra = {**event.extra, "refuse_same_phone": True}
+    event.save(update_fields=["extra"])
+    phone = phone_of(table)
+    version = _entered_by_ns(event, table, phone)
+    verifier = phone if same == "cookie" else phone_of(table)  # a fresh phone sending the same id
+    refused = _verify(verifier, code_of(event, "B"), version)
+    assert (refused.status_code, error_code(refused)) == (403, "same_phone")
+    other = phone_of(table)
+    assert _verify(other, code_of(event, "B"), version, device="phone-2", key="v2").status_code == 200
+
+
+def test_the_setting_is_on_the_event_form_and_off_by_default(client, event):
+    from scoring.web.organiser.event_form import EventForm
+
+    form = EventForm(instance=event)
+    assert "refuse_same_phone" in form.fields and form.initial["refuse_same_phone"] is False
+
+
+def test_a_flood_of_appeals_is_one_line_for_the_organiser_dismissed_in_one_action(event, table, client):
+    from scoring.models import Appeal
+
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.PROVISIONAL, published_at=timezone.now())
+    phone = phone_of(table)
+    a = code_of(event, "A")
+    for board in (1, 2, None):
+        body = {"code": a, "statement": "罚分不对", "board": board}
+        assert phone.send("post", "appeal", body, key=f"f{board}").status_code == 201
+    referee = make_user("ref-f", "referee", event)
+    client.force_login(referee)
+    page = client.get("/referee/t-pairs/rounds/1/appeals/").content.decode()
+    assert page.count('class="notice appeal-flood"') == 1 and "已达上限" in page
+    assert 'action="/referee/t-pairs/rounds/1/appeals/flood/"' not in page  # a referee sees it, cannot decide
+    client.post("/referee/t-pairs/rounds/1/appeals/flood/", {"entrant": "A"})
+    assert Appeal.objects.filter(decided_at=None).count() == 3
+    client.force_login(make_user("org-f", "organiser", event))
+    page = client.get("/referee/t-pairs/rounds/1/appeals/").content.decode()
+    assert 'action="/referee/t-pairs/rounds/1/appeals/flood/"' in page
+    assert client.post("/referee/t-pairs/rounds/1/appeals/flood/", {"entrant": "A"}).status_code == 302
+    assert set(Appeal.objects.values_list("status", flat=True)) == {Appeal.Status.DISMISSED}
+    assert 'class="notice appeal-flood"' not in client.get("/referee/t-pairs/rounds/1/appeals/").content.decode()
+    assert client.post("/referee/t-pairs/rounds/1/appeals/flood/", {"entrant": "\x00" * 50}).status_code == 302
+
+
+# 7. A replaced link's offline copy ---------------------------------------------------------------
+
+
+def test_a_replaced_links_offline_copy_forgets_itself_at_the_first_404(client, table):
+    worker = client.get(f"/t/{table.token}/sw.js").content.decode()
+    # The worker watches the page and the state; a 404 drops the kept page and unregisters it.
+    assert "response.status === 404" in worker and "self.registration.unregister()" in worker
+    assert "cache.delete(CONFIG.page)" in worker
+    script = (REPO / "static" / "js" / "table.js").read_text()
+    assert "response.status === 404" in script and "localStorage.removeItem(storeKey)" in script

@@ -58,6 +58,7 @@ from scoring.web.seating import session_note_words
 HTTP_STATUS = {
     "bad_code": 403,
     "same_side": 403,
+    "same_phone": 403,
     "other_side": 403,
     "forbidden": 403,
     "players_entry_off": 403,
