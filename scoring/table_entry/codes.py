@@ -29,6 +29,7 @@ from scoring.games import game_of
 from scoring.games.refusals import _
 from scoring.games.stored import plays_alone
 from scoring.models import Entrant, RefereeCall, Table, WrongCode
+from scoring.rounds.table_links import table_token_replace
 
 WRONG_CODES_ALLOWED = 10
 WRONG_CODES_WINDOW = timedelta(minutes=10)
@@ -198,6 +199,16 @@ def wrong_codes_clear(table: Table) -> int:
         table.locked_until = None
         Table.objects.filter(pk=table.pk).update(locked_until=None)
         return WrongCode.objects.filter(table=table).delete()[0]
+
+
+def guarded_link_replace(table: Table) -> Table:
+    """From the referees' queue: a new link for a guarded table (its link is in a stranger's
+    hands) and its guard cleared, in one transaction. Known phones were known at the old link's
+    path: the players open the new link and use their codes once more."""
+    with transaction.atomic():
+        table_token_replace(table)
+        wrong_codes_clear(table)
+    return table
 
 
 def _code_digest(entrant):

@@ -23,10 +23,9 @@ from scoring.events.permissions import first_page_after_login, is_official, is_o
 from scoring.messages import message_text
 from scoring.models import Event, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
-from scoring.rounds.table_links import table_token_replace
 from scoring.rulings.clock import clock_stamp, late_boards, pace, round_clock, state_words
 from scoring.rulings.not_played import not_played_boards
-from scoring.table_entry.codes import guarded_tables, wrong_codes_clear
+from scoring.table_entry.codes import guarded_link_replace, guarded_tables, wrong_codes_clear
 from scoring.table_entry.grid import STATES, earlier_grid, grid_stamp, moved_rows, open_calls, round_grid, stamp_digest
 from scoring.table_entry.services import call_answer
 from scoring.web.forms import BackForm, GridLiveForm, TableActionForm, TableRangeForm, form_errors
@@ -242,11 +241,7 @@ def round_table_action(request, event, number):
         wrong_codes_clear(table)
         messages.success(request, _("%(table)s 号桌已解锁") % {"table": table.number})
     elif form.cleaned_data["action"] == "replace_link":
-        # A link in a stranger's hands: a new one, in one action from the queue. Known phones
-        # were known at the old link's path, so the table's players open the new link and
-        # enter their codes once more.
-        table_token_replace(table)
-        wrong_codes_clear(table)
+        guarded_link_replace(table)  # a link in a stranger's hands: a new one, in one action
         messages.success(
             request,
             _("%(table)s 号桌的链接已更换，旧链接已失效。新链接：%(url)s")
