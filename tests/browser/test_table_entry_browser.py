@@ -42,6 +42,9 @@ def enter(page, board, example, pair=None):
         for card in cards:
             page.locator(f'.card-row[data-field="card-{card}"] label', has_text=seat).click()
     expect(page.locator("#grid-progress")).to_have_text("每张牌都已分配")
+    # A code is typed each time: never kept on the phone nor filled in, where the other side of a
+    # shared phone would read it.
+    expect(page.locator("#entry-code")).to_have_value("")
     if pair:
         page.fill("#entry-code", code(pair))
     page.click("#save")
@@ -130,9 +133,9 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     north_south.context.set_offline(True)
     wifi.down.set()
     north_south.context.route(WRITES, lambda route: route.abort("internetdisconnected"))
-    enter(north_south, 2, "T2")
+    enter(north_south, 2, "T2", "A")
     north_south.click("#close-board")
-    enter(north_south, 3, "T7")
+    enter(north_south, 3, "T7", "A")
     expect(north_south.locator("#outbox li")).to_have_count(2)
     expect(north_south.locator("#outbox-status")).to_contain_text("保存在本手机，尚未发送")
     north_south.reload()
@@ -156,7 +159,7 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
 
     # A disagreement: the other side disputes, the table sees a referee is coming, and a
     # referee settles it from the queue with a reason.
-    enter(north_south, 4, "T1")
+    enter(north_south, 4, "T1", "A")
     expect(board_button(east_west, 4)).to_have_class("board-button draft")
     board_button(east_west, 4).click()
     east_west.click("#dispute-box summary")
