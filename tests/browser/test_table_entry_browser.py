@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from scoring.archive.database import import_archive
 from scoring.models import Deal, DealHistory, Entrant, Table
+from scoring.rounds.table_links import table_token_replace
 from scoring.web.table import views as table_views
 from tests.archives import EXAMPLES, pairs_archive
 from tests.conftest import BROWSER_TIMEOUT_MS, new_page
@@ -278,4 +279,38 @@ def test_a_phone_switched_to_english_opens_offline_in_english(live_server, brows
     phone.reload()
     expect(phone.locator("#network")).to_have_text("Offline")
     expect(phone.locator("#outbox-status")).to_have_text("Everything is on the server")
+    phone.context.close()
+
+
+# Resolves once no service worker is registered for `path` and no cache holds its page, or false
+# at the suite's ceiling (through `evaluate`, as above).
+FORGOTTEN = """async ([path, ceiling]) => {
+  const deadline = Date.now() + ceiling;
+  while (Date.now() < deadline) {
+    const registered = (await navigator.serviceWorker.getRegistrations())
+      .some((registration) => new URL(registration.scope).pathname === path);
+    let kept = false;
+    for (const name of await caches.keys()) {
+      if (await (await caches.open(name)).match(path, { ignoreVary: true })) kept = true;
+    }
+    if (!registered && !kept) return true;
+    await new Promise((next) => setTimeout(next, 50));
+  }
+  return false;
+}"""
+
+
+def test_a_replaced_links_offline_copy_forgets_itself_at_the_first_404(live_server, browser, event):
+    """A replaced link answers 404; the phone that had it must not go on opening the old table
+    offline: at the first 404 the worker drops the kept page and unregisters itself."""
+    table = Table.objects.get(round__event=event, number=1)
+    path = f"/t/{table.token}/"
+    phone = new_page(browser, **PHONE)
+    phone.goto(live_server.url + path)
+    wait_until_controlled_by_service_worker(phone)
+    expect(phone.locator("#outbox-status")).to_have_text("全部已保存到服务器")
+    table_token_replace(table)
+    phone.reload()
+    expect(phone.locator("h1")).to_have_text("没有这个本桌链接")
+    assert phone.evaluate(FORGOTTEN, [path, BROWSER_TIMEOUT_MS])
     phone.context.close()
