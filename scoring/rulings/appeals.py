@@ -14,6 +14,7 @@ may be appealed (docs/refereeing.md).
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from scoring.cache import announce_results_changed
@@ -43,6 +44,11 @@ def _check_window(rnd, now):
     if now > ends:
         minutes = rnd.event.correction_minutes
         raise EntryError("appeal_closed", _("申诉期已过（公布后 {minutes} 分钟内）"), minutes=minutes)
+
+
+def check_appeal_window(rnd, now) -> None:
+    """`appeal_closed` unless `rnd` is within its correction period at `now`."""
+    _check_window(rnd, now)
 
 
 def appellants(table) -> list:
@@ -164,6 +170,53 @@ def _changed_since(appeal):
         .exclude(action=DealHistory.Action.CONFIRM)
         .exists()
     )
+
+
+# Appeals a side lodges through the table link in one round (a referee lodging one for a side is
+# not counted): enough for every real grievance of a round, few enough that a flood is a line.
+APPEALS_PER_SIDE_AND_ROUND = 3
+FLOOD_DECISION = "同一方本轮通过本桌链接的申诉达到上限，一并驳回"
+
+
+def appeal_floods(rnd) -> list[dict]:
+    """Sides that reached the table link's limit of appeals in `rnd` with some still open: one
+    line each on the appeals page, [{"entrant", "table", "open", "since"}], oldest first."""
+    rows = (
+        Appeal.objects.filter(round=rnd, channel="table link", entrant__isnull=False)
+        .values("entrant_id")
+        .annotate(lodged=Count("id"), open=Count("id", filter=Q(decided_at=None)), since=Min("filed_at"))
+        .filter(lodged__gte=APPEALS_PER_SIDE_AND_ROUND, open__gt=0)
+        .order_by("since")
+    )
+    entrants = {e.pk: e for e in Entrant.objects.filter(pk__in=[row["entrant_id"] for row in rows])}
+    tables = dict(Appeal.objects.filter(round=rnd, entrant_id__in=entrants).values_list("entrant_id", "table__number"))
+    return [
+        {"entrant": entrants[row["entrant_id"]], "table": tables.get(row["entrant_id"]), "open": row["open"],
+         "since": row["since"]}
+        for row in rows
+    ]  # fmt: skip
+
+
+def appeals_dismiss_flood(*, rnd, entrant, user) -> int:
+    """An organiser dismisses, in one action, every open appeal a side lodged through the table
+    link in `rnd` (a deposit, if any, is returned: a flood is not a judgement on its money).
+    Returns how many were dismissed."""
+    if not is_organiser(user, rnd.event):
+        raise EntryError("forbidden", _("只有组织者（裁判长）可以记录申诉委员会的决定"))
+    dismissed = 0
+    with transaction.atomic():
+        for appeal in Appeal.objects.select_related("event", "round").filter(
+            round=rnd, entrant=entrant, channel="table link", decided_at=None
+        ):
+            appeal_decide(
+                appeal=appeal,
+                user=user,
+                status=Appeal.Status.DISMISSED,
+                decision=FLOOD_DECISION,
+                deposit_outcome=Appeal.Deposit.RETURNED,
+            )
+            dismissed += 1
+    return dismissed
 
 
 def open_appeals(rnd):

@@ -21,6 +21,10 @@ from scoring.models import TableRequest
 
 KEY = re.compile(r"[\x21-\x7e]{1,64}")  # 1–64 visible ASCII characters
 KEPT_FOR = timedelta(hours=24)
+# Answers kept per table. A table's players make a few dozen writes a round; the bound is there
+# for a stranger with the link sending fresh keys (a call needs no code): the oldest answers go
+# first, so the table's rows never pass this, whatever is sent.
+KEPT_PER_TABLE = 500
 
 
 def checked_key(value):
@@ -47,6 +51,16 @@ def _first_answer(table, key, print_):
     return row.status, row.body
 
 
+def _forget_old(table):
+    """Drop the table's answers older than 24 hours, and the oldest beyond `KEPT_PER_TABLE`
+    (in the transaction that stored a new one)."""
+    rows = TableRequest.objects.filter(table=table)
+    rows.filter(at__lt=timezone.now() - KEPT_FOR).delete()
+    beyond = list(rows.order_by("-at", "-id").values_list("id", flat=True)[KEPT_PER_TABLE : KEPT_PER_TABLE + 1000])
+    if beyond:
+        TableRequest.objects.filter(id__in=beyond).delete()
+
+
 def answered_once(table, key, print_, act):
     """`(status, body)`: the stored first answer to `key`, or `act()`'s answer, stored with
     whatever `act` wrote (one transaction). `act` returns `(status, body, keep)`; an answer
@@ -59,6 +73,7 @@ def answered_once(table, key, print_, act):
             status, body, keep = act()
             if keep:
                 TableRequest.objects.create(table=table, key=key, fingerprint=print_, status=status, body=body)
+                _forget_old(table)
             return status, body
     except IntegrityError:
         # The same key arrived twice at once and the other request stored its answer first;

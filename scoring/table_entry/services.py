@@ -24,8 +24,8 @@ from scoring.games import game_of
 from scoring.games.refusals import Text, _
 from scoring.games.seats import in_partnerships
 from scoring.games.stored import boards_played_out, carries_state, event_rules
-from scoring.models import Deal, Event, RefereeCall, Table, table_token_digest
-from scoring.rulings.appeals import appeal_lodge
+from scoring.models import Appeal, Deal, DealHistory, Event, RefereeCall, Table, table_token_digest
+from scoring.rulings.appeals import APPEALS_PER_SIDE_AND_ROUND, appeal_lodge, check_appeal_window
 from scoring.rulings.calls import check_call_kind
 from scoring.table_entry.codes import side_entrants, side_for_code
 
@@ -63,11 +63,11 @@ def players_may_write(table):
     return None
 
 
-def _acting_side(table, body, device=""):
+def _acting_side(table, body, device="", phone=None):
     refusal = players_may_write(table)
     if refusal is not None:
         raise refusal
-    return replace(side_for_code(table, body.get("code")), device=device)
+    return replace(side_for_code(table, body.get("code"), phone), device=device)
 
 
 def _deal(table, board):
@@ -90,9 +90,9 @@ def deal_of_body(table, body):
     return {key: body[key] for key in keys if key in body}
 
 
-def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
+def table_deal_put(table, board, body, *, expected_version, ip=None, device="", phone=None):
     """A side enters or replaces a board's deal (a draft, for the other side to verify)."""
-    side = _acting_side(table, body, device)
+    side = _acting_side(table, body, device, phone)
     existing = _deal(table, board)
     if existing is not None and existing.status == Deal.Status.DISPUTED:
         raise EntryError("disputed", _("这一副有争议，正在等裁判：不能再改"))
@@ -117,28 +117,64 @@ def table_deal_put(table, board, body, *, expected_version, ip=None, device=""):
     )
 
 
-def table_verify(table, board, body, *, expected_version, ip=None, device=""):
-    side = _acting_side(table, body, device)
+def table_verify(table, board, body, *, expected_version, ip=None, device="", phone=None):
+    side = _acting_side(table, body, device, phone)
     deal = _deal(table, board)
     if deal is None:
         raise EntryError("not_found", _("这一副还没有录入"))
     if deal.entered_side == side.side and deal.status == Deal.Status.DRAFT and not two_sides(table):
         # Where every player plays alone, any other player at the table verifies (docs/organising.md).
         raise EntryError("same_side", _("录入这一副的选手不能确认它：请本桌另一位选手用自己的录入码确认"))
+    if refuses_same_phone(table.round.event) and _entered_from(deal, side.device, phone):
+        raise EntryError("same_phone", _("本赛事要求用另一部手机确认：请对方用自己的手机和录入码确认"))
     return deal_verify(deal=deal, player=side, expected_version=expected_version, ip=ip)
 
 
-def table_dispute(table, board, body, *, expected_version=None, ip=None, device=""):
+def refuses_same_phone(event) -> bool:
+    """Whether the event refuses a board verified from the phone that entered it (default: no,
+    the referees see a flag; docs/security.md)."""
+    extra = event.extra if isinstance(event.extra, dict) else {}
+    return extra.get("refuse_same_phone") is True
+
+
+def _entered_from(deal, device, phone):
+    """Whether this phone entered or last changed the deal: the phone known for the writer's side
+    (its cookie, which the phone cannot choose), or the same phone id as the last write."""
+    if phone is not None and phone.known is not None and phone.known == deal.entered_side:
+        return True
+    last = (
+        DealHistory.objects.filter(deal=deal, action__in=(DealHistory.Action.CREATE, DealHistory.Action.CHANGE))
+        .order_by("-version", "-id")
+        .values_list("device", flat=True)
+        .first()
+    )
+    return bool(device) and device == last
+
+
+def table_dispute(table, board, body, *, expected_version=None, ip=None, device="", phone=None):
     """A side disagrees with a board (draft, or confirmed before both sides signed off). A
     signature one side gave before is withdrawn: the table signs again after the ruling."""
-    side = _acting_side(table, body, device)
-    deal = _deal(table, board)
-    if deal is None:
-        raise EntryError("not_found", _("这一副还没有录入：请先录入，或呼叫裁判"))
+    side = _acting_side(table, body, device, phone)
     with transaction.atomic():
+        # Serialised with sign-offs on the table's row: a signature given while this dispute
+        # runs waits for it and then sees the disputed board, so no signature survives it.
+        _lock_table(table)
+        deal = _deal(table, board)
+        if deal is None:
+            raise EntryError("not_found", _("这一副还没有录入：请先录入，或呼叫裁判"))
+        if RefereeCall.objects.filter(
+            table=table, board=board, kind=RefereeCall.Kind.DISPUTE, answered_at__isnull=False
+        ).exists():
+            # A referee has ruled on this board: disputing it again is an appeal (申诉).
+            raise EntryError("settled", _("裁判已就这一副作出裁决：如不服，请提出申诉"))
         deal = deal_dispute(deal=deal, player=side, reason=body.get("reason"), expected_version=expected_version, ip=ip)
         Table.objects.filter(pk=table.pk).update(ns_signed_off_at=None, ew_signed_off_at=None, side_signoffs={})
     return deal
+
+
+def _lock_table(table):
+    """The table's row lock (PostgreSQL `FOR UPDATE`; SQLite's write lock is the transaction's)."""
+    Table.objects.select_for_update().filter(pk=table.pk).values_list("pk", flat=True).first()
 
 
 def boards_needed(table):
@@ -190,14 +226,14 @@ def signed_sides(table, sides=None):
     return {side: side in signed for side in (table_sides(table) if sides is None else sides)}
 
 
-def table_signoff(table, body):
+def table_signoff(table, body, phone=None):
     """A side signs off its table's round once every board is confirmed; signing again before the
     others have is no change, and after all have it is `409 signed_off` like every player write.
     `side` (optional: the page sends it) is the side whose view the signer was shown
     (`state.side_view`): a code of another side is refused, so nobody signs another side's
     figures by mistake. In a game of partnerships the table is closed when NS and EW have signed;
     where every player plays alone, when every seated player has (docs/organising.md)."""
-    side = _acting_side(table, body)
+    side = _acting_side(table, body, phone=phone)
     shown = body.get("side")
     sides = table_sides(table)
     if shown is not None and shown not in sides:
@@ -206,20 +242,23 @@ def table_signoff(table, body):
         raise EntryError("other_side", _("这是另一位选手的录入码：请先选自己，看清自己的成绩再签字"))
     if shown is not None and shown != side.side:
         raise EntryError("other_side", _("这是另一方的录入码：请先选本方，看清本方的成绩再签字"))
-    missing = unconfirmed_boards(table)
-    if missing:
-        raise EntryError(
-            "unconfirmed_boards",
-            _("还有未确认的副：{boards}"),
-            boards="、".join(str(b) for b in missing[:20]),
-        )
-    if two_sides(table):
-        column = "ns_signed_off_at" if side.side == "NS" else "ew_signed_off_at"
-        with transaction.atomic():
+    with transaction.atomic():
+        # The boards are read under the table's row lock, which a dispute takes too: a dispute
+        # running now is either seen here (refused) or waits and withdraws this signature.
+        _lock_table(table)
+        missing = unconfirmed_boards(table)
+        if missing:
+            raise EntryError(
+                "unconfirmed_boards",
+                _("还有未确认的副：{boards}"),
+                boards="、".join(str(b) for b in missing[:20]),
+            )
+        if two_sides(table):
+            column = "ns_signed_off_at" if side.side == "NS" else "ew_signed_off_at"
             # Conditional: signing twice keeps the first time.
             Table.objects.filter(pk=table.pk, **{f"{column}__isnull": True}).update(**{column: timezone.now()})
-    else:
-        _sign_alone(table, side.side, sides)
+        else:
+            _sign_alone(table, side.side, sides)
     table.refresh_from_db(fields=["ns_signed_off_at", "ew_signed_off_at", "side_signoffs"])
     return side
 
@@ -244,9 +283,15 @@ def _sign_alone(table, side, sides):
 def table_call(table, body):
     """The table asks for a referee (optionally saying why, in a kind of call its game has: 跑胡子's
     players are never offered 华牌's claims): on the referees' queue with the time. A code is
-    optional (anyone at the table may call); a wrong one is refused and counted."""
-    code = body.get("code")
-    side = side_for_code(table, code) if code else None
+    optional (anyone at the table may call) and never a reason to refuse: a right one names the
+    caller on the queue, a wrong one is ignored and not counted against the table, and the
+    answer is the same either way, so a call is no way to test codes (table-api.md)."""
+    side = None
+    if body.get("code"):
+        try:
+            side = side_for_code(table, body.get("code"), counted=False)
+        except EntryError:
+            side = None  # a malformed or wrong code: the call goes through without a name
     kind = body.get("kind") or RefereeCall.Kind.OTHER
     if not isinstance(kind, str):
         kind = ""
@@ -261,13 +306,31 @@ def table_call(table, body):
     )
 
 
-def table_appeal(table, body):
+def table_appeal(table, body, phone=None):
     """A side appeals (申诉) a ruling or a result of its table, with its code, within the round's
     correction period (the only write a table link makes after publication)."""
     if table.round.event.entry != Event.Entry.PLAYERS:
         raise EntryError("players_entry_off", _("本赛事由裁判录入成绩：本桌链接只能查看"))
-    side = side_for_code(table, body.get("code"))
-    return appeal_lodge(table=table, statement=body.get("statement"), board=body.get("board"), entrant=side.entrant)
+    side = side_for_code(table, body.get("code"), phone)
+    with transaction.atomic():
+        # Counted under the table's row lock: two appeals sent at once are counted one by one.
+        _lock_table(table)
+        check_appeal_window(table.round, timezone.now())  # a closed window first: it says more
+        _check_appeal_bounds(table, side.entrant, checked_board(body.get("board")))
+        return appeal_lodge(table=table, statement=body.get("statement"), board=body.get("board"), entrant=side.entrant)
+
+
+def _check_appeal_bounds(table, entrant, board):
+    """One open appeal per board and side; `APPEALS_PER_SIDE_AND_ROUND` per side and round."""
+    theirs = Appeal.objects.filter(round_id=table.round_id, entrant=entrant, channel="table link")
+    if theirs.filter(board=board, status=Appeal.Status.OPEN).exists():
+        raise EntryError("appeal_open", _("这一副本方已有一项申诉在等裁决"))
+    if theirs.count() >= APPEALS_PER_SIDE_AND_ROUND:
+        raise EntryError(
+            "too_many_appeals",
+            _("本轮每方最多通过本桌链接申诉 {limit} 次：更多请找裁判"),
+            limit=APPEALS_PER_SIDE_AND_ROUND,
+        )
 
 
 def call_answer(call, user):

@@ -22,7 +22,7 @@ from scoring.games.stored import event_rules
 from scoring.messages import message_text
 from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.rulings.clock import round_clock
-from scoring.table_entry.codes import side_entrants, wrong_codes_lock_until
+from scoring.table_entry.codes import TableGuarded, side_entrants, wrong_codes_lock_until
 from scoring.table_entry.services import (
     boards_needed,
     players_may_write,
@@ -90,7 +90,7 @@ def state_stamp(token):
     if row is None or not same_token(row[0], token):  # found by digest, compared in constant time
         return None
     row = row[1:]
-    parts = (*row[:-1], get_language())
+    parts = (*row, get_language())  # the guard too: the page says in words why it waits
     return Stamped(hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1]), row[3], row[0])
 
 
@@ -202,6 +202,10 @@ def table_state(table, open_calls=None):
         if open_calls is not None
         else RefereeCall.objects.filter(table=table, answered_at=None).exists(),
         "locked_until": locked_until.isoformat() if locked_until else None,
+        # Why codes from phones not known here wait, in words for the page (table-api.md).
+        "guarded": None
+        if locked_until is None
+        else {"until": locked_until.isoformat(), "message": message_text(TableGuarded(locked_until))},
         # The round's clock (scoring.rulings.clock): None when untimed; a running clock's end.
         "clock": round_clock(rnd).face(),
     }

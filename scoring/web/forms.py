@@ -107,7 +107,7 @@ class TableActionForm(forms.Form):
     unlocks it after too many wrong codes."""
 
     table = forms.IntegerField(min_value=1, max_value=999_999_999)
-    action = forms.ChoiceField(choices=[("answer", "answer"), ("unlock", "unlock")])
+    action = forms.ChoiceField(choices=[("answer", "answer"), ("unlock", "unlock"), ("replace_link", "replace_link")])
 
 
 class FlagClearForm(forms.Form):
@@ -262,6 +262,12 @@ class AppealLodgeForm(forms.Form):
     entrant = forms.CharField(max_length=32, strip=True)
     call = forms.IntegerField(min_value=1, max_value=2**62, required=False)
     statement = forms.CharField(max_length=TEXT_LIMIT, strip=True)
+
+
+class EntrantCodeForm(forms.Form):
+    """An entrant named by its code (its number or short name in the event)."""
+
+    entrant = forms.CharField(max_length=40)
 
 
 class AppealDecideForm(forms.Form):

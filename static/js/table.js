@@ -41,6 +41,11 @@
   }
   var kept = load();
   kept.outbox = kept.outbox || [];
+  // A code is never kept on the phone or filled into a field: on a table's shared phone a filled
+  // field showed one side's code to the other. The server knows which side this phone is
+  // (an HttpOnly cookie it sets on a right code); the players type their code each time.
+  // Earlier versions of this page kept the entering side's code here: forget it.
+  if ("code" in kept) { delete kept.code; localStorage.setItem(storeKey, JSON.stringify(kept)); }
   function keep() {
     localStorage.setItem(storeKey, JSON.stringify(kept));
   }
@@ -124,9 +129,23 @@
     var action = kept.outbox[0];
     var headers = { "Content-Type": "application/json", "Idempotency-Key": action.key, "X-Table-Device": device };
     if (action.version) headers["If-Match"] = '"' + action.version + '"';
-    fetch(action.url, { method: action.method, headers: headers, body: JSON.stringify(action.body), credentials: "omit" })
+    // Same-origin credentials: the server's cookie that makes this phone known for its side
+    // (table-api.md) is stored from a right code's answer and sent with every later write.
+    fetch(action.url, { method: action.method, headers: headers, body: JSON.stringify(action.body), credentials: "same-origin" })
       .then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (data) {
+          if (response.status === 429 && data.error && data.error.code === "table_guarded") {
+            // Not a network problem: say why in words, keep the action and send it again
+            // when the server says the guard ends (a referee may clear it sooner).
+            sending = false;
+            setOnline(true);
+            showError(describe(action) + "：" + data.error.message);
+            var wait = parseInt(response.headers.get("Retry-After"), 10);
+            clearTimeout(retryTimer);
+            retryTimer = setTimeout(flush, Math.min(Math.max(isNaN(wait) ? 30 : wait, 5), 60) * 1000);
+            drawOutbox();
+            return;
+          }
           if (response.status === 429 || response.status >= 500) throw new Error("retry later");
           // Answered: the action leaves the phone, whatever the answer.
           kept.outbox.shift();
@@ -182,6 +201,14 @@
       .then(function (response) {
         noteServerTime(response);
         if (response.status === 304) return null;
+        if (response.status === 404) {
+          // The link was replaced: what this phone kept for it (the state, unsent actions that
+          // the old link can no longer take) is forgotten, as the service worker forgets itself.
+          localStorage.removeItem(storeKey);
+          kept = { outbox: [] };
+          showError(t(gettext("本桌链接已更换：请扫描裁判或组织者给的新二维码")));
+          return null;
+        }
         if (response.status === 429) {
           return response.json().then(function (data) { showError(data.error.message); return null; });
         }
@@ -242,6 +269,9 @@
     show(document.getElementById("read-only"), !state.writable);
     setText(document.getElementById("read-only"), state.read_only ? state.read_only.message : "");
     show(document.getElementById("referee-coming"), state.referee_called);
+    // A guarded table says why, in words (table-api.md): known phones go on, others wait.
+    show(document.getElementById("table-guarded"), !!state.guarded);
+    setText(document.getElementById("table-guarded"), state.guarded ? state.guarded.message : "");
     // Appeals are lodged within the correction period, after the round is published.
     show(document.getElementById("appeal-box"), state.round.status === "provisional");
     var allConfirmed = state.boards.length > 0 && state.boards.every(function (b) { return b.status === "confirmed"; });
@@ -419,7 +449,7 @@
     askFirstOnly();
     window.EntryFields.fill(form, detail.game_data || {});
     window.EntryFields.sync();
-    document.getElementById("entry-code").value = kept.code || "";
+    document.getElementById("entry-code").value = "";  // typed each time, never filled in
   }
 
   function gridFromDeal(deal) {
@@ -449,8 +479,7 @@
     Object.keys(deal.penalties || {}).forEach(function (seat) {
       form.querySelector('input[name="penalty-' + seat + '"]').value = String(-deal.penalties[seat]);
     });
-    var code = document.getElementById("entry-code");
-    code.value = kept.code || "";
+    document.getElementById("entry-code").value = "";
     askHolders();
   }
 
@@ -584,7 +613,7 @@
     form.reset();
     askFirstOnly();
     if (fieldsMode) window.EntryFields.sync();
-    document.getElementById("entry-code").value = kept.code || "";
+    document.getElementById("entry-code").value = "";  // typed each time, never filled in
     askHolders();
     show(document.getElementById("board-panel"), true);
     drawPanel();
@@ -611,7 +640,6 @@
     event.preventDefault();
     var code = document.getElementById("entry-code").value.trim();
     if (!code) { showError(t(twoSides() ? gettext("请填本方录入码") : gettext("请填本人录入码"))); return; }
-    kept.code = code;  // the entering side's code is remembered on this phone
     var b = boardState(openBoard);
     var body = dealOfForm();
     body.code = code;

@@ -19,6 +19,23 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+// A replaced link answers 404 from then on (table-api.md): its offline copy must not go on
+// showing the old table. At the first 404 of the page or of its state (a board's 404 may be a
+// board that does not exist, so only these two), the kept page is dropped and this worker
+// unregisters itself; the page clears what it kept (static/js/table.js).
+function forget() {
+  return caches.open(CACHE).then(function (cache) { return cache.delete(CONFIG.page); }).then(function () {
+    return self.registration.unregister();
+  });
+}
+
+function watched(request) {
+  return fetch(request).then(function (response) {
+    if (response.status === 404) forget();
+    return response;
+  });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return;  // writes go to the network; the page's outbox keeps them
@@ -26,7 +43,9 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (url.pathname === CONFIG.page) {
     event.respondWith(fetch(request).then(function (response) {
-      if (response.ok) {
+      if (response.status === 404) {
+        forget();
+      } else if (response.ok) {
         var copy = response.clone();
         caches.open(CACHE).then(function (cache) { cache.put(CONFIG.page, copy); });
       }
@@ -34,6 +53,8 @@ self.addEventListener("fetch", function (event) {
     }).catch(function () {
       return caches.match(CONFIG.page, { ignoreVary: true });
     }));
+  } else if (url.pathname === CONFIG.page + "state") {
+    event.respondWith(watched(request));  // the network's answer, watched for a 404
   } else if (CONFIG.assets.indexOf(url.pathname) !== -1) {
     event.respondWith(caches.match(request, { ignoreVary: true }).then(function (hit) {
       return hit || fetch(request).then(function (response) {

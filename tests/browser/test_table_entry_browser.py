@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from scoring.archive.database import import_archive
 from scoring.models import Deal, DealHistory, Entrant, Table
+from scoring.rounds.table_links import table_token_replace
 from scoring.web.table import views as table_views
 from tests.archives import EXAMPLES, pairs_archive
 from tests.conftest import BROWSER_TIMEOUT_MS, new_page
@@ -42,6 +43,9 @@ def enter(page, board, example, pair=None):
         for card in cards:
             page.locator(f'.card-row[data-field="card-{card}"] label', has_text=seat).click()
     expect(page.locator("#grid-progress")).to_have_text("每张牌都已分配")
+    # A code is typed each time: never kept on the phone nor filled in, where the other side of a
+    # shared phone would read it.
+    expect(page.locator("#entry-code")).to_have_value("")
     if pair:
         page.fill("#entry-code", code(pair))
     page.click("#save")
@@ -130,9 +134,9 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
     north_south.context.set_offline(True)
     wifi.down.set()
     north_south.context.route(WRITES, lambda route: route.abort("internetdisconnected"))
-    enter(north_south, 2, "T2")
+    enter(north_south, 2, "T2", "A")
     north_south.click("#close-board")
-    enter(north_south, 3, "T7")
+    enter(north_south, 3, "T7", "A")
     expect(north_south.locator("#outbox li")).to_have_count(2)
     expect(north_south.locator("#outbox-status")).to_contain_text("保存在本手机，尚未发送")
     north_south.reload()
@@ -156,7 +160,7 @@ def test_a_table_scores_itself_from_two_phones_through_a_dropped_network(live_se
 
     # A disagreement: the other side disputes, the table sees a referee is coming, and a
     # referee settles it from the queue with a reason.
-    enter(north_south, 4, "T1")
+    enter(north_south, 4, "T1", "A")
     expect(board_button(east_west, 4)).to_have_class("board-button draft")
     board_button(east_west, 4).click()
     east_west.click("#dispute-box summary")
@@ -275,4 +279,38 @@ def test_a_phone_switched_to_english_opens_offline_in_english(live_server, brows
     phone.reload()
     expect(phone.locator("#network")).to_have_text("Offline")
     expect(phone.locator("#outbox-status")).to_have_text("Everything is on the server")
+    phone.context.close()
+
+
+# Resolves once no service worker is registered for `path` and no cache holds its page, or false
+# at the suite's ceiling (through `evaluate`, as above).
+FORGOTTEN = """async ([path, ceiling]) => {
+  const deadline = Date.now() + ceiling;
+  while (Date.now() < deadline) {
+    const registered = (await navigator.serviceWorker.getRegistrations())
+      .some((registration) => new URL(registration.scope).pathname === path);
+    let kept = false;
+    for (const name of await caches.keys()) {
+      if (await (await caches.open(name)).match(path, { ignoreVary: true })) kept = true;
+    }
+    if (!registered && !kept) return true;
+    await new Promise((next) => setTimeout(next, 50));
+  }
+  return false;
+}"""
+
+
+def test_a_replaced_links_offline_copy_forgets_itself_at_the_first_404(live_server, browser, event):
+    """A replaced link answers 404; the phone that had it must not go on opening the old table
+    offline: at the first 404 the worker drops the kept page and unregisters itself."""
+    table = Table.objects.get(round__event=event, number=1)
+    path = f"/t/{table.token}/"
+    phone = new_page(browser, **PHONE)
+    phone.goto(live_server.url + path)
+    wait_until_controlled_by_service_worker(phone)
+    expect(phone.locator("#outbox-status")).to_have_text("全部已保存到服务器")
+    table_token_replace(table)
+    phone.reload()
+    expect(phone.locator("h1")).to_have_text("没有这个本桌链接")
+    assert phone.evaluate(FORGOTTEN, [path, BROWSER_TIMEOUT_MS])
     phone.context.close()

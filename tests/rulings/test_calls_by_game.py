@@ -291,8 +291,9 @@ def test_a_table_of_players_alone_is_spoken_to_as_players_not_sides(setting):
     base = f"/t/{setting.table.token}/"
     page = client.get(base).content.decode()
     assert ("本方录入码" in page) != alone and ("修改（录入方）" in page) != alone
+    # A wrong code on a write that needs one (a call for a referee is never refused for its code).
     wrong = client.post(
-        base + "call", {"code": "WRONG-CODE"}, content_type="application/json", headers={"Idempotency-Key": "w-1"}
+        base + "signoff", {"code": "WRONG-CODE"}, content_type="application/json", headers={"Idempotency-Key": "w-1"}
     ).json()["error"]["message"]
     assert ("一位选手" in wrong) == alone and ("一方" in wrong) != alone
     if alone:

@@ -105,7 +105,7 @@ def test_the_referee_page_shows_the_queue_answers_calls_and_unlocks_tables(clien
     by_number = tables(event)
     send(client, by_number[2], "call", {"kind": "claim", "note": "摊牌有争议"}, "c1")
     for attempt in range(10):
-        send(client, by_number[3], "call", {"code": "WRONG234"}, f"w{attempt}")
+        send(client, by_number[3], "boards/1", {"code": "WRONG234"}, f"w{attempt}")
     referee = make_user("ref", "referee", event)
     client.force_login(referee)
     page = client.get("/referee/t-pairs/rounds/1/")
@@ -116,7 +116,7 @@ def test_the_referee_page_shows_the_queue_answers_calls_and_unlocks_tables(clien
     stamp = client.head("/referee/t-pairs/rounds/1/")["ETag"]
     answered = client.post("/referee/t-pairs/rounds/1/tables/", {"table": 2, "action": "answer"})
     assert answered.status_code == 302
-    assert RefereeCall.objects.get().answered_by == referee
+    assert RefereeCall.objects.get(table=by_number[2]).answered_by == referee
     assert client.head("/referee/t-pairs/rounds/1/")["ETag"] != stamp
     client.post("/referee/t-pairs/rounds/1/tables/", {"table": 3, "action": "unlock"})
     assert not WrongCode.objects.filter(table=by_number[3]).exists()

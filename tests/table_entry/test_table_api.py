@@ -249,13 +249,16 @@ def test_signing_off_needs_every_board_confirmed_and_then_closes_the_table_to_pl
     )
 
 
-def test_ten_wrong_codes_lock_the_table_until_a_referee_clears_it(phone, event, table):
+def test_ten_wrong_codes_guard_the_table_from_unknown_phones_until_a_referee_clears_it(phone, event, table):
     body = {**example("T1"), "code": "NOPE2345"}
     for attempt in range(10):
         assert error_code(phone.put(1, body, key=f"w{attempt}")) == "bad_code"
     right = phone.put(1, {**body, "code": code_of(event, "A")}, key="right")
-    assert right.status_code == 429 and "Retry-After" in right
-    assert phone.state().status_code == 429
+    assert right.status_code == 429 and error_code(right) == "table_guarded"
+    assert 0 < int(right["Retry-After"]) <= 600
+    # Reads go on, and the state says why in words.
+    state = phone.state()
+    assert state.status_code == 200 and state.json()["guarded"]["message"]
     wrong_codes_clear(table)
     assert phone.put(1, {**body, "code": code_of(event, "A")}, key="right").status_code == 201
 

@@ -14,6 +14,7 @@ from scoring.entry.errors import EntryError
 from scoring.entry.hot_sql import board_lookup
 from scoring.entry.selectors import api_view, check_board, history_rows
 from scoring.entry.services import deal_confirm, deal_save
+from scoring.entry.strings import checked_strings
 from scoring.events.permissions import is_official, remember_roles
 from scoring.messages import message_json
 from scoring.web.client_address import client_ip
@@ -121,7 +122,8 @@ def _body(request):
         raise EntryError("bad_json", gettext_noop("JSON 嵌套过深")) from None
     if not isinstance(data, dict):
         raise EntryError("bad_json", gettext_noop("请求体必须是 JSON 对象"))
-    return data
+    # A reason keeps its own rule and code (`bad_reason`), which refuses lone surrogates too.
+    return checked_strings(data, own_rules=("reason", "adjusted_reason"))
 
 
 def _deal_response(deal, status=200):

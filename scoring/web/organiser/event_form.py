@@ -143,6 +143,13 @@ class EventForm(forms.ModelForm):
         help_text=_("可不填；不填每轮分钟数时，每轮时间 = 每副分钟数 × 每场副数"),
     )
     late_penalty = PenaltyField(label=_("迟打罚分"), help_text=_("时间到之后才录入的副，裁判可给的罚分；留空：不罚"))
+    # Players' entry (table-api.md): by default a board entered and verified from one phone is only
+    # flagged to the referees; an event that wants two phones refuses it.
+    refuse_same_phone = forms.BooleanField(
+        label=_("拒绝同一部手机录入并确认"),
+        required=False,
+        help_text=_("选手录入时：同一副由同一部手机录入又确认，默认只提示裁判；勾选则拒绝"),
+    )
 
     class Meta:
         model = Event
@@ -220,6 +227,7 @@ class EventForm(forms.ModelForm):
                 self.initial[key] = options[key]
         extra = self.instance.extra if isinstance(self.instance.extra, dict) else {}
         self.initial["not_played"] = rule_of(extra)
+        self.initial["refuse_same_phone"] = bool(extra.get("refuse_same_phone"))
         clock = clock_settings(extra)
         for key in ("round_minutes", "board_minutes"):
             if getattr(clock, key):
@@ -362,8 +370,15 @@ class EventForm(forms.ModelForm):
             "round_minutes": cleaned.get("round_minutes") or 0,
             "board_minutes": cleaned.get("board_minutes") or 0,
             "late_penalty": -(cleaned.get("late_penalty") or 0),
+            "refuse_same_phone": bool(cleaned.get("refuse_same_phone")),
         }
-        defaults = {"not_played": DEFAULT_RULE, "round_minutes": 0, "board_minutes": 0, "late_penalty": 0}
+        defaults = {
+            "not_played": DEFAULT_RULE,
+            "round_minutes": 0,
+            "board_minutes": 0,
+            "late_penalty": 0,
+            "refuse_same_phone": False,
+        }
         for key, value in values.items():
             if value == defaults[key]:
                 extra.pop(key, None)

@@ -5,20 +5,23 @@ appeal's page where an organiser records the committee's decision. The services 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from scoring.entry.errors import EntryError
 from scoring.events.permissions import is_organiser
 from scoring.messages import message_text
-from scoring.models import Appeal, RefereeCall, Round, Table
+from scoring.models import Appeal, Entrant, RefereeCall, Round, Table
 from scoring.rulings.appeals import (
     appeal_decide,
+    appeal_floods,
     appeal_lodge,
     appeal_window_ends,
+    appeals_dismiss_flood,
     appellants,
     round_appeals,
     round_appellants,
 )
-from scoring.web.forms import AppealDecideForm, AppealLodgeForm, form_errors
+from scoring.web.forms import AppealDecideForm, AppealLodgeForm, EntrantCodeForm, form_errors
 from scoring.web.referee.views import event_official
 
 
@@ -61,6 +64,9 @@ def appeals_page(request, event, number):
             "event": event,
             "round": rnd,
             "appeals": round_appeals(rnd),
+            # A side that reached the link's limit: one line, dismissed in one action.
+            "floods": appeal_floods(rnd),
+            "may_decide": is_organiser(request.user, event),
             "form": form,
             "window_ends": appeal_window_ends(rnd),
             # Who may appeal, table by table (the one the form names when it came from a ruling).
@@ -116,3 +122,24 @@ def appeal_page(request, event, number, appeal_id):
         "referee/appeal.html",
         {"event": event, "round": appeal.round, "appeal": appeal, "form": form, "organiser": organiser},
     )
+
+
+@event_official
+@require_POST
+def appeals_flood_dismiss(request, event, number):
+    """An organiser dismisses every open appeal a side lodged through the table link this round."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    form = EntrantCodeForm(request.POST)
+    entrant = None
+    if form.is_valid():
+        entrant = Entrant.objects.filter(event=event, code=form.cleaned_data["entrant"]).first()
+    if entrant is None:
+        messages.error(request, _("没有这个参赛者"))
+        return redirect("referee-appeals", event.slug, number)
+    try:
+        dismissed = appeals_dismiss_flood(rnd=rnd, entrant=entrant, user=request.user)
+    except EntryError as failure:
+        messages.error(request, message_text(failure))
+    else:
+        messages.success(request, _("已驳回 %(n)s 项申诉") % {"n": dismissed})
+    return redirect("referee-appeals", event.slug, number)

@@ -31,6 +31,11 @@ urlpatterns = [
     ),
     path("referee/<name:slug>/rounds/<num:number>/appeals/", appeals.appeals_page, name="referee-appeals"),
     path(
+        "referee/<name:slug>/rounds/<num:number>/appeals/flood/",
+        appeals.appeals_flood_dismiss,
+        name="referee-appeals-flood",
+    ),
+    path(
         "referee/<name:slug>/rounds/<num:number>/appeals/<num:appeal_id>/", appeals.appeal_page, name="referee-appeal"
     ),
     path(board, board_views.board_entry, name="referee-board"),

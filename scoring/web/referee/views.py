@@ -25,7 +25,7 @@ from scoring.models import Event, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
 from scoring.rulings.clock import clock_stamp, late_boards, pace, round_clock, state_words
 from scoring.rulings.not_played import not_played_boards
-from scoring.table_entry.codes import wrong_codes_clear
+from scoring.table_entry.codes import guarded_link_replace, guarded_tables, wrong_codes_clear
 from scoring.table_entry.grid import STATES, earlier_grid, grid_stamp, moved_rows, open_calls, round_grid, stamp_digest
 from scoring.table_entry.services import call_answer
 from scoring.web.forms import BackForm, GridLiveForm, PublishForm, TableActionForm, TableRangeForm, form_errors
@@ -117,6 +117,8 @@ def _grid_parts(request, event, rnd, grid, in_area):
         "todo": grid.todo,
         "states": STATES,
         "calls": [call for call in open_calls(rnd) if in_area(call.table.number)],
+        # Tables guarded after too many wrong codes, at the top of the queue (table-api.md).
+        "guarded": [row for row in guarded_tables(rnd) if in_area(row["table"])],
     }
     return context, {
         name: render_to_string(f"referee/_grid_{name}.html", context, request) for name in ("counts", "todo", "queue")
@@ -238,6 +240,13 @@ def round_table_action(request, event, number):
     if form.cleaned_data["action"] == "unlock":
         wrong_codes_clear(table)
         messages.success(request, _("%(table)s 号桌已解锁") % {"table": table.number})
+    elif form.cleaned_data["action"] == "replace_link":
+        guarded_link_replace(table)  # a link in a stranger's hands: a new one, in one action
+        messages.success(
+            request,
+            _("%(table)s 号桌的链接已更换，旧链接已失效。新链接：%(url)s")
+            % {"table": table.number, "url": request.build_absolute_uri(f"/t/{table.token}/")},
+        )
     else:
         for call in RefereeCall.objects.filter(table=table, answered_at=None).exclude(kind=RefereeCall.Kind.DISPUTE):
             call_answer(call, request.user)

@@ -7,12 +7,14 @@ credentials: no login, cookie or CSRF token (so nothing here reads or sets a ses
 
 import hashlib
 import json
+import math
 import re
 from functools import wraps
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
@@ -21,6 +23,7 @@ from scoring.cache.tables import table_state_body
 from scoring.entry.errors import EntryError
 from scoring.entry.grid import card_rows, exposable_rows
 from scoring.entry.selectors import check_board, deal_preview, snapshot
+from scoring.entry.strings import checked_strings
 from scoring.events.lineups import session_notes
 from scoring.events.rulebook import rules_text
 from scoring.games import game_of
@@ -30,7 +33,7 @@ from scoring.games.stored import event_rules, plays_alone
 from scoring.messages import message_json
 from scoring.rulings.calls import table_call_kinds
 from scoring.table_entry import idempotency
-from scoring.table_entry.codes import wrong_codes_lock_until
+from scoring.table_entry.codes import KNOWN_COOKIE, KNOWN_MAX_AGE, Phone, TableGuarded, known_cookie, known_side
 from scoring.table_entry.services import (
     deal_of_body,
     signed_sides,
@@ -56,6 +59,7 @@ from scoring.web.seating import session_note_words
 HTTP_STATUS = {
     "bad_code": 403,
     "same_side": 403,
+    "same_phone": 403,
     "other_side": 403,
     "forbidden": 403,
     "players_entry_off": 403,
@@ -70,6 +74,9 @@ HTTP_STATUS = {
     "round_changed": 409,
     "ruled_penalty": 409,
     "appeal_closed": 409,
+    "settled": 409,
+    "appeal_open": 409,
+    "too_many_appeals": 409,
     "not_played": 409,
     "awaiting_adjusted": 409,
     "stale_version": 412,
@@ -77,7 +84,7 @@ HTTP_STATUS = {
     "idempotency_mismatch": 422,
     "version_required": 428,
     "idempotency_key_required": 428,
-    "locked": 429,
+    "table_guarded": 429,
 }
 
 
@@ -93,15 +100,34 @@ def _refused(failure):
     return HTTP_STATUS.get(failure.code, 400), message_json(failure)
 
 
-def _locked(table):
-    until = wrong_codes_lock_until(table)
-    return None if until is None else _locked_answer(until)
+def _guarded_answer(failure):
+    """`429 table_guarded` with when the window passes, in the body and as `Retry-After`."""
+    body = message_json(failure)
+    body["error"]["until"] = failure.until.isoformat()
+    wait = max(1, math.ceil((failure.until - timezone.now()).total_seconds()))
+    return 429, body, {"Retry-After": str(wait)}
 
 
-def _locked_answer(until):
-    body = message_json(EntryError("locked", gettext("本桌录入码错误太多：请稍后再试，或请裁判解锁")))
-    body["error"]["until"] = until.isoformat()
-    return _answer(429, body, {"Retry-After": "600"})
+def _phone(request, table):
+    """The phone calling, as its cookie makes it known (or not) at this table."""
+    return Phone(known=known_side(table, request.COOKIES.get(KNOWN_COOKIE)))
+
+
+def _make_known(request, response, table, phone):
+    """A right code makes the phone known for that side at this table (table-api.md): a signed,
+    HttpOnly, SameSite=Strict cookie for this link's path only. A phone is one side's: a right
+    code of the other side replaces the cookie."""
+    if phone.proved is None or phone.proved.side == phone.known:
+        return
+    response.set_cookie(
+        KNOWN_COOKIE,
+        known_cookie(table, phone.proved),
+        max_age=KNOWN_MAX_AGE,
+        path=f"/t/{table.token}/",
+        secure=request.is_secure(),
+        httponly=True,
+        samesite="Strict",
+    )
 
 
 def _not_found():
@@ -120,7 +146,7 @@ def _read_body(request):
         raise EntryError("bad_json", gettext("请求体必须是 JSON 对象")) from None
     if not isinstance(data, dict):
         raise EntryError("bad_json", gettext("请求体必须是 JSON 对象"))
-    return data
+    return checked_strings(data)
 
 
 def table_write(method):
@@ -141,14 +167,18 @@ def table_write(method):
             table = table_for_token(token)
             if table is None:
                 return _not_found()
-            locked = _locked(table)
-            if locked is not None:
-                return locked
             print_ = idempotency.fingerprint(request.method, request.path, request.body)
+            phone = _phone(request, table)
+            headers = {}
 
             def act():
                 try:
-                    status, answer = view(request, table, body, **kwargs)
+                    status, answer = view(request, table, body, phone=phone, **kwargs)
+                except TableGuarded as failure:
+                    # Not kept: once the guard ends, the same request is tried again.
+                    status, answer, guarded = _guarded_answer(failure)
+                    headers.update(guarded)
+                    return status, answer, False
                 except EntryError as failure:
                     status, answer = _refused(failure)
                 return status, answer, True
@@ -157,7 +187,9 @@ def table_write(method):
                 status, answer = idempotency.answered_once(table, key, print_, act)
             except EntryError as failure:  # the key was used for another body
                 status, answer = _refused(failure)
-            return _answer(status, answer)
+            response = _answer(status, answer, headers)
+            _make_known(request, response, table, phone)
+            return response
 
         return wrapper
 
@@ -188,43 +220,46 @@ def _board(table, board):
 
 
 @table_write("PUT")
-def board_put(request, table, body, board):
-    deal, created = table_deal_put(table, _board(table, board), body, **_writer(request))
+def board_put(request, table, body, board, phone):
+    deal, created = table_deal_put(table, _board(table, board), body, phone=phone, **_writer(request))
     return (201 if created else 200), _deal_answer(deal)
 
 
 @table_write("POST")
-def board_verify(request, table, body, board):
-    deal = table_verify(table, board, body, **_writer(request))
+def board_verify(request, table, body, board, phone):
+    deal = table_verify(table, board, body, phone=phone, **_writer(request))
     return 200, _deal_answer(deal)
 
 
 @table_write("POST")
-def board_dispute(request, table, body, board):
-    deal = table_dispute(table, board, body, **_writer(request))
+def board_dispute(request, table, body, board, phone):
+    deal = table_dispute(table, board, body, phone=phone, **_writer(request))
     return 200, _deal_answer(deal)
 
 
 @table_write("POST")
-def signoff(request, table, body):
-    side = table_signoff(table, body)
+def signoff(request, table, body, phone):
+    side = table_signoff(table, body, phone)
     return 200, {"side": side.side, "signed_off": signed_sides(table)}
 
 
 @table_write("POST")
-def call_referee(request, table, body):
+def call_referee(request, table, body, phone):
+    # Never refused for wrong codes, and never makes a phone known: its answer must not say
+    # whether the code it carried was right.
     call = table_call(table, body)
     return 200, {"call": {"kind": call.kind, "board": call.board, "at": call.at.isoformat()}}
 
 
 @table_write("POST")
-def appeal(request, table, body):
-    lodged = table_appeal(table, body)
+def appeal(request, table, body, phone):
+    lodged = table_appeal(table, body, phone)
     return 201, {"appeal": {"id": lodged.pk, "board": lodged.board, "status": lodged.status}}
 
 
 def _read(view):
-    """A read through a table link: GET only, 404 for an unknown token, 429 while locked."""
+    """A read through a table link: GET only, 404 for an unknown token. Never refused for wrong
+    codes: a guard holds back guesses, not the table's own players reading (table-api.md)."""
 
     @wraps(view)
     def wrapper(request, token, **kwargs):
@@ -233,9 +268,6 @@ def _read(view):
         table = table_for_token(token)
         if table is None:
             return _not_found()
-        locked = _locked(table)
-        if locked is not None:
-            return locked
         try:
             return view(request, table, **kwargs)
         except EntryError as failure:
@@ -252,10 +284,7 @@ def state(request, token):
     stamped = state_stamp(token)
     if stamped is None:
         return _not_found()
-    stamp, locked, open_calls, table_id = stamped
-    if locked:
-        table = table_for_token(token)
-        return _locked(table) or _not_found() if table is not None else _not_found()
+    stamp, _guarded, open_calls, table_id = stamped
     etag = f'"{stamp}"'
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
