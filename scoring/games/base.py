@@ -145,6 +145,11 @@ class GameBase:
     sheet_columns: tuple[tuple[str, str, int], ...] = ()
     sheet_note: str = ""
 
+    def side_score(self, scores: dict[str, int], side: str) -> int:
+        """A side's figure of one deal from its seats' scores: their sum (华牌's partnership
+        scores together). A game whose partners each carry the side's figure says otherwise."""
+        return sum(scores.get(seat, 0) for seat in self.sides[side])
+
     def deal_words(self, deal: dict) -> list[tuple[str, Any]]:
         """What a stored deal shows beyond its fields: [(label, value as a `Text` or str)]."""
         return []

@@ -18,7 +18,8 @@ from scoring.entry.selectors import snapshot
 from scoring.games import game_of
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.games.seats import in_partnerships
-from scoring.games.stored import event_rules
+from scoring.games.stored import carries_state, event_rules, table_match, table_summary
+from scoring.games.stored import deal_json as stored_json
 from scoring.messages import message_text
 from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.rulings.clock import round_clock
@@ -103,11 +104,27 @@ def state_body(token, open_calls):
 
 
 def _side_scores(deal, game):
-    """{side: score} of a stored deal: NS and EW as stored; where every seat is its own side
-    (or any other sides a game has), the sum of its seats' scores."""
-    if in_partnerships(game):
-        return {"NS": deal["ns_score"], "EW": deal["ew_score"]}
-    return {side: sum(deal[f"score_{seat.lower()}"] or 0 for seat in seats) for side, seats in game.sides.items()}
+    """{side: figure} of a stored deal, as its game counts a side (`Game.side_score`: 华牌's
+    partnership the sum of its seats, 升级's the levels each partner gained, a player alone his
+    own score)."""
+    scores = {seat: deal[f"score_{seat.lower()}"] or 0 for seat in game.seats}
+    return {side: game.side_score(scores, side) for side in game.sides}
+
+
+def _match_words(table, game, event):
+    """A game that carries a state (升级): its match at this table in the game's words (levels
+    reached, over or not, a chief arbiter's ruling), and whether it is over; else None."""
+    if not carries_state(game):
+        return None
+    confirmed = table.deals.filter(status=Deal.Status.CONFIRMED).order_by("board")
+    stored = [stored_json(deal) for deal in confirmed]
+    rules, ruling = event_rules(event), table.match_ruling
+    summary = table_summary(game, rules, stored, ruling)
+    result = table_match(game, rules, stored)
+    return {
+        "summary": message_text(summary) if summary is not None else None,
+        "finished": bool(ruling) or bool(result and result["finished"]),
+    }
 
 
 def round_phase(status):
@@ -169,6 +186,9 @@ def table_state(table, open_calls=None):
     every_board = bool(boards) and all(b["status"] == Deal.Status.CONFIRMED for b in boards)
     signing = table_sides(table, seated)
     totals = {side: sum(b["sides"][side] for b in boards if b["status"] == Deal.Status.CONFIRMED) for side in signing}
+    by_side = {
+        side: sum(b["sides"][side] for b in boards if b["status"] == Deal.Status.CONFIRMED) for side in game.sides
+    }
     return {
         "event": {"slug": event.slug, "name": event.name},
         "round": {"number": rnd.number, "status": round_phase(rnd.status)},
@@ -186,13 +206,15 @@ def table_state(table, open_calls=None):
             "fields": fields,
         },
         "totals": {
-            "NS": sum(d["ns_score"] for d in confirmed),
-            "EW": sum(d["ew_score"] for d in confirmed),
+            # The two partnerships' figures as the game counts them (one seat's each in 升级).
+            "NS": by_side["NS"] if in_partnerships(game) else sum(d["ns_score"] for d in confirmed),
+            "EW": by_side["EW"] if in_partnerships(game) else sum(d["ew_score"] for d in confirmed),
             "sides": totals,
             "confirmed": len(confirmed),
             "boards": len(boards),
         },
         "games": [{"number": g.number, "ns": g.ns, "ew": g.ew, "finished": g.finished} for g in games],
+        "match": _match_words(table, game, event),
         "signed_off": signed_sides(table, signing),
         # What each side signs, from its own side, once every board is confirmed.
         "signoff": {side: side_view(boards, games, side, signing) for side in signing} if every_board else None,

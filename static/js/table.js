@@ -260,7 +260,11 @@
       button.textContent = b.board;
       button.title = b.not_played || statusWord(b.status);
     });
-    if (twoSides() || !state.totals.sides) {
+    if (state.match && state.match.summary) {
+      // A match that carries a state (升级): the levels reached and whether it is over, in the
+      // game's words, rather than sums of the deals' figures.
+      setText(document.getElementById("totals"), [t(gettext("已确认 %(confirmed)s / %(boards)s 副"), state.totals), state.match.summary].join(" · "));
+    } else if (twoSides() || !state.totals.sides) {
       setText(document.getElementById("totals"), t(gettext("已确认 %(confirmed)s / %(boards)s 副 · NS %(NS)s · EW %(EW)s"), state.totals));
     } else {
       setText(document.getElementById("totals"), [t(gettext("已确认 %(confirmed)s / %(boards)s 副"), state.totals)].concat(

@@ -69,3 +69,18 @@ def test_a_match_ended_by_its_target_lists_its_boards_played_and_may_be_signed_o
         signed = phone.send("post", "signoff", {"code": code(event, pair), "side": side}, key=f"s{pair}")
         assert signed.status_code == 200, signed.content
     assert phone.state().json()["writable"] is False
+
+
+def test_the_phone_shows_the_match_in_levels_not_doubled_sums(phone, event):
+    # Worked by hand from §2.3, from A (1): 40 to 台下 (S2) takes NS A→3, 60 (S3) 3→4: NS gained
+    # three levels in all, each NS seat carrying them; EW none. The side's figure is one seat's.
+    a, b = code(event, "A"), code(event, "B")
+    for board, deal in ((1, {"declarer": "NS", "points": 40}), (2, {"points": 60})):
+        entered = phone.put(board, {**deal, "code": a}, key=f"e{board}")
+        assert phone.verify(board, b, key=f"v{board}", version=entered.json()["version"]).status_code == 200
+    state = phone.state().json()
+    assert [board["sides"] for board in state["boards"][:2]] == [{"NS": 2, "EW": 0}, {"NS": 1, "EW": 0}]
+    assert (state["totals"]["NS"], state["totals"]["EW"]) == (3, 0)
+    # The match in the game's words, as the round's page and papers give it: NS now play 4.
+    assert state["match"]["finished"] is False, state["match"]
+    assert "4" in state["match"]["summary"] and "NS" in state["match"]["summary"]

@@ -319,6 +319,11 @@ class Shengji(GameBase):
         """A finished match's 场分 and level difference per side (`match_standing`)."""
         return match_standing(result)
 
+    def side_score(self, scores, side):
+        """Both partners carry the side's levels gained in a deal (§2.3): the side's figure is
+        one seat's, not their sum."""
+        return scores.get(SIDES[side][0], 0)
+
     def sample_deals(self, count, seed=2026):
         """One match from its start: 台上 on the first deal, the points of each (the match carries
         the state from deal to deal)."""
