@@ -1,0 +1,40 @@
+"""Taking a backup, its files and manifest, its check by restoring it, the rotation."""
+
+import json
+
+import pytest
+from django.test import override_settings
+
+from scoring.archive.database import import_archive
+from scoring.backups import services
+from scoring.models import Backup
+from tests.archives import pairs_archive
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def a_round_in_play():
+    rounds = [{"number": 1, "status": "in_play", "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": []}]}]
+    archive = pairs_archive(["A", "B"], rounds, length=2)
+    archive["event"]["entry"] = "players"
+    return import_archive(archive)
+
+
+@pytest.fixture
+def backup_dir(tmp_path):
+    with override_settings(HUAPAI_BACKUP_DIR=tmp_path / "backups", HUAPAI_BACKUP_COPY_DIR=tmp_path / "copy"):
+        yield tmp_path / "backups"
+
+
+def test_a_backup_has_its_checksum_and_manifest_and_is_proven(backup_dir):
+    event = a_round_in_play()
+    row = services.take_backup("manual")
+    assert row.status == Backup.Status.OK, row.message
+    path = backup_dir / row.file
+    assert services.sha256_of(path) == row.checksum
+    manifest = json.loads((backup_dir / (row.file + ".json")).read_text())
+    assert manifest["sha256"] == row.checksum and manifest["size"] == path.stat().st_size
+    assert manifest["row_counts"]["scoring_event"] == 1
+    assert [e["slug"] for e in manifest["events"]] == [event.slug]
+    assert manifest["events"][0]["rounds"] == [{"number": 1, "status": "in_play"}]
+    assert (backup_dir.parent / "copy" / row.file).read_bytes() == path.read_bytes()
