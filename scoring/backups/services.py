@@ -270,7 +270,10 @@ def after_milestone(reason):
     runserver) it is taken here and now."""
     if not settings.HUAPAI_BACKUP_AUTOMATIC or settings.HUAPAI_WARM_IN_BACKGROUND:
         return
-    take_backup(reason, kept=True)
+    try:
+        take_backup(reason, kept=True)
+    except Exception:  # the publication has committed: its answer must not become an error
+        logger.exception("backup after %s failed", reason)
 
 
 def backup_state(now=None):
