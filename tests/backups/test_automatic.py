@@ -88,19 +88,30 @@ def test_closing_an_event_takes_a_backup_that_the_rotation_keeps(backup_dir):
     assert (backup_dir / closed.file).exists()
 
 
-def test_a_manifest_the_restore_does_not_match_fails_the_check_and_says_why(backup_dir, caplog):
+def lost_write(manifest):
+    manifest["row_counts"]["scoring_deal"] += 1  # a write the file does not hold
+    return "scoring_deal: 1 rows expected, 0 restored"
+
+
+def other_standings(manifest):
+    manifest["events"][0]["standings_sha256"] = "0" * 64  # standings the restored rows do not give
+    return "standings differ"
+
+
+@pytest.mark.parametrize("tamper", [lost_write, other_standings])
+def test_a_manifest_the_restore_does_not_match_fails_the_check_and_says_why(backup_dir, caplog, tamper):
     a_round_in_play()
     row = services.take_backup("manual", check=False)
     assert row.status == Backup.Status.UNCHECKED
     manifest_file = backup_dir / (row.file + ".json")
     manifest = json.loads(manifest_file.read_text())
-    manifest["row_counts"]["scoring_deal"] += 1  # a write the file does not hold
+    words = tamper(manifest)
     manifest_file.write_text(json.dumps(manifest))
     with caplog.at_level(logging.ERROR, logger="scoring.backups.services"):
         services.check_backup(row)
     assert row.status == Backup.Status.FAILED
-    assert "scoring_deal: 1 rows expected, 0 restored" in row.message
-    assert "scoring_deal" in caplog.text
+    assert words in row.message
+    assert words in caplog.text
     with pytest.raises(CommandError, match="最新的备份验证失败"):
         call_command("backups")
 
