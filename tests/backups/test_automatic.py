@@ -136,3 +136,37 @@ def test_the_backup_command_exits_non_zero_when_its_check_fails(backup_dir, monk
     with override_settings(HUAPAI_BACKUP_MINUTES=0), pytest.raises(CommandError, match="超过间隔"):
         Backup.objects.update(taken_at=timezone.now() - timedelta(minutes=2))
         call_command("backups")
+
+
+def a_round_played_out():
+    rounds = [
+        {"number": 1, "status": "in_play", "matches": [{"table": 1, "ns": "A", "ew": "B", "deals": [deal("T1", 1)]}]}
+    ]
+    return import_archive(pairs_archive(["A", "B"], rounds, length=1))
+
+
+def test_publishing_and_making_official_each_take_a_kept_backup(backup_dir):
+    from scoring.rounds.publication import round_make_official, round_publish
+
+    event = a_round_played_out()
+    rnd = event.rounds.get()
+    user = make_user("org")
+    round_publish(rnd, user=user)
+    round_make_official(rnd, user=user, now=timezone.now() + timedelta(hours=1))
+    assert list(Backup.objects.order_by("taken_at").values_list("reason", "kept", "status")) == [
+        ("publish", True, "ok"),
+        ("official", True, "ok"),
+    ]
+
+
+def test_with_the_warmer_in_the_background_its_next_pass_takes_the_publications_backup(backup_dir):
+    from scoring.cache.warmup import Warmer
+    from scoring.rounds.publication import round_publish
+
+    event = a_round_played_out()
+    with override_settings(HUAPAI_WARM_IN_BACKGROUND=True):
+        round_publish(event.rounds.get(), user=make_user("org"))
+        assert not Backup.objects.exists()  # not in the organiser's request
+        Warmer().run_pass()
+    backup = Backup.objects.get()
+    assert (backup.reason, backup.kept, backup.status) == ("publish", True, "ok")
