@@ -91,13 +91,18 @@ def take_backup(reason="manual", *, check=True, kept=None, row=None):
         kept = reason in MILESTONES
     if row is None:
         row = Backup.objects.create(reason=reason, kept=kept)
+    part = None
     try:
         folder = backup_dir()
         stamp = row.taken_at.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
         name = f"huapai-{stamp}-{row.pk}-{reason}{files.SUFFIXES[files.vendor()]}"
         path = folder / name
         part = folder / (name + ".part")
-        contents = files.dump(part, database_contents)
+        try:
+            contents = files.dump(part, database_contents)
+        finally:
+            if part.exists():
+                part.chmod(0o600)  # entrants' codes, table tokens, password hashes: the owner's only
         part.rename(path)
         checksum = sha256_of(path)
         size = path.stat().st_size
@@ -113,11 +118,15 @@ def take_backup(reason="manual", *, check=True, kept=None, row=None):
             **contents,
         }
         manifest_file.write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
+        checksum_file.chmod(0o600)
+        manifest_file.chmod(0o600)
         row.file, row.checksum, row.size = name, checksum, size
         row.save(update_fields=["file", "checksum", "size"])
         _copy(path)
     except Exception as problem:
         logger.exception("backup %s failed", row.pk)
+        if part is not None:
+            part.unlink(missing_ok=True)
         _failed(row, f"backup failed: {problem}")
         return row
     if check:
@@ -135,6 +144,7 @@ def _copy(path):
     for source in (path, *companions(path)):
         part = target / (source.name + ".part")
         shutil.copyfile(source, part)
+        part.chmod(0o600)
         part.rename(target / source.name)
 
 

@@ -38,3 +38,19 @@ def test_a_backup_has_its_checksum_and_manifest_and_is_proven(backup_dir):
     assert [e["slug"] for e in manifest["events"]] == [event.slug]
     assert manifest["events"][0]["rounds"] == [{"number": 1, "status": "in_play"}]
     assert (backup_dir.parent / "copy" / row.file).read_bytes() == path.read_bytes()
+    # Entrants' codes, table tokens and password hashes: readable by the site's user alone.
+    assert {oct(p.stat().st_mode & 0o777) for p in backup_dir.iterdir()} == {"0o600"}
+    assert oct(backup_dir.stat().st_mode & 0o777) == "0o700"
+
+
+def test_a_backup_that_cannot_be_written_is_failed_and_leaves_no_part(backup_dir, monkeypatch):
+    from scoring.backups import files
+
+    def broken(target, read_manifest):
+        target.write_bytes(b"half")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(files, "dump", broken)
+    row = services.take_backup("manual")
+    assert (row.status, row.message) == (Backup.Status.FAILED, "backup failed: disk full")
+    assert list(backup_dir.iterdir()) == []
