@@ -121,3 +121,30 @@ def _live_target():
     if connection.vendor == "sqlite":
         return {"into": str(connection.settings_dict["NAME"])}
     return {"database": connection.settings_dict["NAME"]}
+
+
+def test_restore_goes_into_a_new_database_by_default_and_leaves_the_live_one_alone(backup_dir):
+    import io
+    from pathlib import Path
+
+    from django.db import connection
+
+    from scoring.backups import files
+
+    event = an_event_in_round_two()
+    row = services.take_backup("manual")
+    Deal.objects.filter(table__round__event=event).delete()  # the live database moves on
+    out = io.StringIO()
+    call_command("restore", str(backup_dir / row.file), stdout=out)
+    name = out.getvalue().split(" into ", 1)[1].split(":", 1)[0]
+    try:
+        assert name != str(connection.settings_dict["NAME"])
+        assert not Deal.objects.exists()  # the live database is as it was
+        with files.scratch_default(name):
+            assert Deal.objects.count() == 4 and Event.objects.get().slug == event.slug
+    finally:
+        if connection.vendor == "sqlite":
+            for leftover in Path(name).parent.glob(Path(name).name + "*"):
+                leftover.unlink()
+        else:
+            files.drop_postgres_database(name)
