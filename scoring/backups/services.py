@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from scoring.backups import files
 from scoring.backups.manifest import database_contents, differences
-from scoring.models import Backup, Event, Round
+from scoring.models import Backup, Event, Round, random_version_start
 
 logger = logging.getLogger(__name__)
 
@@ -181,7 +181,8 @@ def restored_differences(path):
     if manifest["vendor"] != files.vendor():
         return [f"a {manifest['vendor']} backup cannot be checked on {files.vendor()}"]
     if files.vendor() == "sqlite":
-        with tempfile.TemporaryDirectory(prefix="huapai-check-") as scratch_dir:
+        # Beside the backups (the same disk, the owner's folder), not /tmp: a big event may not fit there.
+        with tempfile.TemporaryDirectory(prefix="check-", dir=path.parent) as scratch_dir:
             scratch = Path(scratch_dir) / "check.sqlite3"
             files.restore_sqlite(path, scratch)
             with files.scratch_default(str(scratch)):
@@ -197,6 +198,18 @@ def restored_differences(path):
         finally:
             files.drop_postgres_database(scratch)
     return differences(manifest, found)
+
+
+def after_restore():
+    """In the restored database (this thread's `default`): every event's versions start afresh
+    from new random values. The restored versions are those of the backup's moment, and the
+    writes lost since had moved them on: the cache (Redis outlives the site's restart) holds
+    standings and pages under those later versions, which the next writes would reach again
+    with other results. Fresh bases make every key new (`scoring.cache.versions`)."""
+    for event_id in Event.objects.values_list("pk", flat=True):
+        Event.objects.filter(pk=event_id).update(
+            results_version=random_version_start(), public_version=random_version_start()
+        )
 
 
 def rotate():

@@ -11,6 +11,7 @@ from django.test import Client, override_settings
 
 from scoring.archive.database import import_archive
 from scoring.backups import services
+from scoring.cache.versions import current_version
 from scoring.models import Backup, Deal, DealHistory, Entrant, Event, Table
 from scoring.results.standings import standings_computed
 from tests.archives import EXAMPLES, deal, pairs_archive
@@ -87,6 +88,7 @@ def test_restore_drill_mid_round(backup_dir):
     before = deals_as_stored()
     history = DealHistory.objects.count()
     standings = standings_computed(event)
+    versions = (current_version(event), current_version(event, public=True))
 
     row = services.take_backup("drill")
     assert row.status == Backup.Status.OK, row.message
@@ -105,6 +107,8 @@ def test_restore_drill_mid_round(backup_dir):
     assert deals_as_stored() == before  # every acknowledged write up to the backup, nothing after
     assert DealHistory.objects.count() == history
     assert standings_computed(event) == standings
+    # Versions start afresh: the cache's keys for the lost writes' versions are never met again.
+    assert not {current_version(event), current_version(event, public=True)} & set(versions)
     # The table links and the codes still work: the state, a verification, a new entry.
     one, two = (Table.objects.get(round__event=event, round__number=2, number=n) for n in (1, 2))
     state = phone.get(f"/t/{one.token}/state")

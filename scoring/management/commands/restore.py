@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from scoring.backups import files
 from scoring.backups.manifest import database_contents, differences
-from scoring.backups.services import BackupRefused, read_manifest, verify_checksum
+from scoring.backups.services import BackupRefused, after_restore, read_manifest, verify_checksum
 
 
 class Command(BaseCommand):
@@ -59,6 +59,8 @@ class Command(BaseCommand):
             files.restore_postgres(path, name, clean=exists)
         with files.scratch_default(name):
             problems = differences(manifest, database_contents())
+            if not problems:
+                after_restore()
         if problems:
             raise CommandError(gettext("恢复后的数据与备份清单不符：%(problems)s") % {"problems": "; ".join(problems)})
         self.stdout.write(f"restored {path.name} into {name}: row counts and standings as the manifest says")
