@@ -275,6 +275,8 @@ def backup_if_due(now=None):
     of several workers deciding at once one takes it and the others see its row."""
     if not settings.HUAPAI_BACKUP_AUTOMATIC:
         return None
+    if due(now)[0] is None:  # most passes: read only, no lock (SQLite's would hold up the referees' writes)
+        return None
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
