@@ -197,6 +197,18 @@ HUAPAI_PAGE_STAMP_SECONDS = float(os.environ.get("HUAPAI_PAGE_STAMP_SECONDS", "1
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "")
 # How often an open public page asks whether it changed (a HEAD answered from the cache).
 HUAPAI_LIVE_POLL_SECONDS = int(os.environ.get("HUAPAI_LIVE_POLL_SECONDS", "30"))
+# Backups (scoring.backups, docs/deploying.md): where they are written (never under anything
+# served over HTTP), an optional second directory each is copied to (another disk or a mount),
+# how many of the latest are kept besides every publication's, officialisation's and close's,
+# and how often one is taken while a round is in play (by the warmer in a gunicorn worker).
+HUAPAI_BACKUP_DIR = Path(os.environ.get("HUAPAI_BACKUP_DIR", VAR_DIR / "backups"))
+HUAPAI_BACKUP_COPY_DIR = (
+    Path(os.environ["HUAPAI_BACKUP_COPY_DIR"]) if os.environ.get("HUAPAI_BACKUP_COPY_DIR") else None
+)
+HUAPAI_BACKUP_KEEP = int(os.environ.get("HUAPAI_BACKUP_KEEP", "24"))
+HUAPAI_BACKUP_MINUTES = float(os.environ.get("HUAPAI_BACKUP_MINUTES", "5"))
+# Off: no backup is taken by itself (publications, the warmer); `manage.py backup` still is.
+HUAPAI_BACKUP_AUTOMATIC = env_bool("HUAPAI_BACKUP_AUTOMATIC", True)
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True

@@ -21,3 +21,7 @@ HUAPAI_PAGE_STAMP_SECONDS = 0
 # (issue 19).
 STATIC_ROOT = VAR_DIR / "test-static"  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+
+# No backup is taken by itself in the tests (every publication would write one under var/):
+# tests/backups/ turn it on, with a directory of their own.
+HUAPAI_BACKUP_AUTOMATIC = False

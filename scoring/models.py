@@ -1021,3 +1021,30 @@ class FlagCleared(models.Model):
 
     def __str__(self):
         return f"{self.table} 第{self.board}副 {self.kind}"
+
+
+class Backup(models.Model):
+    """A copy of the whole database (`scoring.backups`): its file in HUAPAI_BACKUP_DIR, the
+    file's sha256, and whether restoring it into a scratch database gave back what the live
+    database held when it was taken (row counts and every event's standings)."""
+
+    class Status(models.TextChoices):
+        OK = "ok", _("已验证")
+        FAILED = "failed", _("验证失败")
+        UNCHECKED = "unchecked", _("未验证")
+
+    file = models.CharField(max_length=300, blank=True)  # a name in HUAPAI_BACKUP_DIR; empty while being taken
+    checksum = models.CharField(max_length=64, blank=True)
+    size = models.BigIntegerField(default=0)
+    taken_at = models.DateTimeField(default=timezone.now, db_index=True)
+    reason = models.CharField(max_length=40)
+    # Kept by the rotation whatever its age: a publication's, an officialisation's, an event's close.
+    kept = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.UNCHECKED)
+    message = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-taken_at", "-id"]
+
+    def __str__(self):
+        return f"{self.file or self.reason} {self.status}"

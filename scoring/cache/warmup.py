@@ -125,7 +125,19 @@ class Warmer:
         for event_id in moved:
             warm_event_id(event_id)
         self.warm_tables()
+        self.back_up()
         return moved
+
+    def back_up(self):
+        """The backup due now, if any (`scoring.backups.services.backup_if_due`: every
+        HUAPAI_BACKUP_MINUTES while a round is in play, and after each publication,
+        officialisation and close). One worker takes it: the decision is a database row."""
+        from scoring.backups.services import backup_if_due
+
+        try:
+            backup_if_due()
+        except Exception:
+            logger.exception("backup pass failed")
 
     def warm_tables(self):
         """Build the table states of each round in players' entry not seen before (at the

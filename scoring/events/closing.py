@@ -9,6 +9,7 @@ record (`Event.extra["closing_history"]`): the papers then say 正式成绩 agai
 from django.db import transaction
 from django.utils import timezone
 
+from scoring.backups.services import after_milestone
 from scoring.cache import announce_results_changed
 from scoring.games.refusals import Refusal, Text, _
 from scoring.models import Event, Round
@@ -52,6 +53,7 @@ def event_finish(event, *, user):
     _note(stored, "finished", user, "")
     stored.save(update_fields=["finished_at", "extra"])
     announce_results_changed(stored)
+    transaction.on_commit(lambda: after_milestone("close"))
     return stored
 
 

@@ -57,3 +57,10 @@ def public_standing(event, code):
     rows = event_standings(event, published_only=True) if Round.objects.published().filter(event=event).exists() else []
     store_items(event, "standing-row", {row.id: row for row in rows}, public=True)
     return next((row for row in rows if row.id == code), None), len(rows)
+
+
+def standings_computed(event):
+    """The event's standings after every round, computed from the database now and never read
+    from or stored in the cache: what a backup's check compares (`scoring.backups`), where the
+    cache's keys (the event's version) are the same for the live and the restored database."""
+    return _compute(event, False, False, [None])[None]

@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from scoring.backups.services import after_milestone
 from scoring.cache import announce_results_changed
 from scoring.engine.vocabulary import Kind, MatchMode
 from scoring.entry.selectors import table_board_states
@@ -240,6 +241,7 @@ def round_publish(rnd, *, user, open_calls_confirmed=False):
     rnd.save(update_fields=["status", "published_at"])
     PairingLog.objects.create(round=rnd, user=user, action="publish", detail={})
     announce_results_changed(rnd.event)
+    transaction.on_commit(lambda: after_milestone("publish"))
     return rnd
 
 
@@ -274,6 +276,7 @@ def round_make_official(rnd, *, user, now=None):
     rnd.save(update_fields=["status", "official_at"])
     PairingLog.objects.create(round=rnd, user=user, action="official", detail={})
     announce_results_changed(rnd.event)
+    transaction.on_commit(lambda: after_milestone("official"))
     return rnd
 
 

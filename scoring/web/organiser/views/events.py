@@ -9,6 +9,7 @@ from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from scoring.backups.services import backup_state
 from scoring.events.closing import ClosingError, closing_state, event_finish, event_reopen
 from scoring.events.rulebook import rules_in_force
 from scoring.events.setup import (
@@ -38,7 +39,11 @@ def console_home(request):
     return render(
         request,
         "organiser/home.html",
-        {"events": events.order_by("-start_date", "name"), "may_create": may_create_events(request.user)},
+        {
+            "events": events.order_by("-start_date", "name"),
+            "may_create": may_create_events(request.user),
+            "backup": backup_state(),
+        },
     )
 
 
@@ -97,6 +102,7 @@ def event_console(request, event):
             "stage": stage_of(event),
             "stage_form": StageForm() if stage_offered(event) else None,
             "closing": closing_state(event),
+            "backup": backup_state(),
         },
     )
 
