@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# A short interval, so that the demo shows its backups being taken and checked.
+DEMO_BACKUP_MINUTES ?= 2
 PG_URL ?= postgres://postgres@127.0.0.1:5432/huapai
 
 .PHONY: run test lint format system-deps demo bench clean lock
@@ -39,6 +41,8 @@ lock: | $(UV)
 	$(UV) pip compile -q $(LOCK_FLAGS) requirements-dev.in -o requirements-dev.lock
 	$(UV) pip compile -q $(LOCK_FLAGS) requirements-uv.in -o requirements-uv.lock
 
+# runserver has no warmer of its own: the warmer's process beside it takes the backups (and warms
+# its own cache, which costs the demo little). It ends with the server.
 run: $(VENV)/.runtime
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
@@ -46,8 +50,11 @@ run: $(VENV)/.runtime
 	@echo "  华牌赛事计分 — http://127.0.0.1:$(PORT)/"
 	@echo "  demo logins (organiser / referees):"
 	@$(BIN)/python manage.py demo_logins
+	@echo "  backups every $(DEMO_BACKUP_MINUTES) min while a round is in play: var/backups (manage.py backups)"
 	@echo ""
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	HUAPAI_BACKUP_MINUTES=$(DEMO_BACKUP_MINUTES) $(BIN)/python manage.py warm_public & warmer=$$!; \
+	trap 'kill $$warmer 2>/dev/null' EXIT INT TERM; \
+	HUAPAI_BACKUP_MINUTES=$(DEMO_BACKUP_MINUTES) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Debian's chromium (driven by Playwright, never Playwright's own browsers)
 # and a CJK TrueType font for the PDFs.
