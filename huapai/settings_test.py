@@ -2,6 +2,7 @@
 (pytest-django still runs the tests themselves with DEBUG off)."""
 
 import os
+import tempfile
 
 os.environ.setdefault("DEBUG", "1")
 
@@ -25,3 +26,6 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # No backup is taken by itself in the tests (every publication would write one under var/):
 # tests/backups/ turn it on, with a directory of their own.
 HUAPAI_BACKUP_AUTOMATIC = False
+# A backup a test takes without naming a directory goes to a temporary one, never to the
+# checkout's var/backups, where `make run`'s demo keeps its own.
+HUAPAI_BACKUP_DIR = Path(tempfile.mkdtemp(prefix="huapai-test-backups-"))  # noqa: F405

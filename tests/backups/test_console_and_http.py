@@ -43,7 +43,9 @@ def test_a_failed_newest_backup_is_a_red_line_in_play(admin_client):
 
 
 def test_no_backup_file_is_served_over_http(client, tmp_path):
-    folder = services.backup_dir()
+    # The shipped default folder (the test settings send other tests' backups elsewhere).
+    with override_settings(HUAPAI_BACKUP_DIR=Path(settings.VAR_DIR) / "backups"):
+        folder = services.backup_dir()
     probe = folder / f"probe-{uuid.uuid4().hex}.sqlite3"
     probe.write_bytes(b"SQLite format 3\x00 secret")
     try:
