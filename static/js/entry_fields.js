@@ -235,19 +235,30 @@ window.EntryFields = (function () {
   var timer = null;
   var pending = null;
   var asked = 0;  // the newest preview asked for: an older answer arriving late is not drawn
-  function preview() {
+  // A preview lost on the way (a dropped connection, a busy server) is asked again, a few times
+  // and a little later each time: otherwise the score stayed blank until the next key.
+  var RETRIES = 3;
+  function preview(attempt) {
+    attempt = attempt || 0;
     if (pending) pending.abort();
     pending = new AbortController();
     var mine = ++asked;
+    function again() {
+      if (mine === asked && attempt < RETRIES) timer = setTimeout(function () { preview(attempt + 1); }, 300 * (attempt + 1));
+    }
     fetch(form.dataset.preview, {
       method: "POST",
       body: new FormData(form),
       headers: { "X-Requested-With": "fetch" },
       credentials: "same-origin",
       signal: pending.signal,
-    }).then(function (response) { return response.ok ? response.json() : null; })
+    }).then(function (response) {
+      if (response.ok) return response.json();
+      if (response.status >= 500 || response.status === 429) again();  // a refusal in words is drawn by the page
+      return null;
+    })
       .then(function (data) { if (data && mine === asked) draw(data); })
-      .catch(function () { /* a newer preview replaced this one */ });
+      .catch(function (error) { if (!error || error.name !== "AbortError") again(); });  // an abort: a newer preview replaced it
   }
   function schedulePreview(event) {
     if (event && event.target && event.target.closest) {
