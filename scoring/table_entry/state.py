@@ -185,10 +185,10 @@ def table_state(table, open_calls=None):
     )
     every_board = bool(boards) and all(b["status"] == Deal.Status.CONFIRMED for b in boards)
     signing = table_sides(table, seated)
-    totals = {side: sum(b["sides"][side] for b in boards if b["status"] == Deal.Status.CONFIRMED) for side in signing}
     by_side = {
         side: sum(b["sides"][side] for b in boards if b["status"] == Deal.Status.CONFIRMED) for side in game.sides
     }
+    totals = {side: by_side[side] for side in signing}
     return {
         "event": {"slug": event.slug, "name": event.name},
         "round": {"number": rnd.number, "status": round_phase(rnd.status)},

@@ -12,7 +12,7 @@ from scoring.archive.database import import_archive
 from scoring.engine.vocabulary import Kind
 from scoring.games import GAMES
 from scoring.games.stored import MATCH_LENGTH_OPTION, event_option_specs, plays_alone
-from scoring.models import Entrant, Event, Table
+from scoring.models import Table
 from tests.referee_setup import make_user
 
 BOARDS = 2  # deals a table plays in the round
@@ -134,8 +134,4 @@ def alone(setting):
     return plays_alone(setting.game)
 
 
-def entrant(event, code):
-    return Entrant.objects.get(event=event, code=code)
-
-
-__all__ = ["BOARDS", "Event", "Setting", "alone", "archive_of", "build", "deals_for", "settings_of_every_game"]
+__all__ = ["BOARDS", "Setting", "alone", "archive_of", "build", "deals_for", "settings_of_every_game", "side_codes"]
