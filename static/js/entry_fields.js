@@ -235,30 +235,60 @@ window.EntryFields = (function () {
   var timer = null;
   var pending = null;
   var asked = 0;  // the newest preview asked for: an older answer arriving late is not drawn
-  // A preview lost on the way (a dropped connection, a busy server) is asked again, a few times
-  // and a little later each time: otherwise the score stayed blank until the next key.
-  var RETRIES = 3;
+  // A preview lost on the way (a dropped connection, a busy server, an answer that never comes)
+  // is asked again, a little later each time, while it is still the newest: otherwise the score
+  // stayed blank until the next key. The page says it is waiting meanwhile.
+  var RETRIES = 20;
+  var PATIENCE = 8000;  // a preview not answered by then is given up and asked again
+  function waiting(on) {
+    var line = document.getElementById("preview-offline");
+    if (line) line.hidden = !on;
+  }
+  function drawRefusal(response) {
+    // A refusal in words (a replaced link, a body too large): its message where problems go.
+    return response.json().then(function (data) {
+      var message = data && data.error && data.error.message;
+      if (!message) return;
+      var problems = document.getElementById("problems");
+      problems.innerHTML = "";
+      var li = document.createElement("li");
+      li.textContent = message;
+      li.dataset.code = data.error.code || "";
+      problems.appendChild(li);
+    }).catch(function () {});
+  }
   function preview(attempt) {
     attempt = attempt || 0;
     if (pending) pending.abort();
-    pending = new AbortController();
+    var controller = new AbortController();
+    pending = controller;
     var mine = ++asked;
+    var gaveUp = false;
+    var patience = setTimeout(function () { gaveUp = true; controller.abort(); }, PATIENCE);
     function again() {
-      if (mine === asked && attempt < RETRIES) timer = setTimeout(function () { preview(attempt + 1); }, 300 * (attempt + 1));
+      if (mine !== asked) return;
+      waiting(true);
+      if (attempt < RETRIES) timer = setTimeout(function () { preview(attempt + 1); }, Math.min(3000, 300 * (attempt + 1)));
     }
     fetch(form.dataset.preview, {
       method: "POST",
       body: new FormData(form),
       headers: { "X-Requested-With": "fetch" },
       credentials: "same-origin",
-      signal: pending.signal,
+      signal: controller.signal,
     }).then(function (response) {
+      clearTimeout(patience);
       if (response.ok) return response.json();
-      if (response.status >= 500 || response.status === 429) again();  // a refusal in words is drawn by the page
+      if (response.status >= 500 || response.status === 429) again();
+      else if (mine === asked) { waiting(false); drawRefusal(response); }
       return null;
     })
-      .then(function (data) { if (data && mine === asked) draw(data); })
-      .catch(function (error) { if (!error || error.name !== "AbortError") again(); });  // an abort: a newer preview replaced it
+      .then(function (data) { if (data && mine === asked) { waiting(false); draw(data); } })
+      .catch(function (error) {
+        clearTimeout(patience);
+        // An abort is a newer preview replacing this one, unless this one waited too long.
+        if (gaveUp || !error || error.name !== "AbortError") again();
+      });
   }
   function schedulePreview(event) {
     if (event && event.target && event.target.closest) {
