@@ -24,7 +24,7 @@ from scoring.engine import vocabulary
 from scoring.engine.names import pinyin_sort_key
 from scoring.games import DEFAULT_GAME, EVENT_GAMES, GAMES
 from scoring.games.refusals import DealError
-from scoring.games.stored import deal_json, rules_for_event
+from scoring.games.stored import canonical_deal, column_scores, rules_for_event
 from scoring.messages import message_text, people_label
 
 
@@ -519,9 +519,12 @@ class Deal(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
     board = models.PositiveIntegerField(_("副号"))
     sequence = models.PositiveIntegerField(_("顺序"))  # playing order at the table
-    captured = models.JSONField(default=dict)
-    holders = models.JSONField(default=dict, blank=True)
-    exposed = models.JSONField(default=dict, blank=True)
+    # The deal as its game keeps it, every game alike: the canonical deal JSON without "game"
+    # (the event says which), the keys its game names (`Game.deal_keys`: 华牌's cards, holders,
+    # exposures and penalties; 蚌埠斗地主's landlord, bid…).
+    game_data = models.JSONField(default=dict, blank=True)
+    # The referee's penalties per seat, for every game (empty where the game takes none): the
+    # side columns below and the calls read them without the game's deal.
     penalties = models.JSONField(default=dict, blank=True)
     adjusted = models.JSONField(null=True, blank=True)
     adjusted_reason = models.TextField(blank=True)
@@ -551,9 +554,6 @@ class Deal(models.Model):
     raw_e = models.IntegerField(default=0)
     raw_s = models.IntegerField(default=0)
     raw_w = models.IntegerField(default=0)
-    # Another game's deal as its game keeps it (canonical deal JSON without "game": the event
-    # says which); null for a 华牌 deal, whose cards are the columns above.
-    game_data = models.JSONField(null=True, blank=True, default=None)
     # What players' statistics need of this deal, per seat, computed when it is scored
     # (`scoring.games.huapai.player_stats.STORED_FIELDS`): statistics are summed from these
     # instead of scoring every deal again. Null for a deal stored before they were kept.
@@ -564,7 +564,7 @@ class Deal(models.Model):
     # them (scoring.exports.sources): one list, so a new column is neither left unwritten
     # nor left out of an export. (Pages that read a few columns name their own subset.)
     RESULT_COLUMNS = (
-        "captured", "holders", "exposed", "penalties", "game_data", "adjusted", "adjusted_reason",
+        "game_data", "penalties", "adjusted", "adjusted_reason",
         "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score", "ns_penalty", "ew_penalty",
         "raw_n", "raw_e", "raw_s", "raw_w", "seat_stats",
     )  # fmt: skip
@@ -582,7 +582,17 @@ class Deal(models.Model):
 
     def as_deal_json(self):
         """The deal as its game reads it (no ruleset: the event's applies)."""
-        return deal_json(self)
+        return dict(self.game_data)
+
+    def record_scored(self, scored, game):
+        """Write a `games.stored.score_stored` result onto this deal: the game's canonical deal
+        (`Game.deal_keys`), the penalties, the scores on the seat columns (a seat the game lacks
+        holds 0) and what players' statistics keep of it."""
+        self.game_data = canonical_deal(game, scored)
+        self.penalties = dict(scored.get("penalties") or {})
+        scores = column_scores(scored["scores"])
+        self.set_scores(scores, self.penalties, column_scores(scored.get("raw", scored["scores"])))
+        self.seat_stats = scored.get("seat_stats")
 
     @property
     def scores(self):

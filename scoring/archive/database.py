@@ -13,7 +13,6 @@ from scoring.events.permissions import is_organiser
 from scoring.events.setup import may_create_events
 from scoring.games import GAMES
 from scoring.games.refusals import _
-from scoring.games.stored import apply_result
 from scoring.models import (
     Deal,
     DealHistory,
@@ -247,7 +246,7 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
                 extra=parsed_deal.extra,
                 status=parsed_deal.status,
             )
-            apply_result(stored, parsed_deal.scored, game)
+            stored.record_scored(parsed_deal.scored, game)
             deals.append(stored)
             if len(deals) >= BATCH:
                 Deal.objects.bulk_create(deals)

@@ -91,17 +91,8 @@ def export_archive(event):
 
 
 def _export_deal(deal):
-    if deal.game_data is not None:  # another game's deal, kept whole (without "game": the event's)
-        exported = {"board": deal.board, **deal.game_data, **deal.extra}
-    else:
-        exported = {
-            "board": deal.board,
-            "captured": deal.captured,
-            "holders": deal.holders,
-            "exposed": deal.exposed,
-            "penalties": deal.penalties,
-            **deal.extra,
-        }
+    # The deal as its game keeps it (without "game": the event's).
+    exported = {"board": deal.board, **deal.game_data, **deal.extra}
     if deal.adjusted is not None:
         exported["adjusted"] = deal.adjusted
         exported["adjusted_reason"] = deal.adjusted_reason

@@ -77,18 +77,7 @@ EVENT_FIELDS = (
 )
 MAX_SESSIONS = 20
 # The keys of an archive's deal that are not the game's own deal (`Game.deal_keys`).
-SITE_DEAL_KEYS = {"board", "adjusted", "adjusted_reason", "options", "game"}
-DEAL_KEYS = {
-    "board",
-    "captured",
-    "holders",
-    "exposed",
-    "penalties",
-    "adjusted",
-    "adjusted_reason",
-    "ruleset",
-    "options",
-}
+SITE_DEAL_KEYS = {"board", "adjusted", "adjusted_reason", "options", "ruleset", "game"}
 
 
 class ArchiveError(Refusal):
@@ -887,7 +876,7 @@ def _deals(table, raw_match, round_number, rules, event):
     game = GAMES[event["game"]]
     # A game whose match is a number of deals (`deals_per_match`) has no board beyond it.
     counted = any(spec.name == MATCH_LENGTH_OPTION for spec in event_option_specs(game))
-    known_keys = DEAL_KEYS if game.deal_keys is None else {*game.deal_keys, *SITE_DEAL_KEYS}
+    known_keys = {*game.deal_keys, *SITE_DEAL_KEYS}
     raw_deals = (raw_match if raw_match is not None else table.raw).get("deals") or []
     _require(
         isinstance(raw_deals, list),

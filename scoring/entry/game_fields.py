@@ -79,6 +79,13 @@ def _read(spec):
     )
 
 
+def on_its_grid(game, rules=None) -> bool:
+    """Whether the game's deal is entered and drawn on its own grid (华牌's point cards by seat)
+    rather than in fields and their words: the one question the pages and papers that draw a
+    deal ask (tests/games/test_game_boundary.py lists where)."""
+    return not game_fields(game, rules)
+
+
 def game_fields(game, rules=None, board=None):
     """The game's entry fields in the order a referee records them (empty for a game whose
     entry is its own grid, 华牌's). With `board`, the fields that board asks: a field of a

@@ -83,16 +83,17 @@ def form_from_deal(deal):
     if deal is None:
         return {}
     values = {}
-    for seat, cards in deal.captured.items():
+    kept = deal.game_data
+    for seat, cards in kept.get("captured", {}).items():
         for card in cards:
             copy = 1
             while f"card-{card}{copy_suffix(copy)}" in values:
                 copy += 1
             values[f"card-{card}{copy_suffix(copy)}"] = seat
-    for card, seats in deal.holders.items():
+    for card, seats in kept.get("holders", {}).items():
         for copy, seat in enumerate(_as_list(seats), start=1):
             values[f"holder-{card}{copy_suffix(copy)}"] = seat
-    for card, kinds in deal.exposed.items():
+    for card, kinds in kept.get("exposed", {}).items():
         for copy, kind in enumerate(_as_list(kinds), start=1):
             values[f"exposed-{card}{copy_suffix(copy)}"] = kind
     for seat, points in deal.penalties.items():

@@ -5,6 +5,7 @@ Writes are in `scoring.entry.services`; nothing here changes the database."""
 
 from scoring.engine.vocabulary import SEATS, MatchMode
 from scoring.entry.errors import EntryError
+from scoring.entry.game_fields import on_its_grid
 from scoring.events.permissions import is_organiser
 from scoring.games import game_of
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, card_label
@@ -19,7 +20,6 @@ from scoring.games.stored import (
     table_match,
     table_summary,
 )
-from scoring.games.stored import deal_json as stored_json
 from scoring.messages import breakdown_lines, games_line, message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Event, Table
 
@@ -78,11 +78,10 @@ def snapshot(deal):
     if deal is None:
         return None
     data = {
-        "captured": deal.captured,
-        "holders": deal.holders,
-        "exposed": deal.exposed,
+        # The deal's own keys where clients read them (华牌's `captured`…), and whole.
+        **deal.game_data,
+        "game_data": deal.game_data,
         "penalties": deal.penalties,
-        **({"game_data": deal.game_data} if deal.game_data is not None else {}),
         "status": deal.status,
         "version": deal.version,
         "scores": deal.scores,
@@ -266,7 +265,7 @@ def deal_preview(table, board, deal_json):
         "breakdown_lines": breakdown_lines(breakdown or {}),
         "games_line": games_line(games),
         "totals": _table_totals(table, board, game, result) if plays_alone(game) else None,
-        "questions": holder_questions(deal_json) if game.deal_keys is None else [],
+        "questions": holder_questions(deal_json) if on_its_grid(game, rules) else [],
         # A game that carries a state (升级): the levels before and after, the match's progress.
         "match": match_lines(table, board, game, rules, canonical_deal(game, result) if result else None),
     }
@@ -293,7 +292,7 @@ def placed_deal(table, board, game, rules, entered):
             _("请先录第 {boards} 副：这一副接着本桌前面各副的状态打"),
             boards="、".join(map(str, missing)),
         )
-    return place_deal(game, rules, entered, [stored_json(deal) for deal in earlier])
+    return place_deal(game, rules, entered, [deal.as_deal_json() for deal in earlier])
 
 
 def ruled_deals(table) -> int | None:
@@ -309,13 +308,13 @@ def match_lines(table, board, game, rules, entered=None):
     (`entered`, placed and canonical; None: not scored); [] for any other game."""
     if not carries_state(game):
         return []
-    earlier = [stored_json(deal) for deal in table.deals.filter(board__lt=board).order_by("board")]
+    earlier = [deal.as_deal_json() for deal in table.deals.filter(board__lt=board).order_by("board")]
     before = table_match(game, rules, earlier) or game.table_match([], rules)
     after = game.table_match([*earlier, entered], rules) if entered is not None else None
     lines = [message_text(line) for line in game.match_lines(before, after, rules)]
     ruling = getattr(table, "match_ruling", None)
     if ruling:  # the chief arbiter decided the match: the referee sees how, and why, on its deals
-        whole = [stored_json(deal) for deal in table.deals.order_by("board")]
+        whole = [deal.as_deal_json() for deal in table.deals.order_by("board")]
         lines.append(message_text(table_summary(game, rules, whole, ruling)))
     return lines
 
@@ -328,7 +327,7 @@ def match_ended_at(table, board, game, rules):
     ruled = ruled_deals(table)
     if ruled is not None and board >= ruled:  # the chief arbiter decided the match on these deals
         return True
-    deals = [stored_json(deal) for deal in table.deals.filter(board__lte=board).order_by("board")]
+    deals = [deal.as_deal_json() for deal in table.deals.filter(board__lte=board).order_by("board")]
     result = table_match(game, rules, deals)
     return bool(result and result["finished"])
 

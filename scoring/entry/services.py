@@ -40,14 +40,12 @@ from scoring.events.permissions import is_organiser, may_confirm
 from scoring.games import game_of
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.stored import (
-    apply_result,
     canonical_deal,
     carries_state,
     event_rules,
     place_deal,
     score_stored,
 )
-from scoring.games.stored import deal_json as stored_json
 from scoring.models import Deal, DealHistory, Irregularity, Table
 
 # A later deal of a game that carries state, rewritten because an earlier one changed.
@@ -79,10 +77,10 @@ def _rethread_later(table, board, user, ip=None):
     later = list(Deal.objects.select_for_update().filter(table=table, board__gt=board).order_by("board"))
     if not later:
         return
-    earlier = [stored_json(deal) for deal in Deal.objects.filter(table=table, board__lte=board).order_by("board")]
+    earlier = [deal.as_deal_json() for deal in Deal.objects.filter(table=table, board__lte=board).order_by("board")]
     for deal in later:
         try:
-            own = {key: value for key, value in stored_json(deal).items() if key != "state"}  # its entry
+            own = {key: value for key, value in deal.as_deal_json().items() if key != "state"}  # its entry
             placed = place_deal(game, rules, own, earlier)
             scored = score_stored(game, rules, placed, deal.adjusted)
         except DealError as error:
@@ -92,15 +90,15 @@ def _rethread_later(table, board, user, ip=None):
                 board=deal.board,
                 reason=Text(error.template, **error.params),
             ) from None
-        if canonical_deal(game, scored) == stored_json(deal) and _same_scores(deal, scored):
-            earlier.append(stored_json(deal))
+        if canonical_deal(game, scored) == deal.as_deal_json() and _same_scores(deal, scored):
+            earlier.append(deal.as_deal_json())
             continue
         before = snapshot(deal)
         expected = deal.version
-        apply_result(deal, scored, game)
+        deal.record_scored(scored, game)
         conditional_update(deal, expected)
         record(deal, table=table, action=DealHistory.Action.CHANGE, user=user, before=before, reason=RETHREADED, ip=ip)
-        earlier.append(stored_json(deal))
+        earlier.append(deal.as_deal_json())
 
 
 def _same_scores(deal, scored):

@@ -19,7 +19,6 @@ from scoring.events.permissions import may_enter
 from scoring.games import game_of
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.stored import (
-    apply_result,
     carries_state,
     event_rules,
     score_stored,
@@ -201,7 +200,7 @@ def score_at_table(table, deal_json, adjusted=None, board=None):
 
 
 def apply_scored(deal, table, scored):
-    apply_result(deal, scored, game_of(table.round.event))
+    deal.record_scored(scored, game_of(table.round.event))
 
 
 def conditional_update(deal, expected_version, with_extra=False):

@@ -16,6 +16,7 @@ from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, LongTable, Paragraph, Spacer
 
 from scoring.engine.vocabulary import SEAT_NAMES, SEATS, Kind, MatchMode
+from scoring.entry.game_fields import on_its_grid
 from scoring.events.rulebook import rules_text
 from scoring.exports.pdf_common import (
     FONT,
@@ -234,7 +235,7 @@ def write_travellers(out, event, rnd, boards):
     """`boards`: [(board number, traveller rows)] — one section per board."""
     styles = _styles()
     game = game_of(event)
-    if game.deal_keys is not None:  # another game's deal, kept whole: its seats and its words
+    if not on_its_grid(game, event_rules(event)):  # a deal entered in fields: its seats and its words
         _write_game_travellers(out, event, rnd, boards, game, styles)
         return
     normalised = getattr(event_rules(event), "normalises", False)

@@ -84,8 +84,10 @@ def tables_with_deals(event, *, published_only):
             tables[table_id],
             [
                 {
-                    **{name: row[name] for name in ("board", "captured", "holders", "exposed", "penalties")},
-                    "game_data": row["game_data"],  # another game's deal, whole
+                    **row["game_data"],  # the game's own keys (华牌's cards) where the papers read them
+                    "board": row["board"],
+                    "penalties": row["penalties"],
+                    "game_data": row["game_data"],  # the deal whole
                     "adjusted": row["adjusted"],
                     "adjusted_reason": row["adjusted_reason"],
                     "scores": {seat: row[f"score_{seat.lower()}"] for seat in "NESW"},

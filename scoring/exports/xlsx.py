@@ -13,7 +13,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from scoring.engine.vocabulary import SEAT_NAMES, SEATS, Kind, MatchMode
-from scoring.entry.game_fields import deal_text, seat_word
+from scoring.entry.game_fields import deal_text, on_its_grid, seat_word
 from scoring.games import game_of as game_of_event
 from scoring.games.huapai import card_label
 from scoring.games.huapai.deal_text import exposed_text, holders_text
@@ -193,7 +193,7 @@ def write_results(out, event, tables_with_deals, players, scope=""):
     ws = wb.create_sheet(title=gettext("每副成绩"))
     status_label = {value: str(label) for value, label in Deal.Status.choices}
     game = game_of_event(event)
-    if game.deal_keys is not None:  # another game's deal, kept whole: in its fields' words
+    if not on_its_grid(game, event_rules(event)):  # a deal entered in fields: in their words
         _write_game_results(ws, game, tables_with_deals, players, status_label, event_rules(event))
         write_about_sheet(wb, event, scope)
         wb.save(out)

@@ -43,9 +43,8 @@ class Game(Protocol):
     match_thresholds: tuple[int, ...]  # what ends a match's unit (华牌: a 局 at ±1000 or ±800)
     # What the site stores and asks beyond scoring (through `scoring.games.stored`):
     event_kinds: tuple[str, ...] | None  # the kinds of event the law allows (None: any kind)
-    # The canonical deal's keys, kept as one JSON value (`Deal.game_data`); None: the game writes
-    # its deal onto the stored deal's own columns itself (`apply_result`, 华牌's cards).
-    deal_keys: tuple[str, ...] | None
+    # The canonical deal's keys, kept as one JSON value for every game (`Deal.game_data`).
+    deal_keys: tuple[str, ...]
     generic_options: bool  # the event form shows a field per option spec (华牌: fields of its own)
     takes_penalties: bool  # whether its deal JSON carries a referee's penalties (华牌: `penalties`)
     # What a referee may record at its tables and how he may rule (`scoring.games.calls`, codes):
@@ -157,6 +156,10 @@ class GameBase:
     # Players' statistics: the labels of `statistics` ({figure: msgid}) and the figures that keep
     # their largest value rather than a sum (跑胡子's highest 番).
     statistics_labels: dict[str, str] = {}  # read-only, likewise
+    # Players' statistics kept with each deal when it is scored (`stored_statistics`,
+    # `Deal.seat_stats`: 华牌's, summed over thousands of deals) rather than counted from the
+    # stored deals when asked (`seat_statistics`).
+    keeps_statistics_per_deal: bool = False
     statistics_highest: tuple[str, ...] = ()
 
     # The rules in force in short phrases, each a `Text` the site renders in the reader's language

@@ -1,10 +1,10 @@
-"""An event's game as the site stores it: the rules in force, a deal scored for storage and
-written onto a stored deal, a stored deal read back as deal JSON.
+"""An event's game as the site stores it: the rules in force, a deal scored for storage and the
+canonical deal it keeps.
 
 Generic: every question goes to the event's `Game` (`scoring.games.base`), found by
-`game_of(event)`; nothing here names a game. Pure: an event and a stored deal are any objects
-with the attributes read here (`models.Event`, `models.Deal`), so the archive reader and the
-database side share it.
+`game_of(event)`; nothing here names a game. Pure: an event is any object with the attributes
+read here (`models.Event`, the archive reader's), and a stored deal is its deal JSON, so the
+archive reader and the database side share it; no column of the database is known here.
 """
 
 from scoring.games import game_of
@@ -86,44 +86,10 @@ def column_scores(scores):
     return {seat: scores.get(seat, 0) for seat in COLUMN_SEATS}
 
 
-def apply_result(stored, scored, game):
-    """Write a `score_stored` result onto a stored deal (`models.Deal`): the game's own columns
-    (华牌's cards), or the canonical deal whole in `game_data`; the scores on the seat columns."""
-    if game.deal_keys is None:
-        game.apply_result(stored, scored)
-        stored.game_data = None
-        return
-    stored.game_data = {key: scored[key] for key in game.deal_keys if key in scored}
-    stored.captured, stored.holders, stored.exposed, stored.penalties = {}, {}, {}, {}
-    scores = column_scores(scored["scores"])
-    stored.set_scores(scores, {}, scores)
-    stored.seat_stats = scored.get("seat_stats")
-
-
-class _Columns:
-    """What `apply_result` writes, without a stored deal (`canonical_deal`)."""
-
-    def set_scores(self, scores, penalties, raw):
-        self.scores = scores
-
-
 def canonical_deal(game, scored):
-    """The deal JSON a `score_stored` result stores (what two blind entries compare)."""
-    columns = _Columns()
-    apply_result(columns, scored, game)
-    return deal_json(columns)
-
-
-def deal_json(stored):
-    """A stored deal as deal JSON for its game to read again (without the adjusted score)."""
-    if stored.game_data is not None:
-        return dict(stored.game_data)
-    return {
-        "captured": stored.captured,
-        "holders": stored.holders,
-        "exposed": stored.exposed,
-        "penalties": stored.penalties,
-    }
+    """The deal JSON a `score_stored` result keeps (what two blind entries compare, what a
+    stored deal holds): the keys the game names (`Game.deal_keys`)."""
+    return {key: scored[key] for key in game.deal_keys if key in scored}
 
 
 # A game that carries state from deal to deal at a table (games law §0.3: 升级's levels): each

@@ -14,12 +14,16 @@ from scoring.models import Deal, Entrant, Match, Table, public_rounds, with_memb
 from scoring.results.match_results import event_format, pairs_table_figures
 from scoring.results.statistics import members_statistics
 
-# Only what an entrant's page shows, read as plain values: the captures and holders are the
-# largest JSON to decode, and building model objects cost as much as the query.
+# Only what an entrant's page shows, read as plain values: building model objects cost as much
+# as the query.
 DEAL_ROW_FIELDS = (
     "id", "table_id", "board", "score_n", "score_e", "score_s", "score_w", "ns_score", "ew_score",
-    "penalties", "adjusted", "adjusted_reason", "exposed", "extra", "game_data",
+    "penalties", "adjusted", "adjusted_reason", "extra", "game_data",
 )  # fmt: skip
+
+
+def _exposed(deal):
+    return deal["game_data"].get("exposed") or {}
 
 
 def deal_row(deal, game_number):
@@ -33,7 +37,9 @@ def deal_row(deal, game_number):
         "adjusted": deal["adjusted"] is not None,
         "adjusted_reason": deal["adjusted_reason"],
         "game": game_number,
-        "exposed": {card_label(card): exposure_word(kind) for card, kind in deal["exposed"].items()},
+        "exposed": {
+            card_label(card): exposure_word(kind) for card, kind in deal["game_data"].get("exposed", {}).items()
+        },
         # A board not played (scoring.engine.not_played): its mark, which names the rule applied.
         "not_played": (deal.get("extra") or {}).get(MARK_KEY),
     }

@@ -57,7 +57,7 @@ def player_statistics(event, *, players=None, tables=None):
     game = game_of(event)
     if not game.statistics:
         return {}
-    if game.deal_keys is not None:
+    if not game.keeps_statistics_per_deal:
         return _game_statistics(event, game, players, tables)
     rules = event_rules(event)
     deals = Deal.objects.public().filter(table__round__event=event)
@@ -77,19 +77,14 @@ def player_statistics(event, *, players=None, tables=None):
         "board",
         "table__round__sessions",
         "seat_stats",
-        "captured",
-        "holders",
-        "exposed",
-        "penalties",
+        "game_data",
         "adjusted",
         "table__north_id",
         "table__east_id",
         "table__south_id",
         "table__west_id",
     )
-    for table_id, board, sessions, stored, captured, holders, exposed, penalties, adjusted, *seat_ids in rows.iterator(
-        chunk_size=5000
-    ):
+    for table_id, board, sessions, stored, deal_json, adjusted, *seat_ids in rows.iterator(chunk_size=5000):
         seats = dict(zip(SEATS, seat_ids, strict=True))
         session = session_of(board or 1, event.match_length, sessions)
         for from_session, lineup in lineups.get(table_id, ()):
@@ -102,7 +97,6 @@ def player_statistics(event, *, players=None, tables=None):
                 if player is not None and (players is None or player in players)
             }
         else:  # a deal stored before its figures were kept: scored again
-            deal_json = {"captured": captured, "holders": holders, "exposed": exposed, "penalties": penalties}
             try:
                 per_player = deal_statistics(rules, deal_json, adjusted, seats, only=players)
             except DealError:

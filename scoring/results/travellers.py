@@ -1,11 +1,11 @@
 """A board's traveller: that board at every table of a round, side by side."""
 
 from scoring.engine.not_played import MARK_KEY, mark_words
-from scoring.entry.game_fields import deal_words
+from scoring.entry.game_fields import deal_words, on_its_grid
 from scoring.games import game_of
 from scoring.games.huapai import card_label
 from scoring.games.huapai.deal_text import cards_text, exposure_word, per_copy
-from scoring.games.stored import deal_json, event_rules
+from scoring.games.stored import event_rules
 from scoring.messages import term_text
 from scoring.models import Deal
 
@@ -44,11 +44,14 @@ def _counted_deals(rnd):
 def _rows(event, deals, *, breakdown):
     game = game_of(event)
     rules = event_rules(event)
+    in_words = not on_its_grid(game, rules)
     rows = []
     for deal in deals:
+        cards = deal.game_data
+        holders = cards.get("holders", {})
         # The engine's own words for each seat's score ("猪 −100 ×2 明 ×2 自得"), so players can
         # check their deal; computed again from the stored deal (20 µs a deal).
-        scored = game.score_stored(rules, deal_json(deal), deal.adjusted) if breakdown else {}
+        scored = game.score_stored(rules, deal.as_deal_json(), deal.adjusted) if breakdown else {}
         mark = (deal.extra or {}).get(MARK_KEY) if isinstance(deal.extra, dict) else None
         rows.append(
             {
@@ -62,11 +65,11 @@ def _rows(event, deals, *, breakdown):
                     for seat in game.seats
                 },
                 # Another game's deal in its fields' words (华牌's are its cards, below).
-                "words": deal_words(game, deal.game_data, rules) if deal.game_data is not None else [],
+                "words": deal_words(game, deal.game_data, rules) if in_words else [],
                 "table": deal.table,
-                "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
-                "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in deal.holders.items()},
-                "exposed": {card_label(card): exposure_word(kind) for card, kind in deal.exposed.items()},
+                "captured": {seat: cards_text(held) for seat, held in cards.get("captured", {}).items()},
+                "holders": {card_label(card): ",".join(per_copy(seat)) for card, seat in holders.items()},
+                "exposed": {card_label(card): exposure_word(kind) for card, kind in cards.get("exposed", {}).items()},
                 "penalties": deal.penalties,
                 "adjusted": deal.adjusted is not None and not mark,
                 "adjusted_reason": deal.adjusted_reason,

@@ -13,7 +13,7 @@ from scoring.entry.selectors import table_board_states
 from scoring.games import game_of
 from scoring.games.huapai import card_label
 from scoring.games.refusals import Refusal, Text, _, listed
-from scoring.games.stored import boards_played_out, carries_state, deal_json, event_rules
+from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import Appeal, Deal, DealHistory, PairingLog, RefereeCall, Round
 from scoring.rulings.not_played import awaiting_boards, stale_averages
 
@@ -44,7 +44,9 @@ def publication_checklist(rnd):
             # A match that ends by itself (升级's target) needs its boards up to the one that ended
             # it; one the chief arbiter ruled on, the boards it had (`scoring.rulings.match_ruling`).
             needed = (
-                boards_played_out(game, rules, [deal_json(d) for d in deals], event.match_length, table.match_ruling)
+                boards_played_out(
+                    game, rules, [d.as_deal_json() for d in deals], event.match_length, table.match_ruling
+                )
                 if threaded
                 else event.match_length
             )
@@ -151,7 +153,7 @@ def _holder_differences(rnd, deals_by_table=None, table_ids=None):
         deals = Deal.objects.filter(table__round=rnd)
         if table_ids is not None:
             deals = deals.filter(table__match__in=matches)
-        for deal in deals.only("table_id", "board", "holders"):
+        for deal in deals.only("table_id", "board", "game_data"):
             deals_by_table.setdefault(deal.table_id, []).append(deal)
     for match in matches.prefetch_related("tables"):
         tables = list(match.tables.all())
@@ -160,9 +162,10 @@ def _holder_differences(rnd, deals_by_table=None, table_ids=None):
         boards = [{d.board: d for d in deals_by_table.get(t.id, [])} for t in tables]
         for board in sorted(set(boards[0]) & set(boards[1])):
             first, second = boards[0][board], boards[1][board]
-            for card in set(first.holders) & set(second.holders):
-                if first.holders[card] != second.holders[card]:
-                    yield tables, board, card, first.holders[card], second.holders[card]
+            held = first.game_data.get("holders") or {}, second.game_data.get("holders") or {}
+            for card in set(held[0]) & set(held[1]):
+                if held[0][card] != held[1][card]:
+                    yield tables, board, card, held[0][card], held[1][card]
 
 
 def holder_disagreements(rnd, deals_by_table=None):

@@ -22,7 +22,7 @@ from scoring.events.permissions import is_organiser
 from scoring.games import game_of
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.rulings import read_ruling
-from scoring.games.stored import carries_state, deal_json, event_rules, table_match, table_summary
+from scoring.games.stored import carries_state, event_rules, table_match, table_summary
 from scoring.models import Deal, DealHistory, Table
 
 
@@ -57,7 +57,7 @@ def rule_match(*, table: Table, user, outcome: str, reason: str, ip: str | None 
                 _("第 {boards} 副还没有确认：先确认，再裁定比赛结果"),
                 boards=", ".join(str(b) for b in waiting),
             )
-        result = table_match(game, rules, [deal_json(d) for d in deals])
+        result = table_match(game, rules, [d.as_deal_json() for d in deals])
         if result is None or result["finished"]:
             raise EntryError("match_finished", _("这场比赛已经结束，不需要裁定"))
         ruling["deals"] = result["deals_played"]

@@ -138,15 +138,17 @@ def table_rows(rnd, table_ids=None):
     threaded = boards_mode and carries_state(game)
     rules = event_rules(event) if threaded else None
     deals, stats, game_deals = {}, [], {}
-    for table_id, board, status, ns, ew, seat_stats, game_data in (
+    # The deal itself only where the match is read from it: a deal's JSON is the largest column.
+    kept = ("game_data",) if threaded else ()
+    for table_id, board, status, ns, ew, seat_stats, *game_data in (
         Deal.objects.filter(scope)
         .order_by("sequence")
-        .values_list("table_id", "board", "status", "ns_score", "ew_score", "seat_stats", "game_data")
+        .values_list("table_id", "board", "status", "ns_score", "ew_score", "seat_stats", *kept)
     ):
         deals.setdefault(table_id, []).append((board, status, ns, ew))
         stats.append((table_id, board, seat_stats))
-        if threaded and game_data is not None:
-            game_deals.setdefault(table_id, []).append(dict(game_data))
+        if game_data:
+            game_deals.setdefault(table_id, []).append(dict(game_data[0]))
     conflicts = _blind_conflicts(scope)
     # One pass over the tables' history: the time of each one's last action, and the table
     # link's rows for the flags.

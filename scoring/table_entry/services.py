@@ -78,15 +78,11 @@ def _deal(table, board):
     return deal
 
 
-HUAPAI_DEAL_KEYS = ("captured", "holders", "exposed", "penalties")
-
-
 def deal_of_body(table, body):
-    """The deal a player's body carries, as the referee API reads one for the event's game: 华牌's
-    cards, holders, exposures and penalties; another game's own keys (`Game.deal_keys`) and its
-    "game" (a deal of another game is refused by the engine). The code and anything else stay out."""
-    game = game_of(table.round.event)
-    keys = HUAPAI_DEAL_KEYS if game.deal_keys is None else ("game", *game.deal_keys)
+    """The deal a player's body carries, as the referee API reads one for the event's game: the
+    game's own keys (`Game.deal_keys`) and its "game" (a deal of another game is refused by its
+    engine). The code and anything else stay out."""
+    keys = ("game", *game_of(table.round.event).deal_keys)
     return {key: body[key] for key in keys if key in body}
 
 

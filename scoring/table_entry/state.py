@@ -19,7 +19,6 @@ from scoring.games import game_of
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.games.seats import in_partnerships
 from scoring.games.stored import carries_state, event_rules, table_match, table_summary
-from scoring.games.stored import deal_json as stored_json
 from scoring.messages import message_text
 from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
 from scoring.rulings.clock import round_clock
@@ -117,7 +116,7 @@ def _match_words(table, game, event):
     if not carries_state(game):
         return None
     confirmed = table.deals.filter(status=Deal.Status.CONFIRMED).order_by("board")
-    stored = [stored_json(deal) for deal in confirmed]
+    stored = [deal.as_deal_json() for deal in confirmed]
     rules, ruling = event_rules(event), table.match_ruling
     summary = table_summary(game, rules, stored, ruling)
     result = table_match(game, rules, stored)
@@ -314,8 +313,8 @@ def board_detail(table, board):
         **snapshot(deal),
         "entered_by": deal.entered_side or "referee",
         "text": {
-            "captured": {seat: cards_text(cards) for seat, cards in deal.captured.items()},
-            "holders": holders_text(deal.holders),
-            "exposed": exposed_text(deal.exposed),
+            "captured": {seat: cards_text(cards) for seat, cards in deal.game_data["captured"].items()},
+            "holders": holders_text(deal.game_data["holders"]),
+            "exposed": exposed_text(deal.game_data["exposed"]),
         },
     }

@@ -24,9 +24,7 @@ class Stored:
     """A deal shaped as `form_from_deal` reads it."""
 
     def __init__(self, deal):
-        self.captured = deal["captured"]
-        self.holders = deal.get("holders", {})
-        self.exposed = deal.get("exposed", {})
+        self.game_data = {key: deal.get(key, {}) for key in ("captured", "holders", "exposed", "penalties")}
         self.penalties = deal.get("penalties", {})
         self.adjusted = None
         self.adjusted_reason = ""
@@ -56,7 +54,7 @@ def test_a_valid_grid_is_saved_as_the_engine_scores_it(event, people):
     assert response.status_code == 200
     deal = Deal.objects.get(table__round__number=3, table__number=1, board=1)
     expected = example_deal("T1")["captured"]
-    assert {seat: sorted(cards) for seat, cards in deal.captured.items()} == {
+    assert {seat: sorted(cards) for seat, cards in deal.game_data["captured"].items()} == {
         seat: sorted(cards) for seat, cards in expected.items()
     }
 

@@ -50,7 +50,7 @@ def test_a_deal_is_scored_by_the_events_game_and_stored_whole(setting):
     stored = Deal.objects.get(pk=deal.pk)  # as the insert wrote it
     assert stored.scores == expected("DDZ14")
     assert stored.game_data["landlord"] == "W" and stored.game_data["bid"] == "grab"
-    assert stored.game_data["feidan"] == {"W": 1} and stored.captured == {}
+    assert stored.game_data["feidan"] == {"W": 1} and "captured" not in stored.game_data
     history = DealHistory.objects.get(deal=stored)
     assert history.after["game_data"] == stored.game_data and history.after["scores"] == expected("DDZ14")
     assert snapshot(stored)["game_data"] == stored.game_data

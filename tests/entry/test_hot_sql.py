@@ -82,11 +82,11 @@ def test_a_value_beyond_a_column_is_an_error_never_a_different_number(people, va
 
     table = Table.objects.get(round__event__slug="t-pairs", round__number=3, number=1)
     for warm_up in range(6):  # past psycopg's prepare threshold with ordinary values first
-        deal = Deal(table=table, board=warm_up + 1, sequence=warm_up + 1, captured={}, score_n=-50)
+        deal = Deal(table=table, board=warm_up + 1, sequence=warm_up + 1, game_data={}, score_n=-50)
         history = DealHistory(event=table.round.event, table=table, board=warm_up + 1, version=1, action="create")
         with transaction.atomic():
             create_with_history(deal, history, public=False, shard=table.pk)
-    deal = Deal(table=table, board=10, sequence=10, captured={}, score_n=value)
+    deal = Deal(table=table, board=10, sequence=10, game_data={}, score_n=value)
     history = DealHistory(event=table.round.event, table=table, board=10, version=1, action="create")
     try:
         with transaction.atomic():

@@ -40,7 +40,7 @@ def test_a_change_from_a_copy_read_before_another_change_is_refused_and_changes_
     assert caught.value.code == "stale_version"
     stored = Deal.objects.get(pk=old_copy.pk)
     t2 = {seat: sorted(cards) for seat, cards in example_deal("T2")["captured"].items()}
-    assert stored.version == 2 and {seat: sorted(cards) for seat, cards in stored.captured.items()} == t2
+    assert stored.version == 2 and {seat: sorted(cards) for seat, cards in stored.game_data["captured"].items()} == t2
     assert DealHistory.objects.filter(table=table, board=1).count() == 2
 
 

@@ -325,22 +325,20 @@ def test_nothing_outside_the_games_reads_an_events_rules_but_through_its_game():
     assert importing == {}
 
 
-# Branches by proxy: "does this game keep its deal on the card columns?" (`deal_keys is None`) is
-# "is this 华牌?" asked another way. Each place that still asks is listed with why; a new one
-# fails. They go when every game's deal has one stored shape.
-PROXY_BRANCHES = {
-    # What a player's PUT may carry: 华牌's card keys or the game's own deal keys.
-    "scoring/table_entry/services.py": 1,
-    # Travellers, the results workbook and the entry check page: the card grid's words or the
-    # game's fields' words.
+# Branches by proxy. Every game's deal is stored alike (`Deal.game_data`), so "does this game
+# keep its deal on the card columns?" (`deal_keys is None`, "is this 华牌?" asked another way) is
+# asked nowhere. The one question left is how a deal is drawn: on the game's own grid (华牌's
+# point cards by seat) or in its fields' words, `entry.game_fields.on_its_grid`. Each place that
+# asks it is listed with why; a new one fails.
+GRID_QUESTIONS = {
+    # Travellers (the page and the PDF), the results workbook and the referees' confirm page:
+    # the cards of each seat in columns, or the deal in its fields' words.
+    "scoring/results/travellers.py": 1,
     "scoring/exports/pdf.py": 1,
     "scoring/exports/xlsx.py": 1,
     "scoring/web/referee/board_views.py": 1,
+    # The preview's questions about holders (who held ♠Q…), which only a card grid asks.
     "scoring/entry/selectors.py": 1,
-    # Players' statistics: kept with each 华牌 deal, or counted from another game's deal.
-    "scoring/results/statistics.py": 1,
-    # An archive deal's known keys: 华牌's card keys or the game's own.
-    "scoring/archive/format.py": 1,
 }
 
 
@@ -358,11 +356,33 @@ def _proxy_branches(path):
     return found
 
 
-def test_branches_on_the_stored_shape_are_only_those_listed():
+def _grid_questions(path):
+    """Calls of `on_its_grid` (line numbers)."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "on_its_grid"
+    ]
+
+
+def test_no_branch_asks_how_a_game_stores_its_deal():
+    found = {str(path.relative_to(REPO)): lines for path in _outside_the_games() if (lines := _proxy_branches(path))}
+    assert found == {}
+
+
+def test_how_a_deal_is_drawn_is_asked_only_where_listed():
     found = {
-        str(path.relative_to(REPO)): len(lines) for path in _outside_the_games() if (lines := _proxy_branches(path))
+        str(path.relative_to(REPO)): len(lines)
+        for path in _outside_the_games()
+        if (lines := _grid_questions(path)) and not str(path).endswith("entry/game_fields.py")
     }
-    assert found == PROXY_BRANCHES
+    assert found == GRID_QUESTIONS
+
+
+def test_the_scan_finds_a_grid_question(tmp_path):
+    planted = tmp_path / "paper.py"
+    planted.write_text("if on_its_grid(game, rules):\n    grid = True\n", encoding="utf-8")
+    assert _grid_questions(planted) == [1]
 
 
 def test_the_scan_finds_a_branch_by_proxy(tmp_path):

@@ -69,8 +69,8 @@ def test_stored_two_deck_deals_keep_their_raw_scores_and_copies():
     stored = Deal.objects.get(table__round__event=event, table__round__number=1, table__number=1, board=1)
     assert stored.raw == EXAMPLES["D1"]["expected"]["raw"]
     assert stored.scores == EXAMPLES["D1"]["expected"]["scores"]
-    assert stored.captured["N"].count("C10") == 2
-    assert stored.exposed["SQ"] == ["shown", "shown"]
+    assert stored.game_data["captured"]["N"].count("C10") == 2
+    assert stored.game_data["exposed"]["SQ"] == ["shown", "shown"]
 
 
 def test_a_two_deck_archive_round_trips():

@@ -202,7 +202,9 @@ def test_a_penalty_ruled_at_the_moment_the_deal_arrived_can_be_applied_once_by_h
         penalty_apply(call=call, user=people["referee1"])
     assert refused.value.code == "no_deal"
     # The deal arrives without it (as if saved at the same moment the ruling was made).
-    deal = Deal.objects.create(table=table, board=6, sequence=6, status="draft", entered_by=people["referee2"])
+    deal = Deal.objects.create(
+        table=table, board=6, sequence=6, status="draft", entered_by=people["referee2"], game_data={"captured": {}}
+    )
     penalty_apply(call=call, user=people["referee1"])
     deal.refresh_from_db()
     assert deal.penalties == {"E": -30}

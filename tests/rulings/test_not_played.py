@@ -44,7 +44,7 @@ def test_the_default_rule_scores_nothing_confirmed_at_once_with_the_ruling_in_th
     deal_, created = board_not_played(table=table, board=1, user=people["referee1"], reason="NS 迟到，未能开始")
     assert created and deal_.status == "confirmed" and deal_.confirmed_by == people["referee1"]
     assert deal_.scores == dict.fromkeys("NESW", 0) and deal_.adjusted == dict.fromkeys("NESW", 0)
-    assert deal_.captured == {seat: [] for seat in "NESW"}
+    assert deal_.game_data["captured"] == {seat: [] for seat in "NESW"}
     assert deal_.extra["not_played"] == {"rule": "zero", "reason": "NS 迟到，未能开始"}
     assert str(not_played_text(deal_)) == "未打：无成绩（双方 0 分）"
     history = DealHistory.objects.get(table=table, board=1)
@@ -293,4 +293,4 @@ def test_a_board_of_another_game_is_recorded_not_played_with_no_score():
     deal, created = board_not_played(table=table, board=1, user=referee, reason="牌数错误，不同意抽牌")
     assert created and deal.status == Deal.Status.CONFIRMED
     assert (deal.score_n, deal.score_e, deal.score_s, deal.score_w) == (0, 0, 0, 0)
-    assert deal.game_data is not None and deal.captured == {}
+    assert "captured" not in deal.game_data and deal.penalties == {}

@@ -143,7 +143,8 @@ def test_the_save_message_says_what_the_badge_shows(event, people, who, message,
     publish_round_three(event, people)
     deal = Deal.objects.get(table=table_one(event), board=1)
     source = EXAMPLES["T2"]["deal"]
-    corrected = Deal(**{key: source.get(key, {}) for key in ("captured", "holders", "exposed", "penalties")})
+    kept = {key: source.get(key, {}) for key in ("captured", "holders", "exposed", "penalties")}
+    corrected = Deal(game_data=kept, penalties=kept["penalties"])
     client = Client()
     client.force_login(people[who])
     data = {**form_from_deal(corrected), "version": deal.version, "reason": "记分表抄错"}

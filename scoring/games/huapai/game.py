@@ -11,7 +11,7 @@ from .engine import BREAKDOWN_TERMS, score_deal
 from .game_totals import split_games
 from .player_stats import STORED_FIELDS, stored_seat_statistics
 from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTION_SPECS, OPTIONS, RULESETS, rules_for, rules_in_words
-from .stored import apply_result, score_stored
+from .stored import score_stored
 
 COPY_MARKS = {1: "①", 2: "②"}
 
@@ -27,7 +27,7 @@ class Huapai(GameBase):
     option_specs = OPTION_SPECS
     match_thresholds = GAME_THRESHOLDS
     event_kinds = None  # pairs, teams and individual events
-    deal_keys = None  # the cards go to the stored deal's own columns (`apply_result`)
+    deal_keys = ("captured", "holders", "exposed", "penalties")  # the deal is kept whole (`Deal.game_data`)
     generic_options = False  # its four options have fields and phrases of their own on the event form
     takes_penalties = True
     # Every kind its law and procedures speak of: claims with the point cards' fall (§7), the
@@ -50,6 +50,7 @@ class Huapai(GameBase):
         calls.NOT_PLAYED,
     )
     statistics = STORED_FIELDS  # kept with each deal (`stored_statistics`, `Deal.seat_stats`)
+    keeps_statistics_per_deal = True
     breakdown_terms = (*BREAKDOWN_TERMS, *EXPOSURE_WORDS.values())  # exposures are printed in its words too
 
     def rules(self, ruleset, options=None, **settings):
@@ -66,10 +67,6 @@ class Huapai(GameBase):
 
     def stored_statistics(self, rules, scored, adjusted=None):
         return stored_seat_statistics(rules, scored, adjusted)
-
-    @staticmethod
-    def apply_result(stored, scored):
-        apply_result(stored, scored)
 
     def entry_grid(self, rules):
         return [

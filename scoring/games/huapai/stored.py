@@ -70,13 +70,3 @@ def _penalties_only(rules, deal_json):
     """Penalties of an adjusted deal without captures, read by the engine like any deal's:
     with no cards at all (`captured` empty) only the penalties can be wrong."""
     return _read(rules, {"captured": {}, "penalties": deal_json.get("penalties")}).as_json()["penalties"]
-
-
-def apply_result(stored, scored):
-    """Write a `score_stored` result (canonical deal and scores) onto a `models.Deal`."""
-    stored.captured = scored["captured"]
-    stored.holders = scored["holders"]
-    stored.exposed = scored["exposed"]
-    stored.penalties = scored["penalties"]
-    stored.set_scores(scored["scores"], stored.penalties, scored["raw"])
-    stored.seat_stats = scored.get("seat_stats")

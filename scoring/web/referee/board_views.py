@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from scoring.engine.not_played import is_awaiting, rule_words
 from scoring.entry.blind import blind_entry_submit
 from scoring.entry.errors import EntryError
-from scoring.entry.game_fields import deal_text
+from scoring.entry.game_fields import deal_text, on_its_grid
 from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.entry.selectors import (
     blind_differences,
@@ -36,7 +36,6 @@ from scoring.games import game_of
 from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.games.stored import carries_state, event_rules, plays_alone
-from scoring.games.stored import deal_json as stored_json
 from scoring.messages import joined, message_text, term_text
 from scoring.models import Deal, DealHistory, Event, Irregularity, RefereeCall, Table
 from scoring.rulings.calls import claim_values
@@ -85,7 +84,7 @@ def _game_context(event, kind, values, table, board, deal, saved):
             "seats": game.seats,
             "entry_help": game_entry.keyboard_help(event) or "",
             "match_lines": drawn["match"]
-            or match_lines(table, board, game, rules, stored_json(deal) if deal is not None else None),
+            or match_lines(table, board, game, rules, deal.as_deal_json() if deal is not None else None),
             "alone": plays_alone(game),  # every player signs (斗地主, 跑胡子), not two sides
         }
     cards = card_rows(values, rules.decks)
@@ -363,14 +362,15 @@ def table_confirm(request, event, number, table_number):
             for line in refused:
                 messages.error(request, line)
             return redirect("referee-table-confirm", event.slug, number, table_number)
+    shown_in_words = not on_its_grid(game, event_rules(event))
     rows = [
         {
             "deal": deal,
             # Another game's deal in its fields' words (华牌's are the cards of each seat).
-            "words": deal_text(game, deal.game_data) if deal.game_data is not None else "",
-            "captured": {seat: cards_text(deal.captured.get(seat, [])) for seat in SEATS},
-            "holders": holders_text(deal.holders),
-            "exposed": term_text(exposed_text(deal.exposed)),
+            "words": deal_text(game, deal.game_data) if shown_in_words else "",
+            "captured": {seat: cards_text(deal.game_data.get("captured", {}).get(seat, [])) for seat in SEATS},
+            "holders": holders_text(deal.game_data.get("holders", {})),
+            "exposed": term_text(exposed_text(deal.game_data.get("exposed", {}))),
             # As the score sheet has them: each seat's penalty with its sign, and an adjusted score.
             "penalties": [(seat, deal.penalties[seat]) for seat in SEATS if deal.penalties.get(seat)],
             "adjusted": [(seat, deal.adjusted.get(seat)) for seat in game.seats] if deal.adjusted else [],
@@ -390,7 +390,7 @@ def table_confirm(request, event, number, table_number):
             "seats": game.seats,
             # The game's seats with who sits there (跑胡子: E S W, no North).
             "seat_players": [(seat, getattr(table, CHAIRS[seat])) for seat in game.seats],
-            "words": game.deal_keys is not None,
+            "words": shown_in_words,
             "confirmable": bool(mine),
             "history": [(board, _history_shown(history[board])) for board in sorted(history)],
         },
