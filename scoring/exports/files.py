@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import get_language, gettext, pgettext
 
 from scoring.archive.export import export_archive
-from scoring.entry.game_fields import game_fields
-from scoring.exports import cross_table_files, draw_pdf, entrant_cards, pdf, xlsx
-from scoring.exports.game_sheets import write_field_scoresheets
+from scoring.exports import cross_table_files, draw_pdf, entrant_cards, pdf, scoresheets, xlsx
 from scoring.exports.sources import (
     draw_paper,
     player_names,
@@ -24,8 +22,6 @@ from scoring.exports.sources import (
     standings_sheets,
     tables_with_deals,
 )
-from scoring.games import game_of
-from scoring.games.stored import event_rules
 from scoring.messages import joined
 from scoring.models import Round
 from scoring.results.cross_table import event_cross_table
@@ -132,11 +128,7 @@ def scoresheets_pdf(event, rnd, *, entry_url, table_url=None):
 
     def write(out):
         sheets = scoresheet_data(event, rnd, entry_url=entry_url, table_url=table_url)
-        game = game_of(event)
-        if game_fields(game, event_rules(event)):  # a game whose deal is its entry fields: its own columns
-            write_field_scoresheets(out, event, rnd, sheets, game, event.match_length)
-        else:
-            pdf.write_scoresheets(out, event, rnd, sheets)
+        scoresheets.write_scoresheets(out, event, rnd, sheets)
 
     return File(f"{event.slug}-round{rnd.number}-scoresheets.pdf", PDF, write)
 

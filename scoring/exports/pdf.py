@@ -6,33 +6,24 @@ The font, styles, page and footer every PDF shares are in `pdf_common`.
 import re
 from xml.sax.saxutils import escape
 
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
-from reportlab.pdfgen import canvas
 from reportlab.platypus import KeepTogether, LongTable, Paragraph, Spacer
 
 from scoring.engine.vocabulary import SEAT_NAMES, SEATS, Kind, MatchMode
 from scoring.entry.game_fields import on_its_grid
 from scoring.events.rulebook import rules_text
 from scoring.exports.pdf_common import (
-    FONT,
-    MINUS,
     PlainCell,
     _document,
     _footer,
-    _qr,
     _styles,
     _table_style,
     _text,
     printable,
-    register_font,
 )
 from scoring.games import game_of
-from scoring.games.huapai import EXPOSABLE, POINT_CARDS, card_label
 from scoring.games.stored import event_rules
 from scoring.messages import joined, standings_labels
 
@@ -304,172 +295,3 @@ def _write_game_travellers(out, event, rnd, boards, game, styles):
         story += [Spacer(1, 4 * mm), KeepTogether([_text(_("第 %(n)s 副") % {"n": board}, styles["title"]), table])]
     doc = _document(out, _travellers_title(event, rnd), wide=True)
     _build(doc, story, _footer(event.name))
-
-
-RED = colors.HexColor("#c62828")
-
-
-def _scoresheet_columns(decks):
-    """The score sheet's columns, in mm before scaling: the entry grid laid on its side.
-
-    One column per point card (the referee writes the seat that took it), then holder and
-    exposure of ♠Q ♦J ♣10 ♥A, penalties per seat, and the side scores for the check.
-    With two decks each board takes two lines, ① and ②, as the entry page's rows do.
-    """
-    columns = [(_("副"), "", 9, False)]
-    columns += [(card_label(card), "", 9, card[0] in "HD") for card in POINT_CARDS]
-    for card in EXPOSABLE:
-        red = card[0] in "HD"
-        columns += [(card_label(card), _("持牌"), 10, red), (card_label(card), _("亮牌"), 10, red)]
-    columns += [(_("罚分"), seat, 8, False) for seat in SEATS]
-    columns += [("NS", _("得分"), 14, False), ("EW", _("得分"), 14, False)]
-    return columns
-
-
-def write_scoresheets(out, event, rnd, sheets):
-    """One landscape A4 page per table (more when the match is long), mirroring the entry page:
-    a line per board (two with two decks), a column per point card. `sheets`: dicts with the
-    table number, the pairs' and seats' names, the line-ups and the entry address for the QR code."""
-    register_font()
-    pdf = canvas.Canvas(out, pagesize=landscape(A4), pageCompression=1, initialFontName=FONT, initialFontSize=9)
-    pdf.setTitle(_("%(event)s 第%(n)s轮 记分表") % {"event": event.name, "n": rnd.number})
-    pdf.setAuthor(_("华牌赛事计分"))
-    width, height = landscape(A4)
-    printed = timezone.localtime().strftime("%Y-%m-%d %H:%M")
-    rules = event_rules(event)
-    decks = getattr(rules, "decks", 1)
-    fixed_boards = event.match_mode == MatchMode.BOARDS
-    boards = event.match_length if fixed_boards else 24
-    columns = _scoresheet_columns(decks)
-    left = 10 * mm
-    scale = (width - 2 * left) / (sum(c[2] for c in columns) * mm)
-    xs = [left]
-    for column in columns:
-        xs.append(xs[-1] + column[2] * mm * scale)
-    header_height = 9 * mm
-    # Room above the grid for what changes in a later 节 (substitutes, swapped directions).
-    lineup_rows = min(3, max((len(sheet.get("lineups", [])) for sheet in sheets), default=0))
-    lineup_step = 3.2 * mm
-    grid_top = height - 44 * mm - lineup_rows * lineup_step
-    # Lines at least 6.5 mm high, so a seat letter fits by hand; a long match continues overleaf.
-    line_height = 6.5 * mm
-    boards_per_page = max(1, int((grid_top - header_height - 22 * mm) / (line_height * decks)))
-    rules_line = rules_text(event)
-    instructions = _(
-        "每张得分牌写拿到它的座位 N E S W；持牌写发牌时拿着这张牌的座位；亮牌写 明 或 首明；"
-        "罚分是负数：负号已印好，填扣的分数（与录入页相同）"
-    ) + (_("；两副牌：每副两行，①② 各一张") if decks == 2 else "")
-    for sheet in sheets:
-        starts = list(range(1, boards + 1, boards_per_page))
-        for page_index, first in enumerate(starts):
-            last = min(boards, first + boards_per_page - 1)
-            top = height - 12 * mm
-            pdf.setFillColor(colors.black)
-            pdf.setFont(FONT, 13)
-            pdf.drawString(left, top, event.name)
-            pdf.setFont(FONT, 11)
-            more = (
-                _("（%(page)s/%(pages)s）") % {"page": page_index + 1, "pages": len(starts)} if len(starts) > 1 else ""
-            )
-            heading = _("第 %(round)s 轮 · %(table)s 号桌 · 记分表") % {"round": rnd.number, "table": sheet["table"]}
-            pdf.drawString(left, top - 6 * mm, heading + more)
-            pdf.setFont(FONT, 9)
-            if sheet.get("ns"):
-                pdf.drawString(left, top - 12 * mm, _("南北 NS：%(side)s") % {"side": sheet["ns"]})
-                pdf.drawString(left, top - 17 * mm, _("东西 EW：%(side)s") % {"side": sheet["ew"]})
-            seat_line = "    ".join(f"{_seat_title(seat)} {sheet['seats'].get(seat, '')}" for seat in SEATS)
-            pdf.drawString(left, top - 22 * mm, seat_line)
-            pdf.setFont(FONT, 7)
-            pdf.drawString(left, top - 26.5 * mm, rules_line)
-            pdf.drawString(left, top - 30 * mm, instructions)
-            lineup_lines = [_lineup_line(lineup) for lineup in sheet.get("lineups", [])]
-            if lineup_lines:  # substitutions or swapped directions in a later 节, above the grid
-                pdf.setFont(FONT, 7)
-                for index, line in enumerate(lineup_lines[:lineup_rows]):
-                    pdf.drawString(left, top - 33 * mm - index * lineup_step, line)
-            qr_size = 26 * mm
-            _qr(pdf, sheet["url"], width - left - qr_size, top - 27 * mm, qr_size)
-            pdf.setFont(FONT, 6)
-            caption = _(sheet.get("qr_caption", "扫码录入本桌"))  # marked in `sources.QR_CAPTIONS`
-            pdf.drawCentredString(width - left - qr_size / 2, top - 29 * mm, caption)
-            pdf.setFont(FONT, 5)
-            pdf.drawRightString(width - left, top - 31.5 * mm, sheet["url"])  # for those who cannot scan
-            _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, fixed_boards)
-            # Boards recorded not played when the sheet is printed: the rule across the card columns.
-            for board, words in sorted(sheet.get("not_played", {}).items()):
-                if first <= board <= last:
-                    y = grid_top - header_height - (board - first) * decks * line_height
-                    pdf.setFont(FONT, 8)
-                    pdf.drawString(xs[1] + 2 * mm, y - decks * line_height / 2 - 1 * mm, words)
-            bottom = grid_top - header_height - line_height * decks * (last - first + 1)
-            if page_index == len(starts) - 1:
-                sign_y = max(bottom - 10 * mm, 14 * mm)
-                pdf.setFont(FONT, 9)
-                for index, label in enumerate([_("南北方签名"), _("东西方签名"), _("裁判签名")]):
-                    x = left + index * 90 * mm
-                    pdf.drawString(x, sign_y, label + pgettext("label and value", "："))
-                    pdf.line(x + 20 * mm, sign_y - 1 * mm, x + 80 * mm, sign_y - 1 * mm)
-            pdf.setFont(FONT, 7)
-            footer = _("%(event)s · 第%(round)s轮 · %(table)s号桌 · 打印于 %(at)s") % {
-                "event": event.name,
-                "round": rnd.number,
-                "table": sheet["table"],
-                "at": printed,
-            }
-            pdf.drawString(left, 6 * mm, footer)
-            pdf.showPage()
-    pdf.save()
-
-
-def _scoresheet_grid(pdf, columns, xs, grid_top, header_height, line_height, decks, first, last, numbered):
-    right = xs[-1]
-    lines = (last - first + 1) * decks
-    bottom = grid_top - header_height - lines * line_height
-    pdf.setFillColor(colors.HexColor("#eef1f5"))
-    pdf.rect(xs[0], grid_top - header_height, right - xs[0], header_height, fill=1, stroke=0)
-    for (label, sub, _width, red), x0, x1 in zip(columns, xs, xs[1:], strict=False):
-        pdf.setFillColor(RED if red else colors.black)
-        pdf.setFont(FONT, 8)
-        middle = (x0 + x1) / 2
-        pdf.drawCentredString(middle, grid_top - (4 if sub else 5.5) * mm, label)
-        if sub:
-            pdf.setFont(FONT, 6)
-            pdf.setFillColor(colors.black)
-            pdf.drawCentredString(middle, grid_top - 7.5 * mm, sub)
-    pdf.setFillColor(colors.black)
-    pdf.setStrokeColor(colors.black)
-    # A thin line between the copies of a board, a firm one between boards.
-    for line in range(lines + 1):
-        y = grid_top - header_height - line * line_height
-        pdf.setLineWidth(0.8 if line % decks == 0 else 0.25)
-        pdf.line(xs[0], y, right, y)
-    pdf.setLineWidth(0.8)
-    pdf.line(xs[0], grid_top, right, grid_top)
-    # The columns that hold one value per board (board, penalties, scores) span both copies.
-    per_board = {0} | set(range(len(columns) - 6, len(columns)))
-    for index, x in enumerate(xs):
-        pdf.setLineWidth(0.8 if index in (0, 1, 17, 25, len(xs) - 7, len(xs) - 3, len(xs) - 1) else 0.3)
-        pdf.line(x, grid_top, x, bottom)
-    if decks == 2:
-        # Cover the thin line inside per-board cells.
-        pdf.setFillColor(colors.white)
-        for board_index in range(last - first + 1):
-            y = grid_top - header_height - (board_index * 2 + 1) * line_height
-            for column in per_board:
-                pdf.rect(xs[column] + 0.4, y - 0.3, xs[column + 1] - xs[column] - 0.8, 0.6, fill=1, stroke=0)
-        pdf.setFillColor(colors.black)
-    pdf.setFont(FONT, 8)
-    penalty_columns = range(len(columns) - 6, len(columns) - 2)
-    for board_index, board in enumerate(range(first, last + 1)):
-        y = grid_top - header_height - board_index * decks * line_height
-        for column in penalty_columns:  # the minus sign printed, as on the entry page
-            pdf.drawString(xs[column] + 0.8 * mm, y - decks * line_height / 2 - 1 * mm, MINUS)
-        if numbered:
-            pdf.drawCentredString((xs[0] + xs[1]) / 2, y - decks * line_height / 2 - 1 * mm, str(board))
-        if decks == 2:
-            pdf.setFont(FONT, 5)
-            pdf.setFillColor(colors.HexColor("#8a93a3"))
-            for copy, mark in enumerate("①②"):
-                pdf.drawString(xs[1] + 0.6 * mm, y - copy * line_height - 2.2 * mm, mark)
-            pdf.setFillColor(colors.black)
-            pdf.setFont(FONT, 8)

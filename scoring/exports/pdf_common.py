@@ -3,8 +3,8 @@ paragraph and table styles, plain-text paragraphs, the page and its footer, QR c
 
 Every PDF embeds a CJK TrueType font (Debian's WenQuanYi Zen Hei by default,
 `settings.CJK_FONT_PATH`); reportlab embeds the subset of glyphs used. The papers themselves are
-in `pdf` (score sheets, results, standings, travellers), `draw_pdf`, `cross_table_files`,
-`entrant_cards` and `game_sheets`.
+in `pdf` (results, standings, travellers), `scoresheets`, `draw_pdf`, `cross_table_files` and
+`entrant_cards`.
 """
 
 import re

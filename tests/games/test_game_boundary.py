@@ -225,16 +225,15 @@ ALLOWED_GAME_IMPORTS = {
     # are on 华牌's card deal or its calls (below), and their seats are 华牌's.
     ("scoring/web/table/views.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/referee/board_views.py", "scoring.games.huapai"): {"SEATS"},
-    # 华牌's card deal, the one kept on the Deal's own columns (`Game.deal_keys` None: captures,
-    # holders, exposures, penalties): its card grid (rows from `Game.entry_grid`), the grid's
-    # form, blind entries and preview; its deal in words on the pages, the table link, the
-    # traveller and the exports; its cards on the score sheets; a referee's call about a card;
-    # the holders the publication compares. Another game's deal has none of these columns
-    # filled (its pages take its fields: `scoring.entry.game_fields`).
+    # 华牌's card deal as its grid draws it (captures, holders, exposures, penalties): its card
+    # grid (rows from `Game.entry_grid`), the grid's form, blind entries and preview; its deal in
+    # words on the pages, the table link, the traveller and the exports; its cards on the score
+    # sheet; a referee's call about a card; the holders the publication compares. Another game's
+    # deal has none of these keys (its pages take its fields: `scoring.entry.game_fields`).
     ("scoring/entry/grid.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
     ("scoring/web/forms.py", "scoring.games.huapai"): {"EXPOSABLE", "PENALTY_MIN"},
     ("scoring/entry/selectors.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
-    ("scoring/exports/pdf.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
+    ("scoring/exports/scoresheets.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
     ("scoring/exports/xlsx.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/exports/xlsx.py", "scoring.games.huapai.deal_text"): {"exposed_text", "holders_text"},
     ("scoring/results/records.py", "scoring.games.huapai"): {"card_label"},
@@ -336,6 +335,8 @@ GRID_QUESTIONS = {
     "scoring/results/travellers.py": 1,
     "scoring/exports/pdf.py": 1,
     "scoring/exports/xlsx.py": 1,
+    # The score sheet: the point cards' columns, or a column per field.
+    "scoring/exports/scoresheets.py": 1,
     "scoring/web/referee/board_views.py": 1,
     # The preview's questions about holders (who held ♠Q…), which only a card grid asks.
     "scoring/entry/selectors.py": 1,
