@@ -215,8 +215,18 @@ def destroy(db, url):
     if db == "sqlite":
         for path in sqlite_files(url.removeprefix("sqlite:///")):
             path.unlink(missing_ok=True)
-    else:
-        psql(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+        return
+    name = url.rsplit("/", 1)[1]
+    psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    # The site started on a restored database takes a backup at once (one is due), and stopping
+    # it mid-check leaves the check's scratch database, which only a later check there would drop.
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
+        names = [row[0] for row in connection.execute("SELECT datname FROM pg_database").fetchall()]
+    for left in names:
+        if left.startswith(f"{name}_check_"):
+            psql(f'DROP DATABASE IF EXISTS "{left}" WITH (FORCE)')
 
 
 def floor_restore(db, backup, attempt):
