@@ -139,6 +139,12 @@ def postgres_database_exists(name):
         return cursor.fetchone() is not None
 
 
+def postgres_databases():
+    with connection._nodb_cursor() as cursor:
+        cursor.execute("SELECT datname FROM pg_database")
+        return [name for (name,) in cursor.fetchall()]
+
+
 def create_postgres_database(name):
     with connection._nodb_cursor() as cursor:
         cursor.execute(f"CREATE DATABASE {connection.ops.quote_name(name)}")

@@ -8,12 +8,16 @@ database (a temporary SQLite file; a PostgreSQL database created and dropped), i
 and every event's standings, recomputed there, equal to the manifest's.
 """
 
+import fcntl
 import hashlib
 import json
 import logging
+import os
+import re
 import shutil
 import tempfile
 import uuid
+from contextlib import contextmanager
 from datetime import UTC, timedelta
 from pathlib import Path
 
@@ -180,24 +184,105 @@ def restored_differences(path):
         return [f"{path.name}: the manifest names another file"]
     if manifest["vendor"] != files.vendor():
         return [f"a {manifest['vendor']} backup cannot be checked on {files.vendor()}"]
-    if files.vendor() == "sqlite":
-        # Beside the backups (the same disk, the owner's folder), not /tmp: a big event may not fit there.
-        with tempfile.TemporaryDirectory(prefix="check-", dir=path.parent) as scratch_dir:
-            scratch = Path(scratch_dir) / "check.sqlite3"
-            files.restore_sqlite(path, scratch)
-            with files.scratch_default(str(scratch)):
-                found = database_contents()
-    else:
-        scratch = f"{connection.settings_dict['NAME'][:40]}_check_{uuid.uuid4().hex[:12]}"
-        files.drop_postgres_database(scratch)
-        files.create_postgres_database(scratch)
-        try:
-            files.restore_postgres(path, scratch)
-            with files.scratch_default(scratch):
-                found = database_contents()
-        finally:
+    sweep_scratch(path.parent)
+    with checking(path.parent):
+        if files.vendor() == "sqlite":
+            # Beside the backups (the same disk, the owner's folder), not /tmp: a big event may not fit there.
+            with tempfile.TemporaryDirectory(prefix=SQLITE_SCRATCH_PREFIX, dir=path.parent) as scratch_dir:
+                scratch = Path(scratch_dir) / "check.sqlite3"
+                files.restore_sqlite(path, scratch)
+                with files.scratch_default(str(scratch)):
+                    found = database_contents()
+        else:
+            scratch = f"{_scratch_prefix()}{uuid.uuid4().hex[:12]}"
             files.drop_postgres_database(scratch)
+            files.create_postgres_database(scratch)
+            try:
+                files.restore_postgres(path, scratch)
+                with files.scratch_default(scratch):
+                    found = database_contents()
+            finally:
+                files.drop_postgres_database(scratch)
     return differences(manifest, found)
+
+
+# --- what a check stopped midway leaves ---------------------------------------------------
+# A worker stopped during a check (a restart, `systemctl stop`) leaves its scratch database (a
+# whole copy of the event's) behind. Every check holds a shared lock while it runs; before it
+# starts, it takes the lock exclusively if it can — then no check runs anywhere — and drops
+# every scratch left. The lock dies with its holder: PostgreSQL's advisory lock with the session,
+# SQLite's lock file (`flock`) with the process.
+CHECK_LOCK_KEY = 0x4855_4243  # "HUBC"
+SQLITE_SCRATCH_PREFIX = "check-"
+CHECK_LOCK_FILE = ".checking.lock"
+
+
+def _lock_file(folder):
+    """The SQLite checks' lock file, the owner's only like everything beside the backups."""
+    return os.fdopen(os.open(Path(folder) / CHECK_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600), "r+b")
+
+
+def _scratch_prefix():
+    return f"{connection.settings_dict['NAME'][:40]}_check_"
+
+
+@contextmanager
+def checking(folder):
+    """Held while a check runs (shared: checks run side by side)."""
+    if files.vendor() == "sqlite":
+        with _lock_file(folder) as handle:
+            fcntl.flock(handle, fcntl.LOCK_SH)
+            yield  # closing the file releases the lock
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock_shared(%s)", [CHECK_LOCK_KEY])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock_shared(%s)", [CHECK_LOCK_KEY])
+
+
+def sweep_scratch(folder):
+    """Drop the scratch databases (SQLite: folders) that checks stopped midway left, when no
+    check runs anywhere; returns their names. A failure is logged, never raised: the check goes on."""
+    try:
+        if files.vendor() == "sqlite":
+            return _sweep_sqlite(Path(folder))
+        return _sweep_postgres()
+    except Exception:
+        logger.exception("could not drop what an earlier check left")
+        return []
+
+
+def _sweep_sqlite(folder):
+    with _lock_file(folder) as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return []  # a check is running
+        left = sorted(p for p in folder.glob(SQLITE_SCRATCH_PREFIX + "*") if p.is_dir())
+        for scratch in left:
+            shutil.rmtree(scratch, ignore_errors=True)
+            logger.warning("dropped %s, left by a check that stopped midway", scratch.name)
+        return [scratch.name for scratch in left]
+
+
+def _sweep_postgres():
+    pattern = re.compile(re.escape(_scratch_prefix()) + "[0-9a-f]{12}")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [CHECK_LOCK_KEY])
+        if not cursor.fetchone()[0]:
+            return []  # a check is running
+    try:
+        left = [name for name in files.postgres_databases() if pattern.fullmatch(name)]
+        for name in left:
+            files.drop_postgres_database(name)
+            logger.warning("dropped the database %s, left by a check that stopped midway", name)
+        return left
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [CHECK_LOCK_KEY])
 
 
 def after_restore():

@@ -6,10 +6,10 @@ A 600-pair round's travellers cost half a minute of CPU, and every download rend
 again: a few visitors clicking the link took every worker. Now a file is keyed like a page, by
 the event's page stamp (its public version and its rounds' states and draws) and the file's
 name, so a publication makes new keys and nothing is invalidated. One render at a time per file
-(`flight.computed_once`); the others get the previous version of the file at once, or wait
-`FILE_WAIT_SECONDS` for this one, then are told to come back (`FileBusy`: 503 with Retry-After).
-A process renders at most `RENDERS_AT_ONCE` files at a time, so downloads never hold more than
-that many of its threads; an asker beyond that is told to come back too.
+(`flight.computed_once`); the others get the previous version of the file at once, or are told
+at once to come back (`FileBusy`: 503 with Retry-After; `FILE_WAIT_SECONDS` is 0), so no thread
+waits for another's render. A process renders one file at a time (`RENDERS_AT_ONCE`), so
+downloads never hold more than one of its threads; an asker beyond that is told to come back too.
 
 The results pack takes its public files from here (`stored_file`), so a file in the pack is
 the file a download gives, rendered once for both.
@@ -28,8 +28,10 @@ from scoring.cache.pages import page_stamp
 
 FILE_TIMEOUT = 6 * 3600
 # A render holds one of a process's threads (gunicorn: 8 a worker) for up to a minute; the
-# rest stay free for pages and referees.
-RENDERS_AT_ONCE = 2
+# rest stay free for pages and referees. One, not two: a render is pure Python (reportlab,
+# openpyxl), so two in one process share one interpreter lock and finish no sooner than one after
+# the other, while the process's requests get a third of the lock instead of a half.
+RENDERS_AT_ONCE = 1
 RETRY_AFTER_SECONDS = 10
 _renders = threading.BoundedSemaphore(RENDERS_AT_ONCE)
 

@@ -20,9 +20,11 @@ LOCK_SECONDS = 300
 # Waiting ends as soon as the answer is stored or the lock is released without one, so this
 # only bounds the wait for a process that died: a waiter then computes the value itself.
 WAIT_SECONDS = 60.0
-# A public file (a 600-pair round's travellers took half a minute) is waited for this long; then
-# the asker is told to come back (503 with Retry-After) instead of holding a thread for the render.
-FILE_WAIT_SECONDS = 2.0
+# A public file (a 600-pair round's travellers took half a minute) is not waited for: the asker is
+# told at once to come back (503 with Retry-After). A 2 s wait held a thread for each asker, and a
+# flood of them (nginx lets 16 through at once) took every thread of a host from the players and
+# referees for seconds at a time (tests/deploy/test_two_hosts.py, the flood: p95 2.7 s).
+FILE_WAIT_SECONDS = 0.0
 
 _LOCK_PREFIX = "computing:"
 

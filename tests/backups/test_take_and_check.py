@@ -1,5 +1,7 @@
 """Taking a backup, its files and manifest, its check by restoring it, the rotation."""
 
+import contextlib
+import fcntl
 import json
 
 import pytest
@@ -87,3 +89,57 @@ def test_a_write_while_the_backup_is_taken_is_in_neither_the_file_nor_its_manife
     row = services.take_backup("manual")
     assert Backup.objects.filter(reason="meanwhile").exists()
     assert row.status == Backup.Status.OK, row.message
+
+
+@contextlib.contextmanager
+def another_check_running(backup_dir):
+    """Another worker's check holding its shared lock (its own connection, or its own file)."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        with open(backup_dir / services.CHECK_LOCK_FILE, "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_SH)
+            yield
+        return
+    import psycopg
+
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock_shared(%s)", [services.CHECK_LOCK_KEY])
+        yield
+
+
+def test_what_a_check_stopped_midway_left_is_dropped_by_the_next_but_never_while_one_runs(backup_dir):
+    """A worker stopped during a check (a restart) left a whole scratch copy of the database,
+    and every restart mid-check another: the next check drops them, when no check runs."""
+    from django.db import connection
+
+    from scoring.backups import files
+
+    a_round_in_play()
+    assert services.take_backup("manual").status == Backup.Status.OK
+    if connection.vendor == "sqlite":
+        left = backup_dir / "check-stopped"
+        left.mkdir()
+        (left / "check.sqlite3").write_bytes(b"a scratch copy")
+
+        def still_there():
+            return left.exists()
+    else:
+        left = f"{connection.settings_dict['NAME'][:40]}_check_0123456789ab"
+        files.create_postgres_database(left)
+
+        def still_there():
+            return left in files.postgres_databases()
+
+    try:
+        with another_check_running(backup_dir):
+            assert services.take_backup("manual").status == Backup.Status.OK
+            assert still_there()  # it may be the running check's own
+        assert services.take_backup("manual").status == Backup.Status.OK
+        assert not still_there()
+    finally:
+        if connection.vendor != "sqlite":
+            files.drop_postgres_database(left)

@@ -196,6 +196,28 @@ def test_a_public_file_is_never_asked_again_of_the_other_host(front):
     assert asked == 1  # the default (error, timeout) would have rendered it on the other host too
 
 
+def test_a_public_file_asked_with_a_query_of_its_own_is_the_stored_copy(front):
+    """A file reads nothing from the query string: `?v=random` must not make every request of a
+    flood a cache miss that a host answers by reading the file out of Redis."""
+    path = "/events/t-pairs/rounds/2/results.pdf"
+
+    class File:
+        status_code = 200
+        streaming = False
+        content = b"%PDF-1.4 stored"
+
+        def items(self):
+            return [("Content-Type", "application/pdf"), ("Cache-Control", "public, max-age=5")]
+
+    for query in ("", "?v=1", "?v=2", "?page=3&v=4"):
+        _both(front, path + query, File())
+    for host in front["hosts"]:
+        host.asked.clear()
+    answers = [_get(front, path + query) for query in ("?v=1", "?v=2", "", "?page=3&v=4")]
+    assert [status for status, *_ in answers] == [200] * 4
+    assert sum(len(host.asked) for host in front["hosts"]) == 1
+
+
 def test_renders_queued_beyond_the_cap_are_a_503_with_retry_after_from_nginx(front):
     path = "/events/t-pairs/rounds/3/travellers.pdf"
 

@@ -11,7 +11,7 @@ from reportlab.platypus import paragraph
 
 from scoring.archive.database import import_archive
 from scoring.cache import files as file_cache
-from scoring.cache import flight
+from scoring.cache import flight, waiting
 from scoring.cache.announce import announce_results_changed
 from scoring.exports import files, pdf
 from tests.archives import four_pairs_two_rounds
@@ -90,6 +90,24 @@ def test_while_a_new_version_is_rendered_the_others_get_the_previous_one(publish
         cache.delete(f"computing:{key}")
     assert not renders
     assert answer.status_code == 200 and _body(answer) == old
+
+
+def test_a_file_another_request_renders_is_a_503_at_once_and_no_thread_waits_for_it(published, monkeypatch):
+    """No previous version to give: the asker is told to come back at once. A 2 s wait held a
+    thread per asker, and a flood of them took a host's threads from the players
+    (tests/deploy/test_two_hosts.py, the flood)."""
+    url = "/events/t-pairs/rounds/1/travellers.pdf"
+    key, _latest = file_cache.file_keys("t-pairs", files.travellers_pdf(published, published.rounds.get(number=1)))
+    cache.add(f"computing:{key}", "another request", 60)
+    slept = []
+    monkeypatch.setattr(waiting.time, "sleep", slept.append)
+    renders = _counting(monkeypatch, "write_travellers")
+    try:
+        answer = Client().get(url)
+    finally:
+        cache.delete(f"computing:{key}")
+    assert answer.status_code == 503 and int(answer["Retry-After"]) > 0
+    assert not slept and not renders
 
 
 def test_an_officials_own_file_is_never_taken_from_the_public_cache(published, client, monkeypatch):
