@@ -97,3 +97,23 @@ def test_paohuzi_table_cards_and_wall_draw_name_three_seats(client):
     wall = PdfReader(io.BytesIO(content(client.get("/events/t-phz/rounds/1/draw.pdf"))))
     first = wall.pages[0].extract_text()
     assert "东 E" in first and "北 N" not in first and "p07" in first  # the bye listed too
+
+
+def test_every_games_sheet_says_which_boards_were_not_played_and_prints_its_address(client, event):
+    """One writer for every game (`exports/scoresheets.py`): what 华牌's sheet always had — a board
+    already recorded not played written across its line, the entry address under the QR code for
+    those who cannot scan, the signatures of the game's sides — is on another game's sheet too."""
+    from scoring.models import Table
+    from scoring.rulings.not_played import board_not_played
+    from tests.referee_setup import make_user
+
+    organiser = make_user("organiser", "organiser", event)
+    referee = make_user("referee", "referee", event)
+    table = Table.objects.get(round__event=event, round__number=1, number=1)
+    board_not_played(table=table, board=2, user=referee, reason="座位错误，未能开始")
+    client.force_login(organiser)
+    text = PdfReader(io.BytesIO(content(client.get("/events/t-ddz/rounds/1/scoresheets.pdf")))).pages[0].extract_text()
+    assert "未打：" in text
+    assert "/referee/t-ddz/rounds/1/tables/1/" in text  # the address printed under the QR code
+    for seat in ("北 N 签名", "东 E 签名", "南 S 签名", "西 W 签名", "裁判签名"):  # every player signs
+        assert seat in text, seat
