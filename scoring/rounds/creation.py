@@ -173,6 +173,13 @@ def round_candidates(event, number):
     return playing, out
 
 
+def _playing_codes(event, number):
+    """The codes of the entrants round `number` pairs (`round_candidates` without their members,
+    which pairing does not read)."""
+    fields = ("code", "withdrawn_after_round", "joined_round", "bye_round")
+    return {entrant.code for entrant in Entrant.objects.filter(event=event).only(*fields) if entrant.plays_in(number)}
+
+
 def _clubs_by_entrant(event):
     clubs = defaultdict(set)
     for code, club in Membership.objects.filter(entrant__event=event).values_list("entrant__code", "player__club"):
@@ -211,8 +218,7 @@ def _plan(event, method, number, options):
     matches = [m for m in event_match_results(event) if m.round < number]
     rows = compute_standings(event_format(event), matches, entrant_codes(event))
     everyone = candidates_from_history(rows, matches)
-    playing, _out = round_candidates(event, number)
-    playing_codes = {e.code for e in playing} - set(options.absent)
+    playing_codes = _playing_codes(event, number) - set(options.absent)
     clubs = _clubs_by_entrant(event)
     for candidate in everyone:
         candidate.clubs = clubs.get(candidate.id, frozenset())
@@ -252,21 +258,23 @@ def _roundrobin_with_absences(everyone, playing_codes, number):
 
 
 def members_by_entrant(event):
-    """{entrant code: [players in seating order]} in one query (no per-entrant look-ups)."""
+    """{entrant code: [player ids in seating order]} in one query (no per-entrant look-ups)."""
     members = defaultdict(list)
-    for membership in (
-        Membership.objects.filter(entrant__event=event).select_related("entrant", "player").order_by("position")
+    for code, player_id in (
+        Membership.objects.filter(entrant__event=event).order_by("position").values_list("entrant__code", "player_id")
     ):
-        members[membership.entrant.code].append(membership.player)
+        members[code].append(player_id)
     return members
 
 
 def create_tables(event, rnd, pairing, first_table=1):
-    """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day)."""
+    """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day).
+    Entrants and players by their ids: building thousands of model objects only to take their
+    ids was most of a Swiss round's time."""
     matches, tables = [], []
-    entrants = {e.code: e for e in Entrant.objects.filter(event=event)}
+    entrants = dict(Entrant.objects.filter(event=event).values_list("code", "id"))
     if event.kind == Kind.INDIVIDUAL:
-        players = {p.code: p for p in Player.objects.filter(event=event)}
+        players = dict(Player.objects.filter(event=event).values_list("code", "id"))
         for number, seats in enumerate(pairing.tables, start=1):
             match = Match(round=rnd, number=number)
             matches.append(match)
@@ -276,17 +284,17 @@ def create_tables(event, rnd, pairing, first_table=1):
                     match=match,
                     number=number - 1 + first_table,
                     # A seat the game lacks stays empty (跑胡子: North).
-                    north=players.get(seats.get("N")),
-                    east=players.get(seats.get("E")),
-                    south=players.get(seats.get("S")),
-                    west=players.get(seats.get("W")),
+                    north_id=players.get(seats.get("N")),
+                    east_id=players.get(seats.get("E")),
+                    south_id=players.get(seats.get("S")),
+                    west_id=players.get(seats.get("W")),
                 )
             )
     else:
         members = members_by_entrant(event)
         for number, (home_code, away_code) in enumerate(pairing.tables, start=1):
             home, away = entrants[home_code], entrants[away_code]
-            match = Match(round=rnd, number=number, home=home, away=away)
+            match = Match(round=rnd, number=number, home_id=home, away_id=away)
             matches.append(match)
             home_players, away_players = members[home_code], members[away_code]
             if event.kind == Kind.TEAMS:
@@ -303,16 +311,16 @@ def create_tables(event, rnd, pairing, first_table=1):
                         round=rnd,
                         match=match,
                         number=len(tables) + first_table,
-                        ns_entrant=ns_team,
-                        ew_entrant=ew_team,
-                        north=ns_players[0],
-                        south=ns_players[1],
-                        east=ew_players[0],
-                        west=ew_players[1],
+                        ns_entrant_id=ns_team,
+                        ew_entrant_id=ew_team,
+                        north_id=ns_players[0],
+                        south_id=ns_players[1],
+                        east_id=ew_players[0],
+                        west_id=ew_players[1],
                     )
                 )
     byes = [
-        Match(round=rnd, number=n, bye=entrants[code])
+        Match(round=rnd, number=n, bye_id=entrants[code])
         for n, code in enumerate(pairing.byes, start=len(pairing.tables) + 1)
     ]
     Match.objects.bulk_create(matches + byes, batch_size=1000)
