@@ -78,9 +78,8 @@ def snapshot(deal):
     if deal is None:
         return None
     data = {
-        # The deal's own keys where clients read them (华牌's `captured`…), and whole.
+        # The deal's own keys (`Game.deal_keys`: 华牌's `captured`…, 蚌埠斗地主's `landlord`…).
         **deal.game_data,
-        "game_data": deal.game_data,
         "penalties": deal.penalties,
         "status": deal.status,
         "version": deal.version,

@@ -451,7 +451,7 @@
     if (!fieldsMode) { gridFromDeal(detail); return; }
     form.reset();
     askFirstOnly();
-    window.EntryFields.fill(form, detail.game_data || {});
+    window.EntryFields.fill(form, detail);  // the deal's own keys, as the board's GET gives them
     window.EntryFields.sync();
     document.getElementById("entry-code").value = "";  // typed each time, never filled in
   }

@@ -116,7 +116,7 @@ def test_a_code_of_another_table_or_none_is_refused(phone, event):
 def test_any_other_player_verifies_and_the_writer_may_not(phone, event, verifier):
     version = phone.put(1, {**deal("DDZ13"), "code": code(event, "N")}, key="k1").json()["version"]
     seen = phone.client.get(phone.base + "boards/1").json()
-    assert seen["game_data"]["landlord"] == "S" and seen["scores"] == scores("DDZ13")
+    assert seen["landlord"] == "S" and seen["scores"] == scores("DDZ13")
     assert ["地主", "南(S)"] in seen["words"] and ["叫分", "抢牌"] in seen["words"]
     own = phone.verify(1, code(event, "N"), key="k2", version=version)
     assert (own.status_code, error_code(own)) == (403, "same_side")

@@ -102,7 +102,8 @@ def _version_words(event, kind, after):
     """Another game's deal as a version of its history had it, in its fields' words."""
     if kind != game_entry.FIELDS or not after:
         return ""
-    return deal_text(game_of(event), after.get("game_data"))
+    # A version written before every game's deal was kept alike has it under "game_data".
+    return deal_text(game_of(event), after.get("game_data") or after)
 
 
 def _board_context(request, event, table, board, deal, values, errors=(), conflict=None):
