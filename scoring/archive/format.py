@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime
 
 import orjson
 
-from scoring.archive.stream import JsonStream
+from scoring.archive.stream import JsonStream, TooLarge
 from scoring.engine.clock import settings_problems as clock_problems
 from scoring.engine.not_played import mark_problems, rule_problems
 from scoring.engine.standings import Format, MatchResult, StandingsError, TableResult, match_games
@@ -128,24 +128,28 @@ def _unpack(packed):
 
 class ParsedDeal:
     """A checked deal, waiting to be written. `scored` is the game's `score_stored` result
-    (canonical fields and scores, no breakdown), kept packed (its JSON, compressed) and
-    unpacked on each use: a checked archive waits whole in memory before its write
-    transaction, and 360,000 deals as dicts took five times the file (2.9 kB a deal, against
-    about 110 bytes packed; docs/performance.md)."""
+    (canonical fields and scores, no breakdown) and `adjusted` the arbiter's adjusted score
+    (or None), kept packed together (their JSON, compressed) and unpacked on each use: a
+    checked archive waits whole in memory before its write transaction, and 360,000 deals as
+    dicts took five times the file (2.9 kB a deal, against about 110 bytes packed;
+    docs/performance.md)."""
 
-    __slots__ = ("_extra", "_scored", "adjusted", "adjusted_reason", "board", "status")
+    __slots__ = ("_extra", "_packed", "adjusted_reason", "board", "status")
 
     def __init__(self, board, scored, adjusted, adjusted_reason, extra, status="confirmed"):
         self.board = board
-        self._scored = _pack(scored)
-        self.adjusted = adjusted
+        self._packed = _pack([scored, adjusted])
         self.adjusted_reason = adjusted_reason or ""
         self._extra = extra or None
         self.status = status
 
     @property
     def scored(self):
-        return _unpack(self._scored)
+        return _unpack(self._packed)[0]
+
+    @property
+    def adjusted(self):
+        return _unpack(self._packed)[1]
 
     @property
     def extra(self):
@@ -163,7 +167,7 @@ class ParsedDeal:
         return f"ParsedDeal{self._fields()!r}"
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedTable:
     number: int
     ns: str | None
@@ -178,7 +182,7 @@ class ParsedTable:
     finished: bool = True
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedMatch:
     home: str | None = None
     away: str | None = None
@@ -266,6 +270,16 @@ class ParsedEvent:
 # took 67 s and a gigabyte before failing on something else) is refused before anything is written.
 MAX_PEOPLE = 20_000
 MAX_ROUNDS = 200
+# Tables and deals in one archive: the largest event (10,000 players, 9 rounds of 16 boards) has
+# 22,500 tables and 360,000 deals. A checked table waits in memory at about 0.9 kB and a deal at
+# 0.2 kB however small its JSON, so these bound the memory a hostile archive can take to ~300 MB
+# (docs/security.md), where real ones take less than the file (docs/performance.md).
+MAX_TABLES = 100_000
+MAX_DEALS = 1_000_000
+# One match's JSON is read whole (a table of 16 boards is about 10 kB as exported), and each key
+# of the archive but its rounds (20,000 players are about 2 MB): not more.
+MAX_MATCH_CHARACTERS = 4_000_000
+MAX_HEADER_CHARACTERS = 32_000_000
 SLUG = re.compile(r"[a-z0-9-]{1,50}")
 ENTRANT_ID = re.compile(r"[A-Za-z0-9_-]{1,20}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # players of pairs and teams are not entrants
@@ -539,6 +553,8 @@ def json_refusals():
         yield
     except Refusal:
         raise  # a refusal of what the JSON says, already worded (a Refusal is a ValueError)
+    except TooLarge as error:
+        raise ArchiveError(_("存档中有一项超过 {limit} 个字符"), limit=error.args[0]) from None
     except UnicodeDecodeError as error:
         raise ArchiveError(_("不是 UTF-8 文本（第 {byte} 字节）"), byte=error.start) from None
     except ValueError as error:
@@ -549,13 +565,13 @@ def json_refusals():
 
 def _read_archive(stream, rules_for):
     if stream.peek() != "{":  # nothing, or not an object: refused as parse_archive refuses it
-        data = stream.value() if stream.peek() else None
+        data = stream.value(limit=MAX_HEADER_CHARACTERS) if stream.peek() else None
         stream.end()
         return parse_archive(data, rules_for)
     header, rounds_at, parsed, after = {}, None, None, set()
     for key in stream.members():
         if key != "rounds" or stream.peek() != "[":
-            header[key] = stream.value()
+            header[key] = stream.value(limit=MAX_HEADER_CHARACTERS)
             if parsed is not None:
                 after.add(key)
             continue
@@ -566,7 +582,7 @@ def _read_archive(stream, rules_for):
             parsed, context = parse_header(header, rules_for)
             parsed.rounds = _stream_rounds(stream, context)
         else:
-            stream.skip(depth=3)  # one match at a time
+            stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)  # one match at a time
     stream.end()
     if parsed is None or after & HEADER_KEYS:
         parsed, context = parse_header(header, rules_for)
@@ -591,10 +607,10 @@ def read_event_slug(binary):
                 return None
             for key in stream.members():
                 if key == "event":
-                    event = stream.value()
+                    event = stream.value(limit=MAX_HEADER_CHARACTERS)
                     slug = event.get("slug") if isinstance(event, dict) else None
                     return slug.strip() if isinstance(slug, str) else None
-                stream.skip(depth=3)
+                stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)
             return None
     finally:
         binary.seek(start)
@@ -620,7 +636,7 @@ def _stream_rounds(stream, context):
         if stream.peek() == "{":
             rounds.append(_stream_round(stream, context))
         else:
-            rounds.append(parse_round(stream.value(), context))  # refused
+            rounds.append(parse_round(stream.value(limit=MAX_MATCH_CHARACTERS), context))  # refused
     return rounds
 
 
@@ -630,7 +646,7 @@ def _stream_round(stream, context):
     head, matches_at, rnd, seated = {}, None, None, None
     for key in stream.members():
         if key != "matches" or stream.peek() != "[":
-            head[key] = stream.value()
+            head[key] = stream.value(limit=MAX_MATCH_CHARACTERS)
             continue
         head.pop("matches", None)
         _require(matches_at is None, _("“{key}” 出现两次"), key="matches")
@@ -639,7 +655,7 @@ def _stream_round(stream, context):
             rnd, seated = _stream_round_begin(head, context)
             _stream_matches(stream, rnd, context, seated)
         else:
-            stream.skip(depth=1)
+            stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)
     if rnd is None:
         if matches_at is None:
             return parse_round(head, context)  # no matches to stream (or refused)
@@ -663,7 +679,15 @@ def _stream_round_begin(head, context):
 
 def _stream_matches(stream, rnd, context, seated):
     for index, _element in enumerate(stream.elements()):
-        raw_match = stream.value()
+        try:
+            raw_match = stream.value(limit=MAX_MATCH_CHARACTERS)
+        except TooLarge:
+            raise ArchiveError(
+                _("第{round}轮第 {n} 场比赛超过 {limit} 个字符"),
+                round=rnd.number,
+                n=index + 1,
+                limit=MAX_MATCH_CHARACTERS,
+            ) from None
         _without_nul(raw_match, f"rounds[number={rnd.number}].matches[{index}]")
         _label(raw_match, rnd.number)
         _round_match(rnd, raw_match, context, seated)
@@ -679,6 +703,8 @@ class _Context:
     entrant_ids: set
     members_of: dict
     round_numbers: set = field(default_factory=set)
+    tables: int = 0  # checked so far (MAX_TABLES)
+    deals: int = 0  # (MAX_DEALS)
 
 
 def parse_header(data, rules_for=None):
@@ -914,8 +940,12 @@ def _round_match(rnd, raw_match, context, seated):
             seated,
             event["game"],
         )
+    context.tables += len(match.tables)
+    _require(context.tables <= MAX_TABLES, _("存档超过 {limit} 桌"), limit=MAX_TABLES)
     for table in match.tables:
         _deals(table, raw_match if kind != Kind.TEAMS else None, number, context.rules, event)
+        context.deals += len(table.deals)
+        _require(context.deals <= MAX_DEALS, _("存档超过 {limit} 副牌"), limit=MAX_DEALS)
         table.raw = None  # its deals are checked: the raw JSON goes
         if kind == Kind.PAIRS and carries_state(GAMES[event["game"]]):
             _match_ruling(table, match, number, context.rules, event)

@@ -38,6 +38,10 @@ class StreamError(ValueError):
         self.msg, self.lineno, self.colno, self.pos = msg, line, column, char
 
 
+class TooLarge(Exception):
+    """A value longer than the caller would hold (`JsonStream.value`'s `limit`)."""
+
+
 class JsonStream:
     """A cursor over a binary, seekable file of JSON. `peek` the next character, read a
     `value` whole, or walk an object's `members` and an array's `elements` one at a time."""
@@ -123,21 +127,29 @@ class JsonStream:
             if not self._fill():
                 return ""
 
-    def value(self):
-        """The next value, whole (a piece small enough to hold: a match, a round's number)."""
+    def value(self, limit=None):
+        """The next value, whole (a piece small enough to hold: a match, a round's number);
+        `TooLarge` when its text runs past `limit` characters."""
         self.peek()
         while True:
             try:
                 value, end = _DECODER.raw_decode(self.text, self.pos)
             except json.JSONDecodeError as error:
                 # Cut off by the window's end (a value or string still open), or a real fault.
-                if (error.pos >= len(self.text) - 16 or error.msg.startswith("Unterminated")) and self._fill(grow=True):
+                if (error.pos >= len(self.text) - 16 or error.msg.startswith("Unterminated")) and self._more(limit):
                     continue
                 raise self.error(error.msg, error.pos) from None
-            if end >= len(self.text) - 1 and self._fill(grow=True):
+            if end >= len(self.text) - 1 and self._more(limit):
                 continue  # a number may go on in the next chunk
+            if limit is not None and end - self.pos > limit:
+                raise TooLarge(limit)
             self.pos = end
             return value
+
+    def _more(self, limit):
+        if limit is not None and len(self.text) - self.pos > limit:
+            raise TooLarge(limit)
+        return self._fill(grow=True)
 
     def _string(self):
         while True:
@@ -191,17 +203,18 @@ class JsonStream:
             if following != ",":
                 raise self.error("Expecting ',' delimiter", self.pos - 1)
 
-    def skip(self, depth=2):
-        """Pass over the next value, holding no more of it than one piece `depth` levels down."""
+    def skip(self, depth=2, limit=None):
+        """Pass over the next value, holding no more of it than one piece `depth` levels down
+        (of at most `limit` characters)."""
         start = self.peek()
         if depth and start == "[":
             for _ in self.elements():
-                self.skip(depth - 1)
+                self.skip(depth - 1, limit)
         elif depth and start == "{":
             for _ in self.members():
-                self.skip(depth - 1)
+                self.skip(depth - 1, limit)
         else:
-            self.value()
+            self.value(limit)
 
     def end(self):
         """Nothing but whitespace may follow the document."""

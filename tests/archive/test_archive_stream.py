@@ -131,3 +131,32 @@ def test_the_slug_is_read_without_reading_the_rounds(chunk):
     assert read_event_slug(io.BytesIO(b"[]")) is None
     with pytest.raises(ArchiveError, match="JSON"):
         read_event_slug(io.BytesIO(b'{"format": "huapai-event/1" "event": {}}'))
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "named"),
+    [
+        ("MAX_TABLES", 1, "1 桌"),  # the second table of the first round
+        ("MAX_DEALS", 1, "1 副牌"),
+        ("MAX_MATCH_CHARACTERS", 200, "第1轮第 1 场比赛"),
+        ("MAX_HEADER_CHARACTERS", 200, "超过 200 个字符"),  # the players
+    ],
+)
+def test_an_archive_larger_than_any_event_is_refused_by_name(monkeypatch, limit, value, named, chunk):
+    """What a hostile archive can make the check hold is bounded whatever its shape
+    (docs/security.md): tables, deals, and the JSON of one match or one key read whole."""
+    from scoring.archive import format as archive_format
+
+    monkeypatch.setattr(archive_format, limit, value)
+    with pytest.raises(ArchiveError) as refused:
+        read_archive(as_file(four_pairs_two_rounds(), indent=1))
+    assert named in str(refused.value)
+
+
+def test_a_duplicated_rounds_or_matches_key_is_refused():
+    text = json.dumps(four_pairs_two_rounds(), ensure_ascii=False)
+    with pytest.raises(ArchiveError, match="rounds"):
+        read_archive(io.BytesIO((text[:-1] + ', "rounds": []}').encode()))
+    twice = text.replace('"matches": [', '"matches": [], "matches": [', 1)
+    with pytest.raises(ArchiveError, match="matches"):
+        read_archive(io.BytesIO(twice.encode()))
