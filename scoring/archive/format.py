@@ -277,9 +277,10 @@ MAX_ROUNDS = 200
 MAX_TABLES = 100_000
 MAX_DEALS = 1_000_000
 # One match's JSON is read whole (a table of 16 boards is about 10 kB as exported), and each key
-# of the archive but its rounds (20,000 players are about 2 MB): not more.
+# of the archive but its rounds (20,000 players are about 2 MB, 10 MB with every text at its
+# longest): not more.
 MAX_MATCH_CHARACTERS = 4_000_000
-MAX_HEADER_CHARACTERS = 32_000_000
+MAX_HEADER_CHARACTERS = 16_000_000
 SLUG = re.compile(r"[a-z0-9-]{1,50}")
 ENTRANT_ID = re.compile(r"[A-Za-z0-9_-]{1,20}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # players of pairs and teams are not entrants
