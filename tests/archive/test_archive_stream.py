@@ -160,3 +160,20 @@ def test_a_duplicated_rounds_or_matches_key_is_refused():
     twice = text.replace('"matches": [', '"matches": [], "matches": [', 1)
     with pytest.raises(ArchiveError, match="matches"):
         read_archive(io.BytesIO(twice.encode()))
+
+
+@pytest.mark.django_db
+def test_the_import_command_reads_standard_input_with_the_rounds_first(monkeypatch):
+    """Standard input cannot be read twice: it is copied to a temporary file first."""
+    from django.core.management import call_command
+
+    from scoring.models import Event, Round
+
+    archive = four_pairs_two_rounds()
+    reordered = {"rounds": archive["rounds"], **{k: v for k, v in archive.items() if k != "rounds"}}
+    raw = json.dumps(reordered, ensure_ascii=False).encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+    out = io.StringIO()
+    call_command("import_event", "-", stdout=out)
+    assert "imported t-pairs: 2 rounds" in out.getvalue()
+    assert Round.objects.filter(event=Event.objects.get(slug="t-pairs")).count() == 2
