@@ -262,16 +262,17 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
     game = GAMES[event.game]
     for table, (_match, parsed_table) in zip(tables, table_specs, strict=True):
         for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
+            scored, adjusted = parsed_deal.unpacked()
             stored = Deal(
                 table=table,
                 board=parsed_deal.board,
                 sequence=sequence,
-                adjusted=parsed_deal.adjusted,
+                adjusted=adjusted,
                 adjusted_reason=parsed_deal.adjusted_reason,
                 extra=parsed_deal.extra,
                 status=parsed_deal.status,
             )
-            apply_result(stored, parsed_deal.scored, game)
+            apply_result(stored, scored, game)
             deals.append(stored)
             if len(deals) >= BATCH:
                 Deal.objects.bulk_create(deals)

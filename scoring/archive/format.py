@@ -151,6 +151,10 @@ class ParsedDeal:
     def adjusted(self):
         return _unpack(self._packed)[1]
 
+    def unpacked(self):
+        """`(scored, adjusted)`, unpacked once."""
+        return tuple(_unpack(self._packed))
+
     @property
     def extra(self):
         return self._extra if self._extra is not None else {}
