@@ -177,3 +177,11 @@ def test_the_import_command_reads_standard_input_with_the_rounds_first(monkeypat
     call_command("import_event", "-", stdout=out)
     assert "imported t-pairs: 2 rounds" in out.getvalue()
     assert Round.objects.filter(event=Event.objects.get(slug="t-pairs")).count() == 2
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "utf-32-le"])
+def test_every_encoding_json_reads_is_read(encoding, chunk):
+    """`json.loads` of bytes takes UTF-8 with a byte-order mark, UTF-16 and UTF-32; so does the stream."""
+    archive = four_pairs_two_rounds()
+    raw = json.dumps(archive, ensure_ascii=False, indent=1).encode(encoding)
+    assert read_archive(io.BytesIO(raw)) == parse_archive(json.loads(raw))
