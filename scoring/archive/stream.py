@@ -84,11 +84,13 @@ class JsonStream:
             self.text, self.pos = self.text[self.pos :], 0
         data = self.file.read(max(CHUNK, len(self.text)) if grow else CHUNK)
         self.eof = not data
+        # The decoder's error counts from the bytes it still held of a character cut in two.
+        start = self.read_bytes - len(self.decoder.getstate()[0])
         try:
             self.text += self.decoder.decode(data, final=self.eof)
         except UnicodeDecodeError as error:
-            error.start += self.read_bytes
-            error.end += self.read_bytes
+            error.start += start
+            error.end += start
             raise
         self.read_bytes += len(data)
         return True

@@ -185,3 +185,14 @@ def test_every_encoding_json_reads_is_read(encoding, chunk):
     archive = four_pairs_two_rounds()
     raw = json.dumps(archive, ensure_ascii=False, indent=1).encode(encoding)
     assert read_archive(io.BytesIO(raw)) == parse_archive(json.loads(raw))
+
+
+@pytest.mark.parametrize("size", range(1, 16))
+def test_a_byte_that_is_not_utf8_is_placed_in_the_file_wherever_the_chunks_end(size, monkeypatch):
+    """A character cut in two by a chunk's end and then broken: the decoder still held its first
+    bytes, and the place counts from them."""
+    monkeypatch.setattr(stream, "CHUNK", size)
+    for raw in (b'{"a": "xyz' + "名".encode()[:2] + b'"}', b'{"a": "xyz' + "名".encode()[:2], b'{"a": "\xff"}'):
+        with pytest.raises(ArchiveError) as refused:
+            read_archive(io.BytesIO(raw))
+        assert str(refused.value) == whole_document_refusal(raw)
