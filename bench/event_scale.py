@@ -61,8 +61,8 @@ def stage(name, args):
         from scoring.archive.database import import_archive
 
         started = time.perf_counter()
-        with open(args[0], encoding="utf-8") as handle:
-            event = import_archive(json.load(handle), consume=True)
+        with open(args[0], "rb") as handle:
+            event = import_archive(handle)  # checked as it is read, as `manage.py import_event` does
         return {"seconds": time.perf_counter() - started, "peak_mb": peak_mb(), "deals": _deal_count(event)}
     if name == "import_floor":
         started = time.perf_counter()

@@ -1,12 +1,21 @@
 """Importing whole events (`huapai-event/1`) into the database; exporting them is
 `scoring.archive.export`."""
 
+import io
 import json
 
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.archive.format import AVAILABILITY, ArchiveError, parse_header, parse_round
+from scoring.archive.format import (
+    AVAILABILITY,
+    ArchiveError,
+    json_refusals,
+    parse_header,
+    parse_round,
+    read_archive,
+    read_event_slug,
+)
 from scoring.cache import announce_results_changed
 from scoring.engine.names import pinyin_sort_key
 from scoring.events.permissions import is_organiser
@@ -32,27 +41,23 @@ SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def read_archive_json(raw):
-    """The JSON of an archive file (bytes or text), or `ArchiveError` saying why it is not JSON."""
-    try:
+    """The JSON of an archive file (bytes or text), or `ArchiveError` saying why it is not JSON.
+    Holds the whole document: a large file is checked by `check_archive` as it is read."""
+    with json_refusals():
         return json.loads(raw) if raw.strip() else None
-    except UnicodeDecodeError as error:
-        raise ArchiveError(_("不是 UTF-8 文本（第 {byte} 字节）"), byte=error.start) from None
-    except ValueError as error:
-        raise ArchiveError(_("不是有效的 JSON：{detail}"), detail=str(error)[:200]) from None
-    except RecursionError:
-        raise ArchiveError(_("JSON 嵌套过深")) from None
 
 
-def import_archive_upload(raw, *, user, replace=False):
-    """An archive uploaded by an organiser who may create events: a new event (the uploader
-    becomes its organiser), or, with `replace`, in place of an event the uploader organises that
-    has no results yet."""
+def import_archive_upload(upload, *, user, replace=False):
+    """An archive uploaded by an organiser who may create events (a binary file, or its bytes):
+    a new event (the uploader becomes its organiser), or, with `replace`, in place of an event
+    the uploader organises that has no results yet. Who may replace what is decided from the
+    archive's `event` alone, before the rest is read."""
     if not may_create_events(user):  # replacing too: an import is the creation of an event
         raise ArchiveError(_("只有组织者账号可以创建赛事"), code="forbidden")
-    data = read_archive_json(raw)
-    event_info = data.get("event") if isinstance(data, dict) else None
-    slug = event_info.get("slug") if isinstance(event_info, dict) else None
-    existing = Event.objects.filter(slug=slug.strip()).first() if isinstance(slug, str) else None
+    if isinstance(upload, (str, bytes)):
+        upload = io.BytesIO(upload.encode() if isinstance(upload, str) else upload)
+    slug = read_event_slug(upload)
+    existing = Event.objects.filter(slug=slug).first() if slug else None
     if existing is not None:
         if not replace:
             raise ArchiveError(_("赛事 {slug} 已存在"), code="event_exists", slug=existing.slug)
@@ -60,10 +65,32 @@ def import_archive_upload(raw, *, user, replace=False):
             raise ArchiveError(_("你不是赛事 {slug} 的组织者，不能替换它"), code="forbidden", slug=existing.slug)
         if Deal.objects.filter(table__round__event=existing).exists():
             raise ArchiveError(_("赛事 {slug} 已有成绩，不能整体替换"), code="has_results", slug=existing.slug)
+    parsed = check_archive(upload)
     with transaction.atomic():
-        event = import_archive(data, replace=existing is not None, consume=True)
+        event = write_archive(parsed, replace=existing is not None)
         EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.ORGANISER)
     return event
+
+
+def check_archive(data, *, consume=False):
+    """A whole archive checked, every deal scored: a `ParsedEvent`. `data` is the archive's
+    JSON as Python data, or a file (binary, seekable) or its bytes or text, read one match at
+    a time (`format.read_archive`), so that the memory the check takes grows with what it
+    keeps rather than with the JSON of the whole file. With `consume`, each round of `data`
+    is released once checked (the caller's `data` loses its rounds)."""
+    if isinstance(data, (str, bytes)):
+        data = io.BytesIO(data.encode() if isinstance(data, str) else data)
+    if hasattr(data, "read"):
+        return read_archive(data)
+    parsed, context = parse_header(data)
+    raw_rounds = data.get("rounds") or []
+    parsed_rounds = []
+    for index in range(len(raw_rounds)):
+        parsed_rounds.append(parse_round(raw_rounds[index], context))
+        if consume:
+            raw_rounds[index] = None
+    parsed.rounds = sorted(parsed_rounds, key=lambda r: r.number)
+    return parsed
 
 
 def import_archive(data, *, replace=False, consume=False):
@@ -72,22 +99,19 @@ def import_archive(data, *, replace=False, consume=False):
     Every round is checked (and every deal scored) before the transaction
     starts: on SQLite a write transaction holds the one write lock that every
     referee waits for, so it holds it only while writing. An invalid deal in the
-    last round refuses the archive before anything is written. With `consume`,
-    each round's JSON is released once checked (the caller's `data` loses its
-    rounds), so the raw and the checked form of a round never both stay in
-    memory. An existing event with the same slug is refused unless `replace` is set; the
-    replaced event and the new one are announced (`announce_results_changed`) in the transaction.
+    last round refuses the archive before anything is written. `data` is what
+    `check_archive` takes: Python data, or a file read as it is checked. An existing event
+    with the same slug is refused unless `replace` is set; the replaced event and the new one
+    are announced (`announce_results_changed`) in the transaction.
     """
-    if isinstance(data, (str, bytes)):
-        data = read_archive_json(data)
-    parsed, context = parse_header(data)
+    return write_archive(check_archive(data, consume=consume), replace=replace)
+
+
+def write_archive(parsed, *, replace=False):
+    """Write a checked archive (`check_archive`) in one transaction; the rounds are released
+    as they are written."""
     info = parsed.event
-    raw_rounds = data.get("rounds") or []
-    parsed_rounds = []
-    for index in range(len(raw_rounds)):
-        parsed_rounds.append(parse_round(raw_rounds[index], context))
-        if consume:
-            raw_rounds[index] = None
+    parsed_rounds = parsed.rounds
     with transaction.atomic():
         existing = Event.objects.filter(slug=info["slug"]).first()
         if existing and not replace:
@@ -237,16 +261,17 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
     game = GAMES[event.game]
     for table, (_match, parsed_table) in zip(tables, table_specs, strict=True):
         for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
+            scored, adjusted = parsed_deal.unpacked()
             stored = Deal(
                 table=table,
                 board=parsed_deal.board,
                 sequence=sequence,
-                adjusted=parsed_deal.adjusted,
+                adjusted=adjusted,
                 adjusted_reason=parsed_deal.adjusted_reason,
                 extra=parsed_deal.extra,
                 status=parsed_deal.status,
             )
-            stored.record_scored(parsed_deal.scored, game)
+            stored.record_scored(scored, game)
             deals.append(stored)
             if len(deals) >= BATCH:
                 Deal.objects.bulk_create(deals)

@@ -11,9 +11,14 @@ structure the format names).
 """
 
 import re
+import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
+import orjson
+
+from scoring.archive.stream import JsonStream, TooLarge
 from scoring.engine.clock import settings_problems as clock_problems
 from scoring.engine.not_played import mark_problems, rule_problems
 from scoring.engine.standings import Format, MatchResult, StandingsError, TableResult, match_games
@@ -80,6 +85,9 @@ MAX_SESSIONS = 20
 SITE_DEAL_KEYS = {"board", "adjusted", "adjusted_reason", "options", "ruleset", "game"}
 
 
+DEAL_STATUSES = {status: status for status in ("draft", "confirmed", "disputed")}
+
+
 class ArchiveError(Refusal):
     """An archive refused as a whole; the message names the round, table, board and card."""
 
@@ -87,17 +95,72 @@ class ArchiveError(Refusal):
         super().__init__(code, template, **params)
 
 
-@dataclass(slots=True)
+# What a packed deal is compressed against (zlib's preset dictionary): the keys and cards of a
+# scored 华牌 deal, which shrink a deal's 460 bytes of JSON to about 110 (any game's keys help).
+_PACKING = (
+    b'{"ruleset":"huapai","captured":{"N":["HA","HK","HQ","HJ","H10","H9","H8","H7","H6","H5","H4",'
+    b'"H3","H2","SQ","DJ","C10"],"E":[],"S":[],"W":[]},"holders":{"SQ":"N","DJ":"E","C10":"S","HA":"W"},'
+    b'"exposed":{"SQ":"shown","HA":"first"},"penalties":{"N":-100},"scores":{"N":-10,"E":-70,"S":-60,'
+    b'"W":-120},"raw":{"N":-10,"E":-70,"S":-60,"W":-120},"sides":{"NS":-70,"EW":-190},"seat_stats":'
+    b'{"N":[0,0,0,0,0,0,0],"E":[0,0,0,0,0,0,0],"S":[1,1,0,0,0,0,0],"W":[0,0,1,0,0,0,0]}}'
+)
+
+
+def _pack(value):
+    packer = zlib.compressobj(1, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _PACKING)
+    return packer.compress(orjson.dumps(value)) + packer.flush()
+
+
+def _unpack(packed):
+    return orjson.loads(zlib.decompressobj(-15, _PACKING).decompress(packed))
+
+
 class ParsedDeal:
-    board: int
-    scored: dict  # canonical fields and scores from the game's `score_stored` (no breakdown)
-    adjusted: dict | None
-    adjusted_reason: str
-    extra: dict
-    status: str = "confirmed"
+    """A checked deal, waiting to be written. `scored` is the game's `score_stored` result
+    (canonical fields and scores, no breakdown) and `adjusted` the arbiter's adjusted score
+    (or None), kept packed together (their JSON, compressed) and unpacked on each use: a
+    checked archive waits whole in memory before its write transaction, and 360,000 deals as
+    dicts took five times the file (2.9 kB a deal, against about 110 bytes packed;
+    docs/performance.md)."""
+
+    __slots__ = ("_extra", "_packed", "adjusted_reason", "board", "status")
+
+    def __init__(self, board, scored, adjusted, adjusted_reason, extra, status="confirmed"):
+        self.board = board
+        self._packed = _pack([scored, adjusted])
+        self.adjusted_reason = adjusted_reason or ""
+        self._extra = extra or None
+        self.status = status
+
+    @property
+    def scored(self):
+        return _unpack(self._packed)[0]
+
+    @property
+    def adjusted(self):
+        return _unpack(self._packed)[1]
+
+    def unpacked(self):
+        """`(scored, adjusted)`, unpacked once."""
+        return tuple(_unpack(self._packed))
+
+    @property
+    def extra(self):
+        return self._extra if self._extra is not None else {}
+
+    def _fields(self):
+        return (self.board, self.scored, self.adjusted, self.adjusted_reason, self.extra, self.status)
+
+    def __eq__(self, other):
+        return isinstance(other, ParsedDeal) and self._fields() == other._fields()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"ParsedDeal{self._fields()!r}"
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedTable:
     number: int
     ns: str | None
@@ -112,7 +175,7 @@ class ParsedTable:
     finished: bool = True
 
 
-@dataclass
+@dataclass(slots=True)
 class ParsedMatch:
     home: str | None = None
     away: str | None = None
@@ -167,9 +230,8 @@ class ParsedEvent:
                         t.ns,
                         t.ew,
                         [
-                            {"scores": column_scores(d.scored["scores"]), "penalties": d.scored.get("penalties")}
-                            for d in t.deals
-                            if d.status == "confirmed"
+                            {"scores": column_scores(scored["scores"]), "penalties": scored.get("penalties")}
+                            for scored in (d.scored for d in t.deals if d.status == "confirmed")
                         ],
                         t.seats,
                     )
@@ -201,6 +263,17 @@ class ParsedEvent:
 # took 67 s and a gigabyte before failing on something else) is refused before anything is written.
 MAX_PEOPLE = 20_000
 MAX_ROUNDS = 200
+# Tables and deals in one archive: the largest event (10,000 players, 9 rounds of 16 boards) has
+# 22,500 tables and 360,000 deals. A checked table waits in memory at about 0.9 kB and a deal at
+# 0.2 kB however small its JSON, so these bound the memory a hostile archive can take to ~300 MB
+# (docs/security.md), where real ones take less than the file (docs/performance.md).
+MAX_TABLES = 100_000
+MAX_DEALS = 1_000_000
+# One match's JSON is read whole (a table of 16 boards is about 10 kB as exported), and each key
+# of the archive but its rounds (20,000 players are about 2 MB, 10 MB with every text at its
+# longest): not more.
+MAX_MATCH_CHARACTERS = 4_000_000
+MAX_HEADER_CHARACTERS = 16_000_000
 SLUG = re.compile(r"[a-z0-9-]{1,50}")
 ENTRANT_ID = re.compile(r"[A-Za-z0-9_-]{1,20}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # players of pairs and teams are not entrants
@@ -448,6 +521,172 @@ def parse_archive(data, rules_for=None):
     return parsed
 
 
+# The keys of an archive that the checks of its rounds depend on.
+HEADER_KEYS = {"format", "event", "players", "pairs", "teams"}
+
+
+def read_archive(binary, rules_for=None):
+    """Check an archive read from a binary, seekable file, one match at a time; return a
+    `ParsedEvent` as `parse_archive` does, or raise `ArchiveError` naming the fault (a file
+    that is not JSON or not UTF-8 with json's words and its place in the file).
+
+    Only the checked form is kept (`ParsedDeal`'s packed deals) beside one match of the file's
+    JSON and a window of its text (`scoring.archive.stream`), so the memory taken grows with the
+    checked archive, not with the JSON of the whole. The keys may come in any order: a round's
+    matches before its number, or the rounds before the players, are read once to find what
+    follows, then again.
+    """
+    with json_refusals():
+        return _read_archive(JsonStream(binary), rules_for)
+
+
+@contextmanager
+def json_refusals():
+    """The faults of a file that is not JSON (or not UTF-8) as `ArchiveError`s."""
+    try:
+        yield
+    except Refusal:
+        raise  # a refusal of what the JSON says, already worded (a Refusal is a ValueError)
+    except TooLarge as error:
+        raise ArchiveError(_("存档中有一项超过 {limit} 个字符"), limit=error.args[0]) from None
+    except UnicodeDecodeError as error:
+        raise ArchiveError(_("不是 UTF-8 文本（第 {byte} 字节）"), byte=error.start) from None
+    except ValueError as error:
+        raise ArchiveError(_("不是有效的 JSON：{detail}"), detail=str(error)[:200]) from None
+    except RecursionError:
+        raise ArchiveError(_("JSON 嵌套过深")) from None
+
+
+def _read_archive(stream, rules_for):
+    if stream.peek() != "{":  # nothing, or not an object: refused as parse_archive refuses it
+        data = stream.value(limit=MAX_HEADER_CHARACTERS) if stream.peek() else None
+        stream.end()
+        return parse_archive(data, rules_for)
+    header, rounds_at, parsed, after = {}, None, None, set()
+    for key in stream.members():
+        if key != "rounds" or stream.peek() != "[":
+            header[key] = stream.value(limit=MAX_HEADER_CHARACTERS)
+            if parsed is not None:
+                after.add(key)
+            continue
+        header.pop("rounds", None)
+        _require(rounds_at is None, _("“{key}” 出现两次"), key="rounds")
+        rounds_at = stream.mark()
+        if _header_complete(header):  # as exports write it: the rounds come last, read once
+            parsed, context = parse_header(header, rules_for)
+            parsed.rounds = _stream_rounds(stream, context)
+        else:
+            stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)  # one match at a time
+    stream.end()
+    if parsed is None or after & HEADER_KEYS:
+        parsed, context = parse_header(header, rules_for)
+        if rounds_at is not None:
+            stream.seek(rounds_at)
+            parsed.rounds = _stream_rounds(stream, context)
+    else:
+        _without_nul({key: header[key] for key in after}, "archive")
+    parsed.rounds.sort(key=lambda r: r.number)
+    return parsed
+
+
+def read_event_slug(binary):
+    """The slug an archive file names (None when it names none), reading no further than its
+    `event`; the file is left where it was. Raises `ArchiveError` for a file that is not JSON
+    up to there."""
+    start = binary.tell()
+    try:
+        with json_refusals():
+            stream = JsonStream(binary)
+            if stream.peek() != "{":
+                return None
+            for key in stream.members():
+                if key == "event":
+                    event = stream.value(limit=MAX_HEADER_CHARACTERS)
+                    slug = event.get("slug") if isinstance(event, dict) else None
+                    return slug.strip() if isinstance(slug, str) else None
+                stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)
+            return None
+    finally:
+        binary.seek(start)
+
+
+def _header_complete(header):
+    """Whether the keys the rounds' checks need have all been read (the kind's entrants too)."""
+    if not {"format", "event", "players"} <= set(header):
+        return False
+    event = header["event"]
+    if not isinstance(event, dict):
+        return True  # refused by parse_header
+    game = GAMES.get(event.get("game") or DEFAULT_GAME) if isinstance(event.get("game"), str | None) else None
+    default = Kind.PAIRS if game is None or not game.event_kinds else game.event_kinds[0]
+    kind = event.get("kind", default)
+    return kind == Kind.INDIVIDUAL or ("teams" if kind == Kind.TEAMS else "pairs") in header
+
+
+def _stream_rounds(stream, context):
+    rounds = []
+    for _element in stream.elements():
+        _require(len(rounds) < MAX_ROUNDS, _("“{key}” 超过 {limit} 项"), key="rounds", limit=MAX_ROUNDS)
+        if stream.peek() == "{":
+            rounds.append(_stream_round(stream, context))
+        else:
+            rounds.append(parse_round(stream.value(limit=MAX_MATCH_CHARACTERS), context))  # refused
+    return rounds
+
+
+def _stream_round(stream, context):
+    """One round read key by key, its matches one at a time (after its own keys when the
+    number comes first, as exports write it; else read again once the number is known)."""
+    head, matches_at, rnd, seated = {}, None, None, None
+    for key in stream.members():
+        if key != "matches" or stream.peek() != "[":
+            head[key] = stream.value(limit=MAX_MATCH_CHARACTERS)
+            continue
+        head.pop("matches", None)
+        _require(matches_at is None, _("“{key}” 出现两次"), key="matches")
+        matches_at = stream.mark()
+        if _number(head.get("number")):
+            rnd, seated = _stream_round_begin(head, context)
+            _stream_matches(stream, rnd, context, seated)
+        else:
+            stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)
+    if rnd is None:
+        if matches_at is None:
+            return parse_round(head, context)  # no matches to stream (or refused)
+        rnd, seated = _stream_round_begin(head, context)
+        after = stream.mark()
+        stream.seek(matches_at)
+        _stream_matches(stream, rnd, context, seated)
+        stream.seek(after)
+    else:  # keys named after the matches
+        _without_nul(head, f"rounds[number={rnd.number}]")
+        _round_keys(rnd, head)
+    return _round_end(rnd)
+
+
+def _stream_round_begin(head, context):
+    _require(_number(head.get("number")), _("每轮需要正整数 number"))
+    _without_nul(head, f"rounds[number={head['number']}]")
+    rnd = _round_begin(head, context)
+    return rnd, _Seated(rnd.number)
+
+
+def _stream_matches(stream, rnd, context, seated):
+    for index, _element in enumerate(stream.elements()):
+        try:
+            raw_match = stream.value(limit=MAX_MATCH_CHARACTERS)
+        except TooLarge:
+            raise ArchiveError(
+                _("第{round}轮第 {n} 场比赛超过 {limit} 个字符"),
+                round=rnd.number,
+                n=index + 1,
+                limit=MAX_MATCH_CHARACTERS,
+            ) from None
+        _without_nul(raw_match, f"rounds[number={rnd.number}].matches[{index}]")
+        _label(raw_match, rnd.number)
+        _round_match(rnd, raw_match, context, seated)
+
+
 @dataclass
 class _Context:
     """What checking one round needs to know of the whole archive."""
@@ -458,6 +697,8 @@ class _Context:
     entrant_ids: set
     members_of: dict
     round_numbers: set = field(default_factory=set)
+    tables: int = 0  # checked so far (MAX_TABLES)
+    deals: int = 0  # (MAX_DEALS)
 
 
 def parse_header(data, rules_for=None):
@@ -574,17 +815,37 @@ def parse_header(data, rules_for=None):
 
 def parse_round(raw_round, context):
     """Check one round of the archive (rounds come in any order, each number once)."""
-    event, kind = context.event, context.event["kind"]
-    rules, player_ids, entrant_ids = context.rules, context.player_ids, context.entrant_ids
-    members_of, numbers = context.members_of, context.round_numbers
     _require(
         isinstance(raw_round, dict) and _number(raw_round.get("number")),
         _("每轮需要正整数 number"),
     )
     number = raw_round["number"]
     _without_nul(raw_round, f"rounds[number={number}]")
+    rnd = _round_begin(raw_round, context)
+    raw_matches = raw_round.get("matches") or []
+    _require(isinstance(raw_matches, list), _("{where}：matches 必须是列表"), where=_round(number))
+    for raw_match in raw_matches:
+        _label(raw_match, number)
+    seated = _Seated(number)
+    for raw_match in raw_matches:
+        _round_match(rnd, raw_match, context, seated)
+    return _round_end(rnd)
+
+
+def _round_begin(raw_round, context):
+    """A round's own keys checked (all but its matches; the number first) and its number
+    taken: the round, without matches yet."""
+    numbers = context.round_numbers
+    number = raw_round["number"]
     _require(number not in numbers, _("第{round}轮重复"), round=number)
     numbers.add(number)
+    return _round_keys(ParsedRound(number=number, status=""), raw_round)
+
+
+def _round_keys(rnd, raw_round):
+    """The keys of a round other than its number and matches, checked onto `rnd` (again when
+    a streamed round names some after its matches)."""
+    number = rnd.number
     status = raw_round.get("status")
     _require(
         status is None or (isinstance(status, str) and status in ROUND_STATUSES),
@@ -607,60 +868,87 @@ def parse_round(raw_round, context):
     )
     stage = raw_round.get("stage", "")
     _require(stage in STAGES, _("第{round}轮 stage {stage!r:.40} 无效"), round=number, stage=stage)
-    raw_matches = raw_round.get("matches") or []
-    _require(isinstance(raw_matches, list), _("{where}：matches 必须是列表"), where=_round(number))
-    for raw_match in raw_matches:
-        label = raw_match.get("label", "") if isinstance(raw_match, dict) else ""
-        _require(label in LABELS, _("第{round}轮 label {label!r:.40} 无效"), round=number, label=label)
-    rnd = ParsedRound(
-        number=number,
-        status=status or "",
-        extra=_extra(raw_round, {"number", "status", "matches", "draw", "stage", "sessions"}),
-        draw_released=draw == "released",
-        stage=stage,
-        sessions=sessions,
-    )
-    tables_seen, entrants_seen = set(), set()
+    rnd.status = status or ""
+    rnd.extra = _extra(raw_round, {"number", "status", "matches", "draw", "stage", "sessions"})
+    rnd.draw_released = draw == "released"
+    rnd.stage = stage
+    rnd.sessions = sessions
+    return rnd
 
-    def seat_once(entrant, where, rnd_number=number, seen=entrants_seen):
+
+def _label(raw_match, number):
+    label = raw_match.get("label", "") if isinstance(raw_match, dict) else ""
+    _require(label in LABELS, _("第{round}轮 label {label!r:.40} 无效"), round=number, label=label)
+
+
+class _Seated:
+    """The tables and entrants a round has seated so far: each once."""
+
+    def __init__(self, number):
+        self.number = number
+        self.tables, self.entrants = set(), set()
+
+    def __call__(self, entrant, where):
         _require(
-            entrant not in seen,
+            entrant not in self.entrants,
             _("第{round}轮：{id} 出现两次（{where}）"),
-            round=rnd_number,
+            round=self.number,
             id=entrant,
             where=where,
         )
-        seen.add(entrant)
+        self.entrants.add(entrant)
 
-    for raw_match in raw_matches:
+
+def _round_match(rnd, raw_match, context, seated):
+    """One match of a round checked, its deals scored, and added to the round."""
+    event, kind = context.event, context.event["kind"]
+    number = rnd.number
+    _require(
+        isinstance(raw_match, dict),
+        _("{where}：比赛必须是对象"),
+        where=_round(number),
+    )
+    if "bye" in raw_match:
+        bye = raw_match["bye"]
+        known_ids = context.player_ids if kind == Kind.INDIVIDUAL else context.entrant_ids
         _require(
-            isinstance(raw_match, dict),
-            _("{where}：比赛必须是对象"),
+            _known(bye, known_ids),
+            _("{where}：轮空的 {id!r:.40} 不存在"),
             where=_round(number),
+            id=bye,
         )
-        if "bye" in raw_match:
-            bye = raw_match["bye"]
-            known_ids = player_ids if kind == Kind.INDIVIDUAL else entrant_ids
-            _require(
-                _known(bye, known_ids),
-                _("{where}：轮空的 {id!r:.40} 不存在"),
-                where=_round(number),
-                id=bye,
-            )
-            seat_once(bye, Text(_("轮空")))
-            rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
-            continue
-        if kind == Kind.TEAMS:
-            match = _team_match(raw_match, number, entrant_ids, members_of, tables_seen, seat_once)
-        else:
-            match = _table_match(
-                raw_match, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once, event["game"]
-            )
-        for table in match.tables:
-            _deals(table, raw_match if kind != Kind.TEAMS else None, number, rules, event)
-            if kind == Kind.PAIRS and carries_state(GAMES[event["game"]]):
-                _match_ruling(table, match, number, rules, event)
-        rnd.matches.append(match)
+        seated(bye, Text(_("轮空")))
+        rnd.matches.append(ParsedMatch(bye=bye, extra=_extra(raw_match, {"bye"})))
+        return
+    if kind == Kind.TEAMS:
+        match = _team_match(raw_match, number, context.entrant_ids, context.members_of, seated.tables, seated)
+    else:
+        match = _table_match(
+            raw_match,
+            number,
+            kind,
+            context.entrant_ids,
+            context.player_ids,
+            context.members_of,
+            seated.tables,
+            seated,
+            event["game"],
+        )
+    context.tables += len(match.tables)
+    _require(context.tables <= MAX_TABLES, _("存档超过 {limit} 桌"), limit=MAX_TABLES)
+    for table in match.tables:
+        _deals(table, raw_match if kind != Kind.TEAMS else None, number, context.rules, event)
+        context.deals += len(table.deals)
+        _require(context.deals <= MAX_DEALS, _("存档超过 {limit} 副牌"), limit=MAX_DEALS)
+        table.raw = None  # its deals are checked: the raw JSON goes
+        if kind == Kind.PAIRS and carries_state(GAMES[event["game"]]):
+            _match_ruling(table, match, number, context.rules, event)
+    rnd.matches.append(match)
+
+
+def _round_end(rnd):
+    """A round's status when the archive gives none, and no unruled match in a published round."""
+    number = rnd.number
     unruled = [t for m in rnd.matches for t in m.tables if not t.finished]
     if not rnd.status:
         played = [m for m in rnd.matches if m.bye is None]
@@ -917,7 +1205,8 @@ def _deals(table, raw_match, round_number, rules, event):
                 _("{where}：{problem} [{deal_code}]"), where=where, problem=problem, deal_code=error.code
             ) from None
         status = raw.get("status", "confirmed")
-        _require(status in ("draft", "confirmed", "disputed"), _("{where}：status 无效"), where=where)
+        _require(_known(status, DEAL_STATUSES), _("{where}：status 无效"), where=where)
+        status = DEAL_STATUSES[status]  # one string for every deal that waits
         for problem in mark_problems(raw):
             raise ArchiveError(_("{where}：{problem}"), where=where, problem=Text(problem))
         _text(raw.get("adjusted_reason"), 500, Text(_("{where} adjusted_reason"), where=where))
@@ -935,7 +1224,7 @@ def _deals(table, raw_match, round_number, rules, event):
             )
         )
     if event["mode"] == MatchMode.GAMES and table.deals:
-        sides = [(d.scored["sides"]["NS"], d.scored["sides"]["EW"]) for d in table.deals]
+        sides = [(scored["sides"]["NS"], scored["sides"]["EW"]) for scored in (d.scored for d in table.deals)]
         try:
             match_games(game.match_units(sides, event["game_threshold"]), event["length"])
         except StandingsError as error:

@@ -1,9 +1,11 @@
+import shutil
 import sys
+import tempfile
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from scoring.archive.database import import_archive, read_archive_json
+from scoring.archive.database import import_archive
 from scoring.archive.format import ArchiveError
 from scoring.messages import message_text
 
@@ -17,19 +19,23 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, replace, **options):
         try:
-            if file == "-":
-                raw = sys.stdin.buffer.read()
-            else:
-                with open(file, "rb") as handle:
-                    raw = handle.read()
+            with self._archive(file) as handle:
+                event = import_archive(handle, replace=replace)  # checked as it is read
         except OSError as error:
             raise CommandError(
                 gettext("无法读取 %(file)s：%(reason)s") % {"file": file, "reason": error.strerror}
             ) from None
-        try:
-            data = read_archive_json(raw)
-            del raw  # a large archive: keep one copy in memory, not two
-            event = import_archive(data, replace=replace, consume=True)
         except ArchiveError as error:
             raise CommandError(message_text(error)) from None
         self.stdout.write(f"imported {event.slug}: {event.rounds.count()} rounds")
+
+    @staticmethod
+    def _archive(file):
+        """The archive as a binary file that can be read twice (standard input is copied to a
+        temporary file first: an archive's keys may come in any order)."""
+        if file != "-":
+            return open(file, "rb")
+        spooled = tempfile.TemporaryFile()  # noqa: SIM115 -- closed by the caller's with
+        shutil.copyfileobj(sys.stdin.buffer, spooled)
+        spooled.seek(0)
+        return spooled

@@ -85,7 +85,10 @@ class UploadForm(forms.Form):
 
 
 class ArchiveUploadForm(UploadForm):
-    limit = 200 * 1024 * 1024  # a 10,000-player event's archive is about 150 MB
+    # The largest event's export (10,000 players, 360,000 deals, written with indent) is about
+    # 220 MB, checked as it is read in less memory than its size (docs/security.md); nginx's
+    # `client_max_body_size` for /organiser/import/ says the same (deploy/nginx/huapai-proxy.conf).
+    limit = 256 * 1024 * 1024
     replace = forms.BooleanField(label=_("替换同代号且没有成绩的赛事"), required=False)
 
 

@@ -48,9 +48,9 @@ def archive_upload(request):
     if request.method == "POST":
         if form.is_valid():
             try:
-                event = import_archive_upload(
-                    form.cleaned_data["file"].read(), user=request.user, replace=form.cleaned_data["replace"]
-                )
+                upload = form.cleaned_data["file"]
+                upload.seek(0)  # read as it is checked, from Django's temporary file (never whole)
+                event = import_archive_upload(upload, user=request.user, replace=form.cleaned_data["replace"])
             except ArchiveError as failure:
                 refused(request, failure)
             else:

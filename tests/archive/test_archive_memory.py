@@ -1,0 +1,86 @@
+"""Checking an archive takes memory in proportion to the file, within a bound (issue 37, issue 44).
+
+A 40 MB upload peaked at 3.25 GB when the whole JSON was loaded and every deal kept as dicts.
+The bound (docs/security.md): while an archive file is checked, the process grows by less
+than 3× the file's size. Measured in a fresh interpreter, with the game's code loaded and warm
+before, as the peak resident set (VmHWM, reset first) against the resident set before.
+"""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from scoring.games.huapai.samples import random_deal
+from tests.archives import pairs_archive
+from tests.conftest import REPO
+
+BOUND = 3  # times the file's size
+
+CHILD = """
+import json, resource, sys
+from scoring.archive.format import parse_archive, read_archive
+from tests.archives import four_pairs_two_rounds
+
+def status(key):
+    with open("/proc/self/status") as lines:
+        return next(int(line.split()[1]) * 1024 for line in lines if line.startswith(key + ":"))
+
+parse_archive(four_pairs_two_rounds())  # the game's code loaded and warm
+try:
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")  # the peak resident set starts again from here
+    before, peak = status("VmRSS"), lambda: status("VmHWM")
+except OSError:  # no reset: the peak so far counts as the start (the growth can only look smaller)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with open(sys.argv[1], "rb") as archive:
+    parsed = read_archive(archive)
+deals = sum(len(t.deals) for r in parsed.rounds for m in r.matches for t in m.tables)
+print(json.dumps({"growth": peak() - before, "deals": deals}))
+"""
+
+
+def big_archive(tables=100, rounds=9, boards=16):
+    """A pairs event of random 华牌 deals: `tables` tables a round, each pair meeting others."""
+    rng = random.Random(37)
+    codes = [f"A{n:03d}" for n in range(1, 2 * tables + 1)]
+    archive_rounds = []
+    for number in range(1, rounds + 1):
+        order = codes[:]
+        rng.shuffle(order)
+        matches = []
+        for table in range(tables):
+            deals = []
+            for board in range(1, boards + 1):
+                deal = random_deal(rng)
+                del deal["ruleset"]
+                deals.append({"board": board, **deal})
+            matches.append({"table": table + 1, "ns": order[2 * table], "ew": order[2 * table + 1], "deals": deals})
+        archive_rounds.append({"number": number, "status": "official", "matches": matches})
+    return pairs_archive(codes, archive_rounds, slug="memory")
+
+
+@pytest.fixture(scope="module")
+def archive_data():
+    return big_archive()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.parametrize("indent", [1, None], ids=["as-exported", "compact"])
+def test_checking_an_archive_grows_the_process_by_less_than_three_times_the_file(archive_data, indent, tmp_path):
+    path = tmp_path / "archive.json"
+    separators = None if indent else (",", ":")
+    path.write_text(json.dumps(archive_data, ensure_ascii=False, indent=indent, separators=separators), "utf-8")
+    size = path.stat().st_size
+    assert size > 1_000_000  # a few MB: what the bound is about, not the interpreter's own noise
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path)], cwd=REPO, capture_output=True, text=True, check=True, timeout=600
+    )
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    assert measured["deals"] == 100 * 9 * 16
+    assert measured["growth"] < BOUND * size, (
+        f"checking a {size / 2**20:.1f} MB archive grew the process by {measured['growth'] / 2**20:.1f} MB"
+    )
