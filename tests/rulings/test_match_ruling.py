@@ -124,7 +124,7 @@ def test_once_ruled_the_round_publishes_and_the_remaining_deals_are_not_expected
     blocking = [str(text) for text in publication_checklist(rnd)["blocking"]]
     assert any("1号桌比赛未结束" in text and "裁判长裁定" in text for text in blocking)
     assert not any("缺少第" in text for text in blocking)  # not "deals 4–40 missing"
-    assert table_rows(rnd)[tables[1].pk]["boards"] == 40
+    assert table_rows(rnd)[tables[1].pk]["boards"] == 4  # the deals played and the next, not 40
     rule_match(table=tables[1], user=chief, outcome="as_it_stands", reason="时间到")
     rule_match(table=tables[2], user=chief, outcome="draw", reason="时间到，规程：未完成按平局")
     assert publication_checklist(rnd)["blocking"] == []

@@ -218,6 +218,15 @@ class Shengji(GameBase):
             placed["state"] = reached["state"]
         return placed
 
+    def boards_in_play(self, rules, result, length):
+        """A match to a target (M2, M4) may end on any deal, so while it goes on it counts the
+        deals played and the next one, not the round's most: the grid and the phones show the
+        next deal to play, the checklist wants the match finished or ruled on. A match of a set
+        number of deals only (M3) counts them all."""
+        if read_event_options(rules).target is None:
+            return length
+        return min(length, (result["deals_played"] if result else 0) + 1)
+
     def match_lines(self, before, after, rules):
         """The match as the entry page shows it around one deal: [Text] of the levels before the
         deal, after it (`after` None: not scored yet), and the match's progress to its end."""
