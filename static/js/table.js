@@ -276,8 +276,10 @@
     // A guarded table says why, in words (table-api.md): known phones go on, others wait.
     show(document.getElementById("table-guarded"), !!state.guarded);
     setText(document.getElementById("table-guarded"), state.guarded ? state.guarded.message : "");
-    // Appeals are lodged within the correction period, after the round is published.
-    show(document.getElementById("appeal-box"), state.round.status === "provisional");
+    // Appeals are lodged within the correction period, after the round is published, and from the
+    // table's link only where its players enter (otherwise a referee lodges it for them).
+    var entryOff = state.read_only && state.read_only.code === "players_entry_off";
+    show(document.getElementById("appeal-box"), state.round.status === "provisional" && !entryOff);
     var allConfirmed = state.boards.length > 0 && state.boards.every(function (b) { return b.status === "confirmed"; });
     show(document.getElementById("signoff-section"), allConfirmed);
     if (allConfirmed) drawSignoff();
