@@ -18,6 +18,9 @@
     };
   }
   var base = app.dataset.base;
+  // The reads go without cookies (the link is the only key), so the page says in which language it
+  // was drawn: the state's and the previews' words come back in it, not in the phone's own.
+  var language = document.documentElement.lang || "zh-hans";
   var decks = parseInt(app.dataset.decks, 10) || 1;
   var storeKey = "huapai-table:" + base;
   var SEATS = ["N", "E", "S", "W"];
@@ -196,7 +199,7 @@
   // A state kept on this phone from an earlier visit has none (its poll brings the state now).
   var etag = kept.state ? null : app.dataset.stateEtag || null;
   function refresh() {
-    var headers = etag ? { "If-None-Match": etag } : {};
+    var headers = etag ? { "If-None-Match": etag, "Accept-Language": language } : { "Accept-Language": language };
     return fetch(app.dataset.state, { headers: headers, credentials: "omit", cache: "no-store" })
       .then(function (response) {
         noteServerTime(response);
@@ -515,7 +518,7 @@
     pendingPreview = new AbortController();
     fetch(base + "boards/" + openBoard + "/preview", {
       method: "POST", body: JSON.stringify(dealFromGrid()), credentials: "omit",
-      headers: { "Content-Type": "application/json" }, signal: pendingPreview.signal,
+      headers: { "Content-Type": "application/json", "Accept-Language": language }, signal: pendingPreview.signal,
     }).then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         show(document.getElementById("preview-offline"), false);
@@ -596,7 +599,7 @@
     show(document.getElementById("dispute-box"), canWrite && (b.status === "draft" || b.status === "confirmed"));
     show(document.getElementById("edit-board"), verifiable);
     if (b.status !== "empty" && (!detail || detail.board !== openBoard || detail.version !== b.version)) {
-      fetch(base + "boards/" + openBoard, { credentials: "omit", cache: "no-store" })
+      fetch(base + "boards/" + openBoard, { credentials: "omit", cache: "no-store", headers: { "Accept-Language": language } })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (data) { if (data && data.board === openBoard) { detail = data; drawDealWords(data); } })
         .catch(function () {});
