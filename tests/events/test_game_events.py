@@ -224,7 +224,7 @@ def test_an_organiser_creates_a_shengji_pairs_event_with_its_match_settings(clie
     rules = event_rules(event)
     assert (rules.start_level, rules.target, rules.deals) == (2, 13, None)
     console = client.get("/organiser/sj-pairs/").content.decode()
-    assert "升级 (shengji)" in console and "先升过第 13 级者胜" in console and "局数" in console
+    assert "升级 (shengji)" in console and "先升过第 13 级者胜" in console and "不限副数" in console
 
 
 def test_a_shengji_match_of_n_deals_sets_the_match_length(client, director):
@@ -331,10 +331,10 @@ def test_the_kind_offered_is_the_kind_the_games_law_allows(client, director):
 
 
 def test_an_option_without_a_default_says_what_empty_means(client, director):
-    """升级's 每场局数 has no default: not "默认：None" but what leaving it empty means."""
+    """升级's 每场副数 has no default: not "默认：None" but what leaving it empty means."""
     page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
     assert "None" not in page
-    assert "留空（默认）：不限局数" in page
+    assert "留空（默认）：不限副数" in page
 
 
 def test_the_final_stage_is_offered_only_where_it_works(client):

@@ -82,7 +82,7 @@ def option_field(spec, label):
         )
     if spec.default is None:
         # No default value to name ("默认：None"): an option that may be left unset says what
-        # unset means (升级's deals: 不限局数); any other says nothing.
+        # unset means (升级's deals: 不限副数); any other says nothing.
         if spec.nullable and spec.none_phrase:
             field.help_text = _("留空（默认）：%(value)s") % {"value": _(spec.none_phrase)}
     elif spec.nullable and choices is None:  # empty is a value of its own: none (升级's target)
@@ -294,7 +294,7 @@ class EventForm(forms.ModelForm):
                 self.initial["match_length"] = game.default_match_length
             self.fields["match_length"].label = _("每桌每轮至多副数")
             self.fields["match_length"].help_text = _(
-                "比赛到目标级数（或打满局数）即结束；到此副数仍未结束的，按当时级数定胜负。设了局数时取局数"
+                "比赛到目标级数（或打满副数）即结束；到此副数仍未结束的，按当时级数定胜负。设了副数时取副数"
             )
         stored = self.instance.options if isinstance(self.instance.options, dict) else {}
         for spec in specs:

@@ -105,3 +105,20 @@ def test_the_sample_deals_are_valid_busy_and_the_same_for_a_seed():
     for previous, deal in zip(results, deals[1:], strict=False):
         if "state" in deal:
             assert deal["state"] == previous["state"]
+
+
+def test_shengji_names_a_deal_fu_never_ju():
+    """Issue 43 item 2: 升级 has no 局 — a board is a 副 on every page — yet its first-deal refusals
+    and its option "每场局数" said 局. Every word it marks for a page says 副 (牌局 "a deal", 平局
+    "a draw" and 终局 "at the end" are other words)."""
+    import re
+    from pathlib import Path
+
+    import scoring.games.shengji as package
+
+    marked = []
+    for source in Path(package.__file__).parent.glob("*.py"):
+        marked += re.findall(r'_\(\s*"([^"]*)"', source.read_text(encoding="utf-8"))
+    assert marked
+    wrong = [words for words in marked if "局" in re.sub("牌局|平局|终局", "", words)]
+    assert wrong == []
