@@ -284,8 +284,11 @@
     var entryOff = state.read_only && state.read_only.code === "players_entry_off";
     show(document.getElementById("appeal-box"), state.round.status === "provisional" && !entryOff);
     var allConfirmed = state.boards.length > 0 && state.boards.every(function (b) { return b.status === "confirmed"; });
-    show(document.getElementById("signoff-section"), allConfirmed);
-    if (allConfirmed) drawSignoff();
+    // Signing off is the players' where they may act (a table every side signed shows who did); a
+    // link that only reads (the referees enter, the round is published) offers no sign-off form.
+    var mayShowSignoff = state.writable || (state.read_only && state.read_only.code === "signed_off");
+    show(document.getElementById("signoff-section"), allConfirmed && mayShowSignoff);
+    if (allConfirmed && mayShowSignoff) drawSignoff();
     if (openBoard) drawPanel();
     drawClock();
   }

@@ -349,6 +349,7 @@ def test_a_paohuzi_directors_day(live_server, browser, tmp_path):
     reader.goto(links[1][0])
     expect(reader.locator("#read-only")).to_contain_text("本赛事由裁判录入成绩")
     expect(reader.locator("#appeal-box")).to_be_hidden()
+    expect(reader.locator("#signoff-section")).to_be_hidden()  # every board confirmed, but nothing to sign here
     reader.context.close()
     # An appeal lodged by a referee for South at table 1, among the table's three players.
     south = Table.objects.select_related("south").get(round__event=event, round__number=1, number=1).south
