@@ -82,9 +82,9 @@ def chinese_left(text, allowed):
 
 def read_everything(browser, base, slug, tmp_path, language, rounds, codes, director, links=()):
     """Every public page of the event, its staff's pages of each round (the consoles, the live
-    grid, calls and appeals), the tables' links (`links`) and every file the consoles offer the
-    director, in `language`: {address: text}. Pages and files are found by their links, as a
-    reader finds them."""
+    grid, calls, appeals, a board's entry page with its history, a table's check), the tables'
+    links (`links`) and every file the consoles offer the director, in `language`: {address:
+    text}. Pages and files are found by their links, as a reader finds them."""
     reader = new_page(browser)
     reader.context.add_cookies(director.context.cookies())
     reader.context.add_cookies([{"name": "django_language", "value": language, "url": base}])
@@ -94,7 +94,8 @@ def read_everything(browser, base, slug, tmp_path, language, rounds, codes, dire
     addresses += [f"/events/{slug}/entrants/{code}/" for code in codes]
     addresses += [f"/organiser/{slug}/", *(f"/organiser/{slug}/rounds/{n}/" for n in rounds)]
     for n in rounds:
-        addresses += [f"/referee/{slug}/rounds/{n}/{page}" for page in ("", "calls/", "appeals/")]
+        pages = ("", "calls/", "appeals/", "tables/1/boards/1/", "tables/1/confirm/")
+        addresses += [f"/referee/{slug}/rounds/{n}/{page}" for page in pages]
     addresses += [link.removeprefix(base) for link in links]
     reader.goto(base + addresses[0])
     linked = reader.locator(f'a[href^="/events/{slug}/"]').evaluate_all(HREFS)
@@ -628,6 +629,9 @@ def test_a_shengji_directors_day_with_a_match_stopped_by_time(live_server, brows
     for code, total in points.items():
         assert re.search(rf"\b{code}\b.*?\b{total}\b", text_of(chinese, "/standings.xlsx")), (code, total)
     assert "局" not in round_two, round_two  # 升级's deals are 副
+    # The travellers of the boards played (two at table 1, one at table 2), not the round's ten.
+    (travellers,) = [line for line in round_two.splitlines() if "牌例对照" in line]
+    assert travellers.split("牌例对照：")[1].split() == ["1", "2"], travellers
     english = read_everything(browser, base, slug, tmp_path, "en", (1, 2), points, director, table_pages)
     assert "Standings" in text_of(english, "/standings/")
     assert "chief arbiter" in text_of(english, "/rounds/2/").lower()
