@@ -350,3 +350,22 @@ def test_the_final_stage_is_offered_only_where_it_works(client):
     client.force_login(make_user("chief", "organiser", pairs))
     page = client.get(f"/organiser/{pairs.slug}/").content.decode()
     assert 'id="stage-form"' in page and "淘汰赛" in page
+
+
+def test_a_game_without_penalty_points_is_not_offered_them_as_a_tie_break(client, director):
+    """Issue 43 item 8: 升级's form offered 罚分 as a tie-break (the fourth by default), a figure that
+    is always 0 in a game whose law has no penalty points. 华牌's form keeps it."""
+    for game, offered in (("shengji", False), ("paohuzi", False), ("huapai", True)):
+        page = client.get("/organiser/new/", {"game": game}).content.decode()
+        selects = re.findall(r'<select name="tiebreak_\d".*?</select>', page, re.S)
+        assert all(('value="penalties"' in select) is offered for select in selects), game
+    page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
+    chain = [
+        re.search(r'<option value="(\w*)"[^>]*selected', select)
+        for select in re.findall(r'<select name="tiebreak_\d".*?</select>', page, re.S)
+    ]
+    assert [found.group(1) for found in chain if found and found.group(1)] == [
+        "match_points",
+        "score_difference",
+        "head_to_head",
+    ]

@@ -256,6 +256,17 @@ class EventForm(forms.ModelForm):
         if self.game.generic_options:
             self._game_fields(frozen)
 
+    def _no_penalty_tiebreak(self):
+        """A game without penalty points (升级…) is not offered 罚分 as a tie-break, where it is
+        always 0 (issue 43 item 8); a chain frozen by the event's first deal stays as stored."""
+        for position in range(1, TIEBREAK_POSITIONS + 1):
+            field = self.fields.get(f"tiebreak_{position}")
+            if field is None or field.disabled:
+                continue
+            field.choices = [(key, label) for key, label in field.choices if key != "penalties"]
+            if self.initial.get(f"tiebreak_{position}") == "penalties":
+                self.initial[f"tiebreak_{position}"] = ""
+
     def _game_fields(self, frozen):
         """Another game than 华牌: its options as fields, and what the game fixes left out."""
         game = self.game
@@ -264,6 +275,8 @@ class EventForm(forms.ModelForm):
         if len(game.rulesets) == 1:
             del self.fields["ruleset"]
         own_words = standings_labels(game)  # 升级: 级差 for 得分差, in the page's language
+        if not game.takes_penalties:
+            self._no_penalty_tiebreak()
         for position in range(1, TIEBREAK_POSITIONS + 1) if own_words else ():
             field = self.fields.get(f"tiebreak_{position}")
             if field is not None:
