@@ -5,7 +5,7 @@ as a formula: a name such as "=HYPERLINK(…)" stays a name.
 """
 
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, pgettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -267,7 +267,7 @@ def _write_game_results(ws, game, tables_with_deals, players, status_label, rule
         if ruling:
             words = table_summary(game, rules, [deal["game_data"] or {} for deal in deals], ruling)
             ws.append(
-                [table["round"], table["number"], "裁定"]
+                [table["round"], table["number"], pgettext("results workbook row", "裁定")]
                 + [safe(ws, name) for name in names]
                 + [safe(ws, message_text(words) if words is not None else ruling["reason"])]
             )

@@ -119,6 +119,15 @@ class GameBase:
         """The match of a table's deals: state, deals played, finished, winner."""
         return None
 
+    def boards_in_play(self, rules: Any, result: dict | None, length: int) -> int:
+        """How many boards a table's match counts while it goes on (`result`: `table_match`'s,
+        None before its first deal), 1…`length`: the cells of the referees' grid and of the
+        players' phones, the boards "still to confirm" and the ones the publication checklist
+        wants. A match of a set number of deals counts them all (this default); one that may end
+        by itself sooner (升级's target) counts the deals played and the next one, never the
+        round's most. A finished or ruled match counts the deals it had (`stored.boards_played_out`)."""
+        return length
+
     def match_lines(self, before: dict | None, after: dict | None, rules: Any) -> list:
         """The match around one deal in words, as `Text`s."""
         return []

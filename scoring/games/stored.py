@@ -156,11 +156,13 @@ def table_outcome(game, rules, deals, length, ruling=None):
 def boards_played_out(game, rules, deals, length, ruling=None):
     """How many boards a table's match needs (1…this): `length`, or fewer for a game whose match
     ends by itself (升级: the deals up to the one that ended it, as stored in playing order) or
-    was ruled on by the chief arbiter (the deals it had: the rest are not expected)."""
+    was ruled on by the chief arbiter (the deals it had: the rest are not expected). A match
+    still going counts what its game says (`Game.boards_in_play`: 升级 to a target, the deals
+    played and the next one)."""
     result = ruled_match(game, table_match(game, rules, deals), ruling)
-    if result is None or not result["finished"]:
-        return length
-    return min(length, result["deals_played"])
+    if result is not None and result["finished"]:
+        return min(length, result["deals_played"])
+    return max(1, min(length, game.boards_in_play(rules, result, length)))
 
 
 def table_summary(game, rules, deals, ruling=None):

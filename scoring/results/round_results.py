@@ -14,6 +14,15 @@ def published_round(event, number):
     return Round.objects.published().filter(event=event, number=number).first()
 
 
+def played_boards(event, rnd):
+    """The boards a round's travellers compare, in order: in boards mode, every board a table of
+    the round played (a match that ends by itself, 升级's to a target, has fewer than the
+    round's most, and no traveller beyond them); None in games mode."""
+    if event.match_mode != MatchMode.BOARDS:
+        return None
+    return sorted(set(Deal.objects.filter(table__round=rnd).values_list("board", flat=True)))
+
+
 def round_results(event, rnd):
     """Every table of a round with its totals, 局 and 场分, for the round page and the results PDF."""
     tables = list(

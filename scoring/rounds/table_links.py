@@ -14,16 +14,26 @@ TABLE_PATH = "/t/{token}/"
 
 
 def table_links(rnd):
-    """[{"table", "url", "ns", "ew"}] for every table of a round, as `manage.py table_links`
-    prints them: "ns"/"ew" are the codes of the entrants seated there (None when a table's
-    seats are individuals)."""
-    tables = Table.objects.filter(round=rnd).select_related("ns_entrant", "ew_entrant").order_by("number")
+    """[{"table", "url", "ns", "ew", "codes"}] for every table of a round, as `manage.py
+    table_links` prints them: "ns"/"ew" are the codes of the entrants seated there (None when a
+    table's seats are individuals); "codes" every side's code, [(side, code)] in the game's seat
+    order (跑胡子: E, S, W — a player alone is his own side), so the round console can list them
+    where there are no pairs."""
+    from scoring.table_entry.codes import side_entrants  # it imports this module's replacements
+
+    tables = Table.objects.filter(round=rnd).select_related("ns_entrant", "ew_entrant", "round").order_by("number")
     return [
         {
             "table": table.number,
             "url": TABLE_PATH.format(token=table.token),
             "ns": table.ns_entrant.access_code if table.ns_entrant else None,
             "ew": table.ew_entrant.access_code if table.ew_entrant else None,
+            "codes": [(side, entrant.access_code) for side, entrant in side_entrants(table)],
+            # The two partnerships' columns (a pair's code, or None: its players' own, in "codes").
+            "pairs": [
+                ("NS", table.ns_entrant.access_code if table.ns_entrant else None),
+                ("EW", table.ew_entrant.access_code if table.ew_entrant else None),
+            ],
         }
         for table in tables
     ]

@@ -18,6 +18,9 @@
     };
   }
   var base = app.dataset.base;
+  // The reads go without cookies (the link is the only key), so the page says in which language it
+  // was drawn: the state's and the previews' words come back in it, not in the phone's own.
+  var language = document.documentElement.lang || "zh-hans";
   var decks = parseInt(app.dataset.decks, 10) || 1;
   var storeKey = "huapai-table:" + base;
   var SEATS = ["N", "E", "S", "W"];
@@ -196,7 +199,7 @@
   // A state kept on this phone from an earlier visit has none (its poll brings the state now).
   var etag = kept.state ? null : app.dataset.stateEtag || null;
   function refresh() {
-    var headers = etag ? { "If-None-Match": etag } : {};
+    var headers = etag ? { "If-None-Match": etag, "Accept-Language": language } : { "Accept-Language": language };
     return fetch(app.dataset.state, { headers: headers, credentials: "omit", cache: "no-store" })
       .then(function (response) {
         noteServerTime(response);
@@ -276,11 +279,16 @@
     // A guarded table says why, in words (table-api.md): known phones go on, others wait.
     show(document.getElementById("table-guarded"), !!state.guarded);
     setText(document.getElementById("table-guarded"), state.guarded ? state.guarded.message : "");
-    // Appeals are lodged within the correction period, after the round is published.
-    show(document.getElementById("appeal-box"), state.round.status === "provisional");
+    // Appeals are lodged within the correction period, after the round is published, and from the
+    // table's link only where its players enter (otherwise a referee lodges it for them).
+    var entryOff = state.read_only && state.read_only.code === "players_entry_off";
+    show(document.getElementById("appeal-box"), state.round.status === "provisional" && !entryOff);
     var allConfirmed = state.boards.length > 0 && state.boards.every(function (b) { return b.status === "confirmed"; });
-    show(document.getElementById("signoff-section"), allConfirmed);
-    if (allConfirmed) drawSignoff();
+    // Signing off is the players' where they may act (a table every side signed shows who did); a
+    // link that only reads (the referees enter, the round is published) offers no sign-off form.
+    var mayShowSignoff = state.writable || (state.read_only && state.read_only.code === "signed_off");
+    show(document.getElementById("signoff-section"), allConfirmed && mayShowSignoff);
+    if (allConfirmed && mayShowSignoff) drawSignoff();
     if (openBoard) drawPanel();
     drawClock();
   }
@@ -513,7 +521,7 @@
     pendingPreview = new AbortController();
     fetch(base + "boards/" + openBoard + "/preview", {
       method: "POST", body: JSON.stringify(dealFromGrid()), credentials: "omit",
-      headers: { "Content-Type": "application/json" }, signal: pendingPreview.signal,
+      headers: { "Content-Type": "application/json", "Accept-Language": language }, signal: pendingPreview.signal,
     }).then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         show(document.getElementById("preview-offline"), false);
@@ -594,7 +602,7 @@
     show(document.getElementById("dispute-box"), canWrite && (b.status === "draft" || b.status === "confirmed"));
     show(document.getElementById("edit-board"), verifiable);
     if (b.status !== "empty" && (!detail || detail.board !== openBoard || detail.version !== b.version)) {
-      fetch(base + "boards/" + openBoard, { credentials: "omit", cache: "no-store" })
+      fetch(base + "boards/" + openBoard, { credentials: "omit", cache: "no-store", headers: { "Accept-Language": language } })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (data) { if (data && data.board === openBoard) { detail = data; drawDealWords(data); } })
         .catch(function () {});

@@ -224,7 +224,7 @@ def test_an_organiser_creates_a_shengji_pairs_event_with_its_match_settings(clie
     rules = event_rules(event)
     assert (rules.start_level, rules.target, rules.deals) == (2, 13, None)
     console = client.get("/organiser/sj-pairs/").content.decode()
-    assert "升级 (shengji)" in console and "先升过第 13 级者胜" in console and "局数" in console
+    assert "升级 (shengji)" in console and "先升过第 13 级者胜" in console and "不限副数" in console
 
 
 def test_a_shengji_match_of_n_deals_sets_the_match_length(client, director):
@@ -331,10 +331,10 @@ def test_the_kind_offered_is_the_kind_the_games_law_allows(client, director):
 
 
 def test_an_option_without_a_default_says_what_empty_means(client, director):
-    """升级's 每场局数 has no default: not "默认：None" but what leaving it empty means."""
+    """升级's 每场副数 has no default: not "默认：None" but what leaving it empty means."""
     page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
     assert "None" not in page
-    assert "留空（默认）：不限局数" in page
+    assert "留空（默认）：不限副数" in page
 
 
 def test_the_final_stage_is_offered_only_where_it_works(client):
@@ -350,3 +350,22 @@ def test_the_final_stage_is_offered_only_where_it_works(client):
     client.force_login(make_user("chief", "organiser", pairs))
     page = client.get(f"/organiser/{pairs.slug}/").content.decode()
     assert 'id="stage-form"' in page and "淘汰赛" in page
+
+
+def test_a_game_without_penalty_points_is_not_offered_them_as_a_tie_break(client, director):
+    """Issue 43 item 8: 升级's form offered 罚分 as a tie-break (the fourth by default), a figure that
+    is always 0 in a game whose law has no penalty points. 华牌's form keeps it."""
+    for game, offered in (("shengji", False), ("paohuzi", False), ("huapai", True)):
+        page = client.get("/organiser/new/", {"game": game}).content.decode()
+        selects = re.findall(r'<select name="tiebreak_\d".*?</select>', page, re.S)
+        assert all(('value="penalties"' in select) is offered for select in selects), game
+    page = client.get("/organiser/new/", {"game": "shengji"}).content.decode()
+    chain = [
+        re.search(r'<option value="(\w*)"[^>]*selected', select)
+        for select in re.findall(r'<select name="tiebreak_\d".*?</select>', page, re.S)
+    ]
+    assert [found.group(1) for found in chain if found and found.group(1)] == [
+        "match_points",
+        "score_difference",
+        "head_to_head",
+    ]

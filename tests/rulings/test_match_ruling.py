@@ -11,6 +11,7 @@ import io
 import subprocess
 
 import pytest
+from django.utils import translation
 from openpyxl import load_workbook
 
 from scoring.archive.database import import_archive
@@ -124,7 +125,7 @@ def test_once_ruled_the_round_publishes_and_the_remaining_deals_are_not_expected
     blocking = [str(text) for text in publication_checklist(rnd)["blocking"]]
     assert any("1号桌比赛未结束" in text and "裁判长裁定" in text for text in blocking)
     assert not any("缺少第" in text for text in blocking)  # not "deals 4–40 missing"
-    assert table_rows(rnd)[tables[1].pk]["boards"] == 40
+    assert table_rows(rnd)[tables[1].pk]["boards"] == 4  # the deals played and the next, not 40
     rule_match(table=tables[1], user=chief, outcome="as_it_stands", reason="时间到")
     rule_match(table=tables[2], user=chief, outcome="draw", reason="时间到，规程：未完成按平局")
     assert publication_checklist(rnd)["blocking"] == []
@@ -191,6 +192,19 @@ def test_the_results_workbook_states_the_ruling_after_the_tables_deals(hall):
     assert len(ruled) == 1 and ruled[0][:2] == (1, 1)
     assert any("裁判长裁定：判为平局（理由：规程第5条）" in str(cell) for cell in ruled[0])
     assert rows.index(ruled[0]) == 4  # after the header and table 1's three deals
+
+
+def test_the_results_workbook_in_english_names_the_ruling_row_in_english(hall):
+    """Issue 43 (its acceptance test): the row after a ruled table's deals said 裁定 in English too."""
+    event, tables, _referee, chief = hall
+    rule_match(table=tables[1], user=chief, outcome="draw", reason="rule 5")
+    out = io.BytesIO()
+    with translation.override("en"):
+        results_xlsx(event, False).write(out)
+    rows = [row for row in load_workbook(io.BytesIO(out.getvalue())).worksheets[0].iter_rows(values_only=True)]
+    (ruled,) = [row for row in rows if row[2] == "Ruling"]
+    assert not any("裁" in str(cell) for cell in ruled), ruled
+    assert any("chief arbiter" in str(cell).lower() and "rule 5" in str(cell) for cell in ruled), ruled
 
 
 def test_a_ruling_changed_after_publication_is_on_the_public_list_of_changes(client, hall):

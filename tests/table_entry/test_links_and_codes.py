@@ -173,3 +173,21 @@ def test_a_replaced_link_has_a_new_digest_and_the_old_token_finds_nothing(client
     assert table.token_digest == hashlib.sha256(table.token.encode()).hexdigest() != old_digest
     assert client.get(f"/t/{old_token}/state").status_code == 404
     assert client.get(f"/t/{table.token}/state").status_code == 200
+
+
+def test_the_round_console_lists_every_players_code_where_players_play_alone(client):
+    """Issue 43 item 8: a 跑胡子 table's codes stood under 南北/东西 columns as "—": the director had
+    no code to give its three players. Each player's code is listed by the game's seat."""
+    from tests.archives import paohuzi_archive
+
+    archive = paohuzi_archive(tables={1: (), 2: ()}, status="in_play")
+    archive["event"]["entry"] = "players"
+    event = import_archive(archive)
+    client.force_login(make_user("chief", "organiser", event))
+    page = client.get(f"/organiser/{event.slug}/rounds/1/").content.decode()
+    table = Table.objects.select_related("east", "south", "west").get(round__event=event, number=1)
+    row = re.search(r'<tr data-table="1">.*?</tr>', page, re.S).group(0)
+    for seat, player in (("E", table.east), ("S", table.south), ("W", table.west)):
+        code = Entrant.objects.get(event=event, code=player.code).access_code
+        assert f'<span data-side="{seat}">{seat} <code>{code}</code></span>' in row, row
+    assert "南北录入码" not in page and "—" not in row

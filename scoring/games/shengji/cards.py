@@ -13,6 +13,7 @@ SIDE_NAMES = {"NS": _("南北"), "EW": _("东西")}
 
 # Levels are absolute: 1 is A, 13 is K, 14 is A of the second lap (§2.1, D-S4).
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+KING = len(RANKS)  # the level of K: a level above it is past K, its rank from A again (D-S4)
 LEVEL_MIN = 1
 # The law sets no upper bound on a level; this one keeps every level a 32-bit and JSON-safe
 # integer (orjson writes no integer beyond 64 bits) and is far beyond any match: a target is

@@ -97,7 +97,7 @@ def _declarer(raw, state):
     declarer = raw.get("declarer")
     if declarer is None:
         if state is None:
-            raise DealError("missing_key", _("第一局缺少“declarer”（台上的一方：NS 或 EW）"))
+            raise DealError("missing_key", _("第一副缺少“declarer”（台上的一方：NS 或 EW）"))
         return state.declarer
     if type(declarer) is not str or declarer not in SIDE_SET:
         raise DealError(
@@ -149,7 +149,7 @@ def check_deal(raw, start_level=None, reached=ALONE):
     if reached is not ALONE:
         if state is not None and state != reached:
             if reached is None:
-                raise DealError("state_mismatch", _("比赛的第一局不能带“state”：双方从 start_level 开始"))
+                raise DealError("state_mismatch", _("比赛的第一副不能带“state”：双方从 start_level 开始"))
             raise DealError(
                 "state_mismatch",
                 _("“state” 与比赛进行到的状态不符：应为台上 {declarer}，级数 NS {ns}、EW {ew}"),

@@ -6,7 +6,7 @@ that applied with the seat's gain, so it adds up to the seat's score by construc
 
 from scoring.games.refusals import pgettext
 
-from .cards import BANDS, OTHER_SIDE, POINTS_STEP, POINTS_TOTAL, band, rank
+from .cards import BANDS, KING, OTHER_SIDE, POINTS_STEP, POINTS_TOTAL, band, rank
 from .deal import GAME_ID, State, quick_read, validate_deal
 from .options import START_LEVEL
 
@@ -24,7 +24,11 @@ BREAKDOWN_TERMS = (
     pgettext("breakdown", "下台，不升级"),
     pgettext("breakdown", "上台，不升级，打"),
     pgettext("breakdown", "上台并升一级，"),
+    pgettext("breakdown", "，过K"),
 )
+
+# Added to the note of a side whose gain takes it past K (D-S4: its rank starts again at A).
+PAST_KING = "，过K"
 
 # What each band means for the side that was on 台上 (first) and the side that was 台下,
 # in the note's words; {p} the points, {old} → {new} the rank.
@@ -58,6 +62,8 @@ def _work_out(before, points):
     for side, old, new in (("NS", before.ns, after.ns), ("EW", before.ew, after.ew)):
         template = was_on if side == before.declarer else was_off
         notes[side] = template.format(p=points, old=rank(old), new=rank(new))
+        if new > old and (old - 1) % KING + (new - old) >= KING:  # past K: "K→2" is not back to 2
+            notes[side] += PAST_KING
     gains = (gain if gainer == "NS" else 0, gain if gainer == "EW" else 0)
     return (after.declarer, *gains, swap, rule, notes["NS"], notes["EW"], rank(after.ns), rank(after.ew))
 

@@ -8,7 +8,7 @@ from scoring.games.base import GameBase
 from scoring.games.refusals import DealError, Text, _
 from scoring.games.rulings import AS_IT_STANDS
 
-from .cards import POINTS_STEP, POINTS_TOTAL, SEATS, SIDES, rank
+from .cards import KING, POINTS_STEP, POINTS_TOTAL, SEATS, SIDES, rank
 from .deal import GAME_ID, check_deal, read_deal, side_label, validate_deal
 from .engine import BREAKDOWN_TERMS, score_deal, score_valid_deal
 from .match import _state, match_outcome, match_over, match_standing, shengji_match
@@ -70,6 +70,15 @@ def seat_statistics(deal):
     return {seat: (int(seat in on_top), scores[seat]) for seat in SEATS}
 
 
+def _level(level):
+    """A side's absolute level as the pages show it beside its rank: past K (D-S4) the rank starts
+    again at A, so the level says so — "打2（15，过K）", never a bare "打2" as if the side had
+    gone back to 2."""
+    if level <= KING:
+        return level
+    return Text(_("{level}，过K"), level=level)
+
+
 def _levels_text(state):
     """Both sides' levels in words, the side on 台上 marked: "台上 南北(NS) · NS 打3（3） · EW 打A（1）"."""
     levels = state["levels"]
@@ -77,9 +86,9 @@ def _levels_text(state):
         _("台上 {declarer} · NS 打{ns}（{ns_level}） · EW 打{ew}（{ew_level}）"),
         declarer=side_label(state["declarer"]),
         ns=rank(levels["NS"]),
-        ns_level=levels["NS"],
+        ns_level=_level(levels["NS"]),
         ew=rank(levels["EW"]),
-        ew_level=levels["EW"],
+        ew_level=_level(levels["EW"]),
     )
 
 
@@ -218,6 +227,15 @@ class Shengji(GameBase):
             placed["state"] = reached["state"]
         return placed
 
+    def boards_in_play(self, rules, result, length):
+        """A match to a target (M2, M4) may end on any deal, so while it goes on it counts the
+        deals played and the next one, not the round's most: the grid and the phones show the
+        next deal to play, the checklist wants the match finished or ruled on. A match of a set
+        number of deals only (M3) counts them all."""
+        if read_event_options(rules).target is None:
+            return length
+        return min(length, (result["deals_played"] if result else 0) + 1)
+
     def match_lines(self, before, after, rules):
         """The match as the entry page shows it around one deal: [Text] of the levels before the
         deal, after it (`after` None: not scored yet), and the match's progress to its end."""
@@ -270,9 +288,9 @@ class Shengji(GameBase):
         reached = Text(
             _("NS 打{ns}（{ns_level}） · EW 打{ew}（{ew_level}）"),
             ns=rank(levels["NS"]),
-            ns_level=levels["NS"],
+            ns_level=_level(levels["NS"]),
             ew=rank(levels["EW"]),
-            ew_level=levels["EW"],
+            ew_level=_level(levels["EW"]),
         )
         winner = result["winner"]
         if ruling is not None and not result["finished"]:

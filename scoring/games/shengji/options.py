@@ -41,12 +41,12 @@ DEALS = Option(
     "deals",
     EVENT,
     None,
-    _("局数：打满此数后级数高者获胜（null：不设）"),
+    _("副数：打满此数后级数高者获胜（null：不设）"),
     minimum=1,
     nullable=True,
-    short_label=_("每场局数（留空：不设）"),
+    short_label=_("每场副数（留空：不设）"),
     phrase=_("打满 %(value)s 副后级高者胜"),
-    none_phrase=_("不限局数"),
+    none_phrase=_("不限副数"),
 )
 
 DEAL_OPTIONS = {option.name: option for option in (START_LEVEL,)}

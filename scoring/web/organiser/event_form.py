@@ -82,7 +82,7 @@ def option_field(spec, label):
         )
     if spec.default is None:
         # No default value to name ("默认：None"): an option that may be left unset says what
-        # unset means (升级's deals: 不限局数); any other says nothing.
+        # unset means (升级's deals: 不限副数); any other says nothing.
         if spec.nullable and spec.none_phrase:
             field.help_text = _("留空（默认）：%(value)s") % {"value": _(spec.none_phrase)}
     elif spec.nullable and choices is None:  # empty is a value of its own: none (升级's target)
@@ -256,6 +256,17 @@ class EventForm(forms.ModelForm):
         if self.game.generic_options:
             self._game_fields(frozen)
 
+    def _no_penalty_tiebreak(self):
+        """A game without penalty points (升级…) is not offered 罚分 as a tie-break, where it is
+        always 0 (issue 43 item 8); a chain frozen by the event's first deal stays as stored."""
+        for position in range(1, TIEBREAK_POSITIONS + 1):
+            field = self.fields.get(f"tiebreak_{position}")
+            if field is None or field.disabled:
+                continue
+            field.choices = [(key, label) for key, label in field.choices if key != "penalties"]
+            if self.initial.get(f"tiebreak_{position}") == "penalties":
+                self.initial[f"tiebreak_{position}"] = ""
+
     def _game_fields(self, frozen):
         """Another game than 华牌: its options as fields, and what the game fixes left out."""
         game = self.game
@@ -264,6 +275,8 @@ class EventForm(forms.ModelForm):
         if len(game.rulesets) == 1:
             del self.fields["ruleset"]
         own_words = standings_labels(game)  # 升级: 级差 for 得分差, in the page's language
+        if not game.takes_penalties:
+            self._no_penalty_tiebreak()
         for position in range(1, TIEBREAK_POSITIONS + 1) if own_words else ():
             field = self.fields.get(f"tiebreak_{position}")
             if field is not None:
@@ -294,7 +307,7 @@ class EventForm(forms.ModelForm):
                 self.initial["match_length"] = game.default_match_length
             self.fields["match_length"].label = _("每桌每轮至多副数")
             self.fields["match_length"].help_text = _(
-                "比赛到目标级数（或打满局数）即结束；到此副数仍未结束的，按当时级数定胜负。设了局数时取局数"
+                "比赛到目标级数（或打满副数）即结束；到此副数仍未结束的，按当时级数定胜负。设了副数时取副数"
             )
         stored = self.instance.options if isinstance(self.instance.options, dict) else {}
         for spec in specs:

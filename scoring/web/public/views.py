@@ -26,7 +26,7 @@ from scoring.results.cross_table import event_cross_table
 from scoring.results.labels import entrant_labels, standings_rows
 from scoring.results.penalties import penalty_list
 from scoring.results.records import entrant_record
-from scoring.results.round_results import published_round, round_results
+from scoring.results.round_results import played_boards, published_round, round_results
 from scoring.results.search import filter_rows
 from scoring.results.standings import event_standings, public_standing
 from scoring.results.statistics import STATISTICS_ORDER, statistics_columns, statistics_rows
@@ -209,7 +209,9 @@ def entrant(request, slug, code):
 def changes(request, slug):
     """Every change to published results since publication: board, before, after, why."""
     event = get_object_or_404(Event, slug=slug)
-    return render(request, "scoring/changes.html", {"event": event, "changes": changes_since_publication(event)})
+    # Each change's scores by the game's seats (跑胡子: E S W, no North).
+    context = {"event": event, "changes": changes_since_publication(event), "seats": game_of(event).seats}
+    return render(request, "scoring/changes.html", context)
 
 
 @public_page
@@ -218,7 +220,7 @@ def round_detail(request, slug, number):
     rnd = published_round(event, number)
     if rnd is None:
         raise Http404("round not published")
-    boards = range(1, event.match_length + 1) if event.match_mode == Event.MatchMode.BOARDS else None
+    boards = played_boards(event, rnd)
     return render(
         request, "scoring/round.html", {"event": event, "round": rnd, "boards": boards, **round_results(event, rnd)}
     )

@@ -105,3 +105,50 @@ def test_the_sample_deals_are_valid_busy_and_the_same_for_a_seed():
     for previous, deal in zip(results, deals[1:], strict=False):
         if "state" in deal:
             assert deal["state"] == previous["state"]
+
+
+def test_shengji_names_a_deal_fu_never_ju():
+    """Issue 43 item 2: 升级 has no 局 — a board is a 副 on every page — yet its first-deal refusals
+    and its option "每场局数" said 局. Every word it marks for a page says 副 (牌局 "a deal", 平局
+    "a draw" and 终局 "at the end" are other words)."""
+    import re
+    from pathlib import Path
+
+    import scoring.games.shengji as package
+
+    marked = []
+    for source in Path(package.__file__).parent.glob("*.py"):
+        marked += re.findall(r'_\(\s*"([^"]*)"', source.read_text(encoding="utf-8"))
+    assert marked
+    wrong = [words for words in marked if "局" in re.sub("牌局|平局|终局", "", words)]
+    assert wrong == []
+
+
+def test_a_side_past_k_reads_past_k_not_back_at_a_low_rank():
+    """Issue 43 item 5: past K a side's level read "EW 打2（15）" and its note "K→2", as if the pair
+    had gone back to 2. Levels keep counting past K (D-S4) and the rank starts again at A: the
+    pages say the level is past K, and so does the note of the deal that took it there."""
+    # Worked by hand from §2.3: from Q (12), NS on 台上, 0 points to 台下 is S2: NS up two, 12→14,
+    # past K, playing A of the second lap; EW stays at Q. No target: the match goes on (M3).
+    rules = SHENGJI.rules(options={"start_level": 12, "target": None, "deals": 5})
+    result = SHENGJI.table_match([{"declarer": "NS", "points": 0}], rules)
+    assert result["state"]["levels"] == {"NS": 14, "EW": 12}
+    assert str(SHENGJI.match_summary(result)) == "NS 打A（14，过K） · EW 打Q（12） · 1 副，未打完"
+    first = {"game": "shengji", "declarer": "NS", "points": 0}
+    note = score_deal({**first, "options": {"start_level": 12}})["breakdown"]["N"][0]["note"]
+    assert note == "台下得0分，不足50：台上连升两级，Q→A，过K"
+    assert "过K" not in score_deal(first)["breakdown"]["N"][0]["note"]  # A→3: nothing passed
+    assert "过K" not in score_deal({**first, "options": {"start_level": 11}})["breakdown"]["N"][0]["note"]  # J→K
+
+
+def test_past_k_in_english():
+    from django.utils import translation
+
+    from scoring.messages import message_text, term_text
+
+    rules = SHENGJI.rules(options={"start_level": 12, "target": None, "deals": 5})
+    result = SHENGJI.table_match([{"declarer": "NS", "points": 0}], rules)
+    note = score_deal({"game": "shengji", "declarer": "NS", "points": 0, "options": {"start_level": 12}})
+    with translation.override("en"):
+        assert "A (14, past K)" in message_text(SHENGJI.match_summary(result))
+        assert term_text(note["breakdown"]["N"][0]["note"], SHENGJI).endswith("Q→A, past K")

@@ -49,8 +49,24 @@ def test_the_pure_standings_take_the_ruled_outcome():
 
 
 def test_a_ruled_match_needs_only_the_deals_it_had():
-    assert boards_played_out(SHENGJI, RULES, MATCH, 40) == 40
+    assert boards_played_out(SHENGJI, RULES, MATCH, 40) == 4  # going on: the deals played and the next
     assert boards_played_out(SHENGJI, RULES, MATCH, 40, ruling("as_it_stands")) == 3
+
+
+def test_a_match_to_a_target_in_progress_counts_the_deals_played_and_the_next():
+    """Never the round's most (40): the match may end on any deal, so the grid, the phones, the
+    count still to confirm and the checklist want the next deal, no more."""
+    assert SHENGJI.boards_in_play(RULES, None, 40) == 1  # before the first deal
+    assert boards_played_out(SHENGJI, RULES, [], 40) == 1
+    assert boards_played_out(SHENGJI, RULES, MATCH[:1], 40) == 2
+    assert boards_played_out(SHENGJI, RULES, MATCH, 3) == 3  # never past the round's most
+    # Both a target and a number of deals (M4): it may still end sooner, so the same.
+    both = SHENGJI.rules(options={"start_level": 1, "target": 13, "deals": 10})
+    assert boards_played_out(SHENGJI, both, MATCH, 10) == 4
+    # A number of deals and no target (M3): the match has that many deals, all counted.
+    fixed = SHENGJI.rules(options={"start_level": 1, "target": None, "deals": 10})
+    assert boards_played_out(SHENGJI, fixed, MATCH, 10) == 10
+    assert boards_played_out(SHENGJI, fixed, [], 10) == 10
 
 
 def test_a_match_that_finished_by_itself_keeps_its_own_result():
