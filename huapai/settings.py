@@ -7,6 +7,7 @@ DEBUG is off unless the environment turns it on: `manage.py` (and so
 `make run`) turns it on for development, the WSGI entry point never does.
 """
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -227,6 +228,15 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+# A second place for every backup in an object store (docs/deploying.md): a Django storage
+# backend, e.g. django-storages' "storages.backends.s3.S3Storage", with its options as JSON.
+if os.environ.get("HUAPAI_BACKUP_STORAGE_BACKEND"):
+    STORAGES["backups"] = {
+        "BACKEND": os.environ["HUAPAI_BACKUP_STORAGE_BACKEND"],
+        "OPTIONS": json.loads(os.environ.get("HUAPAI_BACKUP_STORAGE_OPTIONS") or "{}"),
+    }
+# The alias of STORAGES each backup's three files are copied to as well; empty: none.
+HUAPAI_BACKUP_STORAGE = "backups" if "backups" in STORAGES else ""
 
 # Uploads (the entrant spreadsheet) are capped; larger bodies are refused before a view runs.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

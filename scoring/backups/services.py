@@ -1,6 +1,7 @@
 """Taking a backup, proving it by restoring it, keeping the right ones, and when to take one.
 
-A backup is three files in HUAPAI_BACKUP_DIR (copied to HUAPAI_BACKUP_COPY_DIR when set): the
+A backup is three files in HUAPAI_BACKUP_DIR (copied to HUAPAI_BACKUP_COPY_DIR and to the storage
+HUAPAI_BACKUP_STORAGE names, when set): the
 database (`files.dump`), `<file>.sha256` (as `sha256sum -c` reads it) and `<file>.json`, the
 manifest (`manifest.database_contents`, read in the dump's own snapshot, with the time, reason,
 size and checksum). Its `Backup` row says whether it was proven: restored into a scratch
@@ -22,6 +23,8 @@ from datetime import UTC, timedelta
 from pathlib import Path
 
 from django.conf import settings
+from django.core.files import File
+from django.core.files.storage import storages
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -140,16 +143,38 @@ def take_backup(reason="manual", *, check=True, kept=None, row=None):
 
 
 def _copy(path):
-    """The three files into HUAPAI_BACKUP_COPY_DIR as well, when it is set."""
-    if not settings.HUAPAI_BACKUP_COPY_DIR:
-        return
-    target = Path(settings.HUAPAI_BACKUP_COPY_DIR)
-    target.mkdir(parents=True, exist_ok=True, mode=0o700)
-    for source in (path, *companions(path)):
-        part = target / (source.name + ".part")
-        shutil.copyfile(source, part)
-        part.chmod(0o600)
-        part.rename(target / source.name)
+    """The three files into HUAPAI_BACKUP_COPY_DIR as well, when it is set, and into the Django
+    storage HUAPAI_BACKUP_STORAGE names (an object store of `STORAGES`), when that is set. A copy
+    that fails fails the backup: a second place that silently lacks it is no second place."""
+    if settings.HUAPAI_BACKUP_COPY_DIR:
+        target = Path(settings.HUAPAI_BACKUP_COPY_DIR)
+        target.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for source in (path, *companions(path)):
+            part = target / (source.name + ".part")
+            shutil.copyfile(source, part)
+            part.chmod(0o600)
+            part.rename(target / source.name)
+    store = _copy_storage()
+    if store is not None:
+        for source in (path, *companions(path)):
+            name = STORED_PREFIX + source.name
+            if store.exists(name):
+                store.delete(name)  # a storage renames rather than overwrites
+            with source.open("rb") as handle:
+                saved = store.save(name, File(handle))
+            if saved != name:
+                raise OSError(f"the backup storage kept {source.name} as {saved}")
+
+
+# The folder of a backup's files in the copy storage.
+STORED_PREFIX = "huapai-backups/"
+
+
+def _copy_storage():
+    """The Django storage backups are copied to (`HUAPAI_BACKUP_STORAGE`, an alias of
+    `STORAGES`), or None."""
+    alias = settings.HUAPAI_BACKUP_STORAGE
+    return storages[alias] if alias else None
 
 
 def _failed(row, message):
@@ -307,6 +332,7 @@ def rotate():
     folders = [backup_dir()]
     if settings.HUAPAI_BACKUP_COPY_DIR:
         folders.append(Path(settings.HUAPAI_BACKUP_COPY_DIR))
+    store = _copy_storage()
     for row in taken:
         if row.pk in keep:
             continue
@@ -314,6 +340,9 @@ def rotate():
             path = folder / row.file
             for doomed in (path, *companions(path)):
                 doomed.unlink(missing_ok=True)
+        if store is not None:
+            for doomed in (Path(row.file), *companions(Path(row.file))):
+                store.delete(STORED_PREFIX + doomed.name)
         row.delete()
 
 

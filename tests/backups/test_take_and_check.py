@@ -143,3 +143,41 @@ def test_what_a_check_stopped_midway_left_is_dropped_by_the_next_but_never_while
     finally:
         if connection.vendor != "sqlite":
             files.drop_postgres_database(left)
+
+
+IN_MEMORY = {"BACKEND": "django.core.files.storage.InMemoryStorage"}
+
+
+def test_each_backup_is_copied_to_the_object_store_and_rotated_there_too(backup_dir, settings):
+    """A second place through Django's storage settings (an object store in production, here
+    Django's in-memory storage): the three files, byte for byte, and gone when rotated out."""
+    from django.core.files.storage import storages
+
+    settings.STORAGES = {**settings.STORAGES, "backups": IN_MEMORY}
+    settings.HUAPAI_BACKUP_STORAGE = "backups"
+    a_round_in_play()
+    with override_settings(HUAPAI_BACKUP_KEEP=1):
+        first = services.take_backup("manual", check=False)
+        store = storages["backups"]
+        for name in (first.file, first.file + ".sha256", first.file + ".json"):
+            with store.open(services.STORED_PREFIX + name) as copy:
+                assert copy.read() == (backup_dir / name).read_bytes(), name
+        second = services.take_backup("manual")
+    assert second.status == Backup.Status.OK, second.message
+    assert not store.exists(services.STORED_PREFIX + first.file)
+    assert store.exists(services.STORED_PREFIX + second.file)
+
+
+def test_a_backup_the_object_store_refuses_is_failed_not_quietly_kept_in_one_place(backup_dir, settings, monkeypatch):
+    from django.core.files.storage import InMemoryStorage
+
+    settings.STORAGES = {**settings.STORAGES, "backups": IN_MEMORY}
+    settings.HUAPAI_BACKUP_STORAGE = "backups"
+    a_round_in_play()
+
+    def unreachable(self, name, content, max_length=None):
+        raise OSError("the object store does not answer")
+
+    monkeypatch.setattr(InMemoryStorage, "save", unreachable)
+    row = services.take_backup("manual", check=False)
+    assert row.status == Backup.Status.FAILED and "does not answer" in row.message
