@@ -10,7 +10,6 @@ from django.test import Client
 
 from scoring.archive.database import import_archive
 from scoring.entry.services import deal_save
-from scoring.games.stored import deal_json
 from scoring.models import Table
 from tests.archives import PAOHUZI, game_examples, paohuzi_archive, shengji_archive
 from tests.referee_setup import make_user
@@ -42,7 +41,7 @@ def test_the_public_list_of_changes_shows_a_paohuzi_change_by_its_three_seats():
     referee = make_user("referee1", "referee", event)
     table = Table.objects.select_related("round__event").get(round__event=event, number=1)
     deal = table.deals.get(board=2)  # PHZ13, a 黄庄 with East's two 王霸; corrected to PHZ14's
-    corrected = {**deal_json(deal), **game_examples(PAOHUZI)["PHZ14"]["deal"]}
+    corrected = {**deal.as_deal_json(), **game_examples(PAOHUZI)["PHZ14"]["deal"]}
     corrected.pop("game", None)
     deal_save(table=table, board=2, deal_json=corrected, user=referee, expected_version=deal.version, reason="王霸记错")
     page = Client().get(f"/events/{event.slug}/changes/").content.decode()
