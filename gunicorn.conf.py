@@ -13,6 +13,12 @@ threads = int(os.environ.get("WEB_THREADS", 8))
 # most of the referees' keep-alive connections and ran a core flat out while
 # another idled (bench/referee_load.py: p95 up to 200 ms instead of ~130 ms).
 reuse_port = True
+# An idle connection is kept longer than nginx keeps an idle upstream connection (60 s, its
+# default `keepalive_timeout` in the upstream block): otherwise gunicorn (2 s by default) closes
+# a connection just as nginx sends a request on it, and nginx, which never passes a PUT or a
+# POST to another host, answers it 502 (tests/deploy/test_two_hosts.py saw a player's write
+# refused so while public files were flooding).
+keepalive = 75
 
 
 def post_worker_init(worker):

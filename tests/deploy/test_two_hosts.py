@@ -218,6 +218,7 @@ def hosts():
             "servers": servers,
             "env": env,
             "tables": setup["tables"],
+            "nginx_log": tmp / "error.log",
         }
     finally:
         if nginx is not None:
@@ -462,7 +463,9 @@ def test_a_flood_of_public_files_leaves_a_players_round_answered_within_a_second
         done.set()
         for client in clients:
             client.join(60)
-    assert not failures, failures
+    # nginx's own account of a bad gateway, should there be one, with the failure.
+    log = hosts["nginx_log"].read_text(errors="replace")[-3000:] if hosts["nginx_log"].exists() else ""
+    assert not failures, (failures, log)
     assert not errors, errors[:5]
     waits = sorted(seconds for _kind, seconds, _status in timed)
     p95 = waits[int(len(waits) * 0.95)]
