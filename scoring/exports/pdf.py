@@ -34,17 +34,6 @@ def _cards(text, style):
     return Paragraph(marked.replace("\n", "<br/>"), style)
 
 
-def _lineup_line(lineup):
-    """ "第 2 节（第 9–16 副）交换坐向：N 张三（A01-1）坐东 …" — who sits where from a later 节."""
-    first, last = lineup["boards"]
-    swapped = "交换坐向，仍按抽签座位记分" if lineup["swapped"] else ""
-    seats = "  ".join(
-        f"{seat} {lineup['seats'][seat]}" + (f"坐{SEAT_NAMES[lineup['chairs'][seat]]}" if lineup["swapped"] else "")
-        for seat in SEATS
-    )
-    return f"第 {lineup['session']} 节（第 {first}–{last} 副）{swapped}：{seats}"
-
-
 def _build(doc, story, footer):
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
 
