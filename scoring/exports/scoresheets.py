@@ -12,7 +12,7 @@ played, the signatures of the game's sides — is the same page for every game.
 
 Printed in the language it is downloaded in (the Chinese site's sheet is Chinese)."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -64,7 +64,7 @@ class SheetLayout:
     copy_marks: str = ""  # the marks of the lines of one board ("①②")
     numbered: bool = True  # the board numbers printed (a match of 局 has as many boards as it takes)
     fixed_line: bool = True  # 6.5 mm lines; otherwise as tall as the page allows, up to 9 mm
-    heading: str = field(default="")
+    heading: str = ""  # the game's name in the heading; empty: the heading names no game
 
 
 def _scaled_columns(columns, width):

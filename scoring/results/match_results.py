@@ -3,7 +3,6 @@ takes: deal totals summed in SQL, one row per table."""
 
 from collections import defaultdict
 
-from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, Sum
 
@@ -96,13 +95,9 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
     # Django's query, run on the cursor: both databases answer integers, and the queryset's
     # converters, called per value, cost a tenth of a 10,000-player event's standings.
     totals = {}
-    try:
-        query = sums.query.sql_with_params()
-    except EmptyResultSet:  # no round yet: nothing to sum
-        query = None
-    if query is not None:
+    if round_numbers:  # no round yet: nothing to sum (and no query Django would write)
         with connection.cursor() as cursor:
-            cursor.execute(*query)
+            cursor.execute(*sums.query.sql_with_params())
             totals = {table_id: rest for table_id, *rest in cursor.fetchall()}
     sides_by_table = defaultdict(list)
     if event.match_mode == MatchMode.GAMES:
