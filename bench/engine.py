@@ -3,7 +3,7 @@
 The floor is a bare Python process that reads the same file line by line,
 parses each line with the standard library's `json.loads` and writes a result-sized JSON object
 (the real result of the first deal) with `json.dumps`: the I/O and JSON work
-any implementation must do. Both run as separate processes, best of three;
+any implementation must do. Both run as separate processes taking turns, best of five;
 peak memory is the child's maximum resident set.
 
 A line per game: 华牌 with one deck and with two, then every other game on its own busy samples.
@@ -73,9 +73,15 @@ def run(argv):
     return elapsed, cpu, max(after.ru_maxrss, before.ru_maxrss) / 1024
 
 
-def best_of(argv, times=3):
-    runs = [run(argv) for _ in range(times)]
-    return min(r[0] for r in runs), min(r[1] for r in runs), max(r[2] for r in runs)
+def best_of_each(commands, times=5):
+    """Each command's best wall and CPU time and its peak memory over `times` runs, the commands
+    taking turns: a machine busy for a while then slows the floor and the command alike, where
+    running one command's runs after the other's would put the busy spell in one ratio only."""
+    runs = [[] for _ in commands]
+    for _ in range(times):
+        for measured, argv in zip(runs, commands, strict=True):
+            measured.append(run(argv))
+    return [(min(r[0] for r in rs), min(r[1] for r in rs), max(r[2] for r in rs)) for rs in runs]
 
 
 def main():
@@ -97,8 +103,9 @@ def main():
                 write_game_jsonl(path, args.deals, ruleset)
             else:
                 write_jsonl(path, args.deals, ruleset=ruleset)
-            floor_s, floor_cpu, floor_mb = best_of([sys.executable, "-c", FLOOR, str(path)])
-            command_s, command_cpu, command_mb = best_of([sys.executable, "manage.py", "score_deal", str(path)])
+            (floor_s, floor_cpu, floor_mb), (command_s, command_cpu, command_mb) = best_of_each(
+                [[sys.executable, "-c", FLOOR, str(path)], [sys.executable, "manage.py", "score_deal", str(path)]]
+            )
             kind = "game" if ruleset in OTHER_GAMES else "two decks" if ruleset.endswith("2deck") else "one deck"
             print(f"== {ruleset} ({kind})")
             print(

@@ -8,6 +8,7 @@ line that is not UTF-8 is one `bad_json` line, not an exception that ends the st
 """
 
 import sys
+from itertools import chain
 
 import orjson
 
@@ -87,7 +88,7 @@ def score_stream(lines, write):
     count = 0
     last_invalid = False
     loads = orjson.loads
-    for line in _chain(head, lines):
+    for line in chain(head, lines):
         if not line.strip():
             continue
         count += 1
@@ -104,11 +105,6 @@ def score_stream(lines, write):
     if count == 1 and last_invalid:
         return 2
     return status
-
-
-def _chain(head, rest):
-    yield from head
-    yield from rest
 
 
 def run_command(file, stdin=None, stdout=None):

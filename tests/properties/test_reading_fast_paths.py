@@ -1,9 +1,10 @@
 """The reader's shortcuts for canonical spellings read a deal exactly as its general path.
 
-`read_deal` takes a canonical card with a seat (or list of seats) in `holders`, and a
-kind (or list of kinds) in `exposed`, without the general path; spelling the same
-deal loosely (lower case, suit symbols, spaces) sends every entry down the general
-path, so the two readings must be equal, and so must their refusals.
+`read_deal` takes a canonical card with a seat (or list of seats) in `holders`, a kind (or
+list of kinds) in `exposed`, and the captured cards of four seats holding every point card
+exactly as often as the decks give it, without the general path; spelling the same deal
+loosely (lower case, suit symbols, spaces) sends every entry down the general path, so the
+two readings must be equal, and so must their refusals.
 """
 
 from hypothesis import given
@@ -28,6 +29,7 @@ def _loosely(deal, draw):
         return [seat(item) for item in value] if isinstance(value, list) else seat(value)
 
     spelled = dict(deal)
+    spelled["captured"] = {seat: [_loose_card(card) for card in cards] for seat, cards in deal["captured"].items()}
     spelled["holders"] = {_loose_card(card): seats(value) for card, value in deal["holders"].items()}
     spelled["exposed"] = {_loose_card(card): value for card, value in deal["exposed"].items()}
     return spelled
@@ -58,3 +60,34 @@ def test_a_wrong_entry_is_refused_alike_whether_the_card_is_spelled_canonically_
     second, second_problems = read_deal(loose)
     assert [p.code for p in first_problems] == [p.code for p in second_problems]
     assert first == second
+
+
+captured_changes = st.sampled_from(["drop a card", "copy a card", "an extra card", "a number", "a seat less", "none"])
+
+
+@given(valid_deals(ruleset=st.sampled_from(["huapai", "online-2deck"])), captured_changes, st.randoms())
+def test_captured_cards_off_the_usual_shape_are_refused_alike_however_they_are_spelled(deal, change, rng):
+    captured = {seat: list(cards) for seat, cards in deal["captured"].items()}
+    seat = rng.choice([seat for seat, cards in captured.items() if cards])
+    if change == "drop a card":
+        captured[seat].pop()
+    elif change == "copy a card":
+        captured[seat].append(captured[seat][0])
+    elif change == "an extra card":
+        captured[seat].append("S2")  # not a point card: read and left out
+    elif change == "a number":
+        captured[seat].append(7)
+    elif change == "a seat less":
+        del captured[seat]
+    canonical = {**deal, "captured": captured}
+    loose = {
+        **canonical,
+        "captured": {s: [_loose_card(c) if isinstance(c, str) else c for c in cards] for s, cards in captured.items()},
+    }
+    first, first_problems = read_deal(canonical)
+    second, second_problems = read_deal(loose)
+    assert [p.code for p in first_problems] == [p.code for p in second_problems]
+    assert [p.as_json() for p in first_problems] == [p.as_json() for p in second_problems]
+    assert first == second
+    if change in ("drop a card", "copy a card", "a number", "a seat less"):
+        assert first_problems, change

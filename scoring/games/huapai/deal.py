@@ -6,6 +6,8 @@ Any JSON value of the wrong type is a problem with a code, never an exception.
 """
 
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain
 
 from scoring.games.refusals import DealError, Text, _, listed
 
@@ -140,6 +142,22 @@ def _copies(value, card, decks, problems, where):
     return [value]
 
 
+def _exposure_kinds(card, copies, problems):
+    """The kinds of exposure of a card's copies, or None with the first kind that is not one."""
+    for kind in copies:
+        if type(kind) is not str or kind not in EXPOSURES:
+            problems.append(
+                DealError(
+                    "bad_exposure",
+                    _("{card} 的亮牌方式 {kind!r:.40} 无效（shown 明 / first 首明）"),
+                    card=card_label(card),
+                    kind=kind,
+                )
+            )
+            return None
+    return tuple(copies)
+
+
 def _rules(raw, default_ruleset, problems):
     name = raw.get("ruleset")
     if name is None:
@@ -173,6 +191,125 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     decks = rules.decks
 
     captured_raw = raw.get("captured")
+    captured = _captured_as_written(captured_raw, decks)
+    if captured is None:
+        captured = _captured(raw, captured_raw, decks, problems)
+
+    holders = {}
+    for code, value in _mapping(raw, "holders", problems).items():
+        # The usual entries, a canonical card and its seats, without the general path.
+        if code in EXPOSABLE_SET:
+            if type(value) is str and value in SEAT_SET:
+                holders[code] = (value,)
+                continue
+            if type(value) is list and 0 < len(value) <= decks and _all_in(SEAT_SET, value):
+                holders[code] = tuple(value)
+                continue
+        card = _exposable(code, problems, "holders")
+        copies = _copies(value, card or code, decks, problems, "holders") if card else None
+        if copies is None:
+            continue
+        seats = tuple(_seat(item, problems, f"holders {card}") for item in copies)
+        if None not in seats and seats:
+            holders[card] = seats
+
+    exposed = {}
+    for code, value in _mapping(raw, "exposed", problems).items():
+        if code in EXPOSABLE_SET and type(value) is str and value in EXPOSURES:
+            card, kinds = code, (value,)  # the usual entries, without the general path
+        elif code in EXPOSABLE_SET and type(value) is list and 0 < len(value) <= decks and _all_in(EXPOSURE_SET, value):
+            card, kinds = code, tuple(value)
+        else:
+            card = _exposable(code, problems, "exposed")
+            copies = _copies(value, card or code, decks, problems, "exposed") if card else None
+            kinds = _exposure_kinds(card, copies, problems) if copies is not None else None
+            if not kinds:
+                continue
+        exposed[card] = kinds
+        if len(holders.get(card, ())) < len(kinds):
+            problems.append(
+                DealError(
+                    "exposure_without_holder",
+                    _("{card} 已亮牌但未记录持牌人"),
+                    card=card_label(card),
+                )
+            )
+
+    first_by_seat = {}
+    for card, kinds in exposed.items():
+        if "first" not in kinds:
+            continue
+        for seat, kind in zip(holders.get(card, ()), kinds, strict=False):
+            if kind != "first":
+                continue
+            if seat in first_by_seat:
+                problems.append(
+                    DealError(
+                        "two_first_exposures",
+                        _("{seat} 不能首明两张牌（{first}、{second}）"),
+                        seat=_seat_label(seat),
+                        first=card_label(first_by_seat[seat]),
+                        second=card_label(card),
+                    )
+                )
+            first_by_seat[seat] = card
+
+    penalties = {}
+    for seat_code, points in _mapping(raw, "penalties", problems).items():
+        seat = _seat(seat_code, problems, "penalties")
+        if seat is None:
+            continue
+        if type(points) is not int or points > 0 or points < PENALTY_MIN:
+            problems.append(
+                DealError(
+                    "bad_penalty",
+                    _("{seat} 的罚分必须是 {lowest} 到 −1 的整数"),
+                    seat=_seat_label(seat),
+                    lowest=PENALTY_MIN,
+                )
+            )
+            continue
+        if points:
+            penalties[seat] = penalties.get(seat, 0) + points
+
+    if problems:
+        return None, problems
+    return ValidDeal(rules=rules, captured=captured, holders=holders, exposed=exposed, penalties=penalties), []
+
+
+def _captured_as_written(captured_raw, decks):
+    """The captured cards of a deal as deal-json.md writes it (the four seats, canonical codes,
+    every point card `decks` times and nothing else) counted per seat; None for any other deal,
+    which `_captured` reads code by code with its messages. Most deals are written so, and one
+    sort in C decides it: reading the captured cards was the largest part of scoring a deal."""
+    if type(captured_raw) is not dict or captured_raw.keys() != SEAT_SET:
+        return None
+    lists = [captured_raw[seat] for seat in SEATS]
+    if any(type(cards) is not list for cards in lists):
+        return None
+    try:
+        every = sorted(chain.from_iterable(lists))
+    except TypeError:  # a code that is not a string: `_captured` names it
+        return None
+    if every != _every_point_card(decks):
+        return None
+    captured = {}
+    for seat, cards in zip(SEATS, lists, strict=True):
+        counts = captured[seat] = dict.fromkeys(cards, 1)
+        if len(counts) < len(cards):  # both copies of a card (two decks): counted again
+            counts.update(dict.fromkeys(cards, 0))
+            for card in cards:
+                counts[card] += 1
+    return captured
+
+
+@cache
+def _every_point_card(decks):
+    return sorted(POINT_CARDS * decks)
+
+
+def _captured(raw, captured_raw, decks, problems):
+    """Seat → {card: copies} of the captured cards, code by code, each problem in words."""
     captured = {seat: {} for seat in SEATS}
     first_taker = {}  # card -> the seat that took its first copy
     more_takers = {}  # card -> [seat, …] for further copies (two decks, or a duplicate)
@@ -219,102 +356,7 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
             if seat not in seats_given:
                 problems.append(DealError("missing_seat", _("captured 缺少座位 {seat}"), seat=_seat_label(seat)))
     _check_copies(first_taker, more_takers, decks, bool(captured_raw), problems)
-
-    holders = {}
-    for code, value in _mapping(raw, "holders", problems).items():
-        # The usual entries, a canonical card and its seats, without the general path.
-        if code in EXPOSABLE_SET:
-            if type(value) is str and value in SEAT_SET:
-                holders[code] = (value,)
-                continue
-            if type(value) is list and 0 < len(value) <= decks and _all_in(SEAT_SET, value):
-                holders[code] = tuple(value)
-                continue
-        card = _exposable(code, problems, "holders")
-        copies = _copies(value, card or code, decks, problems, "holders") if card else None
-        if copies is None:
-            continue
-        seats = tuple(_seat(item, problems, f"holders {card}") for item in copies)
-        if None not in seats and seats:
-            holders[card] = seats
-
-    exposed = {}
-    for code, value in _mapping(raw, "exposed", problems).items():
-        if code in EXPOSABLE_SET and (
-            (type(value) is str and value in EXPOSURES)
-            or (type(value) is list and 0 < len(value) <= decks and _all_in(EXPOSURE_SET, value))
-        ):
-            copies = value if type(value) is list else (value,)
-            card = code
-        else:
-            card = _exposable(code, problems, "exposed")
-            copies = _copies(value, card or code, decks, problems, "exposed") if card else None
-            if copies is None:
-                continue
-        kinds = []
-        for kind in copies:
-            if type(kind) is not str or kind not in EXPOSURES:
-                problems.append(
-                    DealError(
-                        "bad_exposure",
-                        _("{card} 的亮牌方式 {kind!r:.40} 无效（shown 明 / first 首明）"),
-                        card=card_label(card),
-                        kind=kind,
-                    )
-                )
-                break
-            kinds.append(kind)
-        else:
-            if not kinds:
-                continue
-            exposed[card] = tuple(kinds)
-            if len(holders.get(card, ())) < len(kinds):
-                problems.append(
-                    DealError(
-                        "exposure_without_holder",
-                        _("{card} 已亮牌但未记录持牌人"),
-                        card=card_label(card),
-                    )
-                )
-
-    first_by_seat = {}
-    for card, kinds in exposed.items():
-        for seat, kind in zip(holders.get(card, ()), kinds, strict=False):
-            if kind != "first":
-                continue
-            if seat in first_by_seat:
-                problems.append(
-                    DealError(
-                        "two_first_exposures",
-                        _("{seat} 不能首明两张牌（{first}、{second}）"),
-                        seat=_seat_label(seat),
-                        first=card_label(first_by_seat[seat]),
-                        second=card_label(card),
-                    )
-                )
-            first_by_seat[seat] = card
-
-    penalties = {}
-    for seat_code, points in _mapping(raw, "penalties", problems).items():
-        seat = _seat(seat_code, problems, "penalties")
-        if seat is None:
-            continue
-        if type(points) is not int or points > 0 or points < PENALTY_MIN:
-            problems.append(
-                DealError(
-                    "bad_penalty",
-                    _("{seat} 的罚分必须是 {lowest} 到 −1 的整数"),
-                    seat=_seat_label(seat),
-                    lowest=PENALTY_MIN,
-                )
-            )
-            continue
-        if points:
-            penalties[seat] = penalties.get(seat, 0) + points
-
-    if problems:
-        return None, problems
-    return ValidDeal(rules=rules, captured=captured, holders=holders, exposed=exposed, penalties=penalties), []
+    return captured
 
 
 def _check_copies(first_taker, more_takers, decks, anything_captured, problems):

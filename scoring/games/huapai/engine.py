@@ -17,6 +17,7 @@ from .cards import (
     HEART_VALUES,
     HEARTS,
     PIG,
+    POINT_CARDS,
     SEATS,
     SIDES,
     TRANSFORMER,
@@ -54,6 +55,10 @@ BREAKDOWN_TERMS = (
 )
 
 SELF_CAPTURE_TEXT = " ×2 自得"
+# Read once here rather than per seat: a deck's point cards and hearts, and ♥A's value.
+POINT_CARDS_A_DECK = len(POINT_CARDS)
+HEARTS_A_DECK = len(HEARTS)
+HEART_ACE_VALUE = HEART_VALUES[HEART_ACE]
 TWO_COPIES_TEXT = " ×2张"
 
 
@@ -65,6 +70,7 @@ def _copy_factor(kind, first_exposure_recognised):
     return 4 if kind == "first" and first_exposure_recognised else 2
 
 
+@lru_cache(maxsize=256)  # few combinations, asked per seat with a 变压器
 def _exposure_text(kinds, first_exposure_recognised):
     """How exposed copies multiply, in a referee's words: ×2 明, ×4 首明, ×4 双明, ×8 首明+明."""
     if not kinds:
@@ -102,19 +108,19 @@ def _exposure_table(first_exposure_recognised, auto_expose_fourth, exposed_items
     return MappingProxyType(factors)
 
 
-def _held_by_seat(deal):
-    """Seat → {exposable card: copies that seat held}, for 自得."""
-    held = {}
+def _self_captured_by_seat(deal):
+    """Seat → {exposable card: copies it both held and captured} (自得), for the seats with any.
+
+    Most holders do not take their own card back, so this asks only what each holder captured
+    of the card it held, rather than building every seat's holdings first."""
+    found = {}
+    captured = deal.captured
     for card, holders in deal.holders.items():
-        for seat in holders:
-            cards = held.setdefault(seat, {})
-            cards[card] = cards.get(card, 0) + 1
-    return held
-
-
-def _self_captured(held, cards):
-    """自得 copies per exposable card: copies this seat both held and captured."""
-    return {card: min(copies, cards[card]) for card, copies in held.items() if card in cards}
+        for seat in holders if len(holders) == 1 else dict.fromkeys(holders):
+            took = captured[seat].get(card)
+            if took:
+                found.setdefault(seat, {})[card] = min(holders.count(seat), took)
+    return found
 
 
 def _count_text(copies):
@@ -125,17 +131,18 @@ def _self_text(copies):
     return SELF_CAPTURE_TEXT if copies == 1 else f" ×{2**copies} 自得" if copies else ""
 
 
-def score_seat(deal, rules, seat, exposure, held=None):
+def score_seat(deal, rules, seat, exposure, self_captured=None):
     """The 基础分 (原始分) of one seat before normalisation and penalties, with its breakdown.
 
-    `held` is what the seat held of the exposable cards (`_held_by_seat`); None: read
-    from the deal."""
+    `self_captured` is what the seat took of the exposable cards it held
+    (`_self_captured_by_seat`); None: read from the deal."""
     cards = deal.captured[seat]
     entries = []
     if not cards:
         return 0, entries
-    copies = sum(cards.values()) if rules.decks > 1 else len(cards)
-    grand_slam = copies == rules.point_card_copies
+    decks = rules.decks
+    copies = sum(cards.values()) if decks > 1 else len(cards)
+    grand_slam = copies == POINT_CARDS_A_DECK * decks
 
     if grand_slam and rules.grand_slam_fixed is not None:
         value = rules.grand_slam_fixed
@@ -151,26 +158,25 @@ def score_seat(deal, rules, seat, exposure, held=None):
 
     if not rules.self_capture_doubles:
         self_captured = {}
-    else:
-        if held is None:
-            held = _held_by_seat(deal).get(seat)
-        self_captured = _self_captured(held, cards) if held else {}
+    elif self_captured is None:
+        self_captured = _self_captured_by_seat(deal).get(seat, {})
     subtotal = 0
     base = 0
     heart_count = 0
+    heart_value = HEART_VALUES.get
     for card, count in cards.items():
-        value = HEART_VALUES.get(card)
+        value = heart_value(card)
         if value is not None:
             base += value * count
             heart_count += count
-    all_hearts = heart_count == len(HEARTS) * rules.decks
     if heart_count:
+        all_hearts = heart_count == HEARTS_A_DECK * decks
         e_heart, e_heart_text, _ = exposure[HEART_ACE]
-        ace_self = self_captured.get(HEART_ACE, 0)
-        ace_extra = HEART_VALUES[HEART_ACE] * ace_self
+        ace_self = self_captured.get(HEART_ACE, 0) if self_captured else 0
+        ace_extra = HEART_ACE_VALUE * ace_self
         ace_text = f"（♥A{_self_text(ace_self)}" if ace_self else ""
         if all_hearts:
-            name = "全红" if rules.decks == 1 else "满红"
+            name = "全红" if decks == 1 else "满红"
             if rules.all_hearts_fixed is None:
                 points = -(base + ace_extra) * e_heart
                 text = f"{name} {_signed(-base)}{e_heart_text}" + (f"{ace_text}）" if ace_text else "")
@@ -186,6 +192,8 @@ def score_seat(deal, rules, seat, exposure, held=None):
             rule = "hearts"
         entries.append({"rule": rule, "points": points, "text": text})
         subtotal += points
+    else:
+        all_hearts = False
 
     pigs = cards.get(PIG)
     if pigs:
@@ -269,11 +277,11 @@ def score_valid_deal(deal, rules=None):
     """Score a `ValidDeal`. `rules` overrides the rules the deal was read with."""
     rules = rules or deal.rules
     exposure = _exposures(deal, rules)
-    held = _held_by_seat(deal) if deal.holders else {}
+    self_captured = _self_captured_by_seat(deal) if deal.holders and rules.self_capture_doubles else {}
     raw = {}
     breakdown = {}
     for seat in SEATS:
-        raw[seat], breakdown[seat] = score_seat(deal, rules, seat, exposure, held.get(seat, {}))
+        raw[seat], breakdown[seat] = score_seat(deal, rules, seat, exposure, self_captured.get(seat, {}))
     scores = normalise(raw, rules)
     for seat in SEATS:
         if scores[seat] != raw[seat]:
