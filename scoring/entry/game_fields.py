@@ -1,9 +1,9 @@
-"""Another game's deal as the site asks for it and shows it: the game's entry fields
-(`Game.entry_fields`, plain data: a deal key, its label and kind) read into one shape, the
-entry form's cleaned values made into deal JSON, and a stored deal in the fields' words.
+"""A game's deal as the site asks for it and shows it: the game's entry fields
+(`Game.entry_fields`, plain data: a deal key, its label and kind) read into one shape, and a
+stored deal in the fields' words. Every game's entry page is these fields; some kinds are
+widgets drawn whole (华牌's card grid, `scoring.entry.grid`) rather than one input.
 
-Plain data, no scoring: the game's engine checks and scores the deal JSON made here (a 华牌
-deal is its card grid, `scoring.entry.grid`).
+Plain data, no scoring: the game's engine checks and scores the deal JSON made from them.
 """
 
 from dataclasses import dataclass, field
@@ -25,7 +25,12 @@ SEAT, SEATS, CHOICE, BOOL, COUNTS, PER_SEAT, INT, SEAT_OR_NONE = (
     "int",
     "seat_or_huang",
 )
-KINDS = (SEAT, SEATS, CHOICE, BOOL, COUNTS, PER_SEAT, INT, SEAT_OR_NONE)
+# Widgets, drawn whole by `scoring.entry.grid`: the point cards by seat (a row per copy of a card,
+# `Game.entry_grid`), the exposures of the cards a field names (`choices`) with their holders, and
+# a penalty per seat, entered as the points taken off.
+CARDS, EXPOSURES, PENALTIES = "cards", "exposures", "penalties"
+WIDGETS = (CARDS, EXPOSURES, PENALTIES)
+KINDS = (SEAT, SEATS, CHOICE, BOOL, COUNTS, PER_SEAT, INT, SEAT_OR_NONE, *WIDGETS)
 # The form's value of a seat-or-nobody field when the referee says nobody (跑胡子's 黄庄): the
 # deal's null. An empty field is not entered (the deal lacks the key, and the law says so).
 NOBODY = "none"
@@ -53,6 +58,9 @@ class GameField:
     needed: str | None = None
     default: object = None
     hotkeys: dict = field(default_factory=dict)
+    # Exposures: every holder asked, exposed or not (华牌 where 自得 counts); else only an
+    # exposed card's holder.
+    holders_always: bool = False
 
 
 def _read(spec):
@@ -76,20 +84,21 @@ def _read(spec):
         needed=needed,
         default=get("default", None),
         hotkeys=dict(get("hotkeys", None) or {}),
+        holders_always=bool(get("holders_always", False)),
     )
 
 
 def on_its_grid(game, rules=None) -> bool:
-    """Whether the game's deal is entered and drawn on its own grid (华牌's point cards by seat)
+    """Whether the game's deal is entered and drawn on a card grid (华牌's point cards by seat)
     rather than in fields and their words: the one question the pages and papers that draw a
     deal ask (tests/games/test_game_boundary.py lists where)."""
-    return not game_fields(game, rules)
+    return any(spec.kind == CARDS for spec in game_fields(game, rules))
 
 
 def game_fields(game, rules=None, board=None):
-    """The game's entry fields in the order a referee records them (empty for a game whose
-    entry is its own grid, 华牌's). With `board`, the fields that board asks: a field of a
-    table's first deal only (`first_only`) is left out of the later ones."""
+    """The game's entry fields in the order a referee records them, widgets among them. With
+    `board`, the fields that board asks: a field of a table's first deal only (`first_only`) is
+    left out of the later ones."""
     fields = [_read(spec) for spec in game.entry_fields(rules) or ()]
     if board is not None and board > 1:
         fields = [spec for spec in fields if not spec.first_only]
@@ -125,7 +134,9 @@ def deal_words(game, deal, rules=None):
     words = [
         (spec.label, value_word(spec, deal[spec.key]))
         for spec in game_fields(game, rules)
-        if spec.key in deal and (deal[spec.key] not in (None, [], {}) or spec.kind == SEAT_OR_NONE)
+        if spec.kind not in WIDGETS  # drawn on its grid, not in words
+        and spec.key in deal
+        and (deal[spec.key] not in (None, [], {}) or spec.kind == SEAT_OR_NONE)
     ]
     words += [(gettext(label), message_text(value)) for label, value in game.deal_words(deal)]
     return words

@@ -94,10 +94,17 @@ class GameBase:
     (tests/games/test_game_boundary.py)."""
 
     # Entry: the deal as entry fields (plain dicts: key, label, kind, bounds; `first_only` for a
-    # field of a table's first deal only), read by `scoring.entry.game_fields`. None: the game's
-    # deal is entered on its own grid (`entry_grid`, 华牌's point cards).
+    # field of a table's first deal only), read by `scoring.entry.game_fields`. A kind may be a
+    # widget drawn whole: 华牌's point cards by seat (its rows are `entry_grid`), its exposures
+    # with their holders, its penalties.
     def entry_fields(self, rules: Any = None) -> list[dict] | None:
         return None
+
+    # What a deal's result gives beside each seat's score, for the entry page's preview: the
+    # sides' scores (`result["sides"]`, 华牌's NS and EW) and the raw scores before
+    # normalisation (`result["raw"]`).
+    result_sides: tuple[str, ...] = ()
+    result_raw: bool = False
 
     def refusal_key(self, error: Any) -> str | None:
         """The entry field a refusal is about (the page shows it beside that field), or None."""

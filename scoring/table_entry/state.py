@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 
 from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.engine.vocabulary import MatchMode
-from scoring.entry.game_fields import deal_words, game_fields
+from scoring.entry.game_fields import deal_words, on_its_grid
 from scoring.entry.hot_sql import first_row
 from scoring.entry.selectors import snapshot
 from scoring.games import game_of
@@ -138,7 +138,6 @@ def table_state(table, open_calls=None):
     """The table as its link shows it. `open_calls`: the count `state_stamp` read already."""
     event, rnd = table.round.event, table.round
     game = game_of(event)
-    fields = bool(game_fields(game, event_rules(event)))
     deals = {
         d["board"]: d
         for d in table.deals.order_by("sequence").values(
@@ -195,14 +194,12 @@ def table_state(table, open_calls=None):
         "sides": {side: {"entrants": v["entrants"], "names": v["names"]} for side, v in sides.items()},
         "seats": _seat_names(table, player_names),
         "boards": boards,
-        # The game: its seats and the sides that verify and sign, and whether its deal is entered
-        # as its fields (`Game.entry_fields`) rather than 华牌's card grid.
+        # The game: its seats and the sides that verify and sign.
         "game": {
             "id": game.id,
             "seats": list(game.seats),
             "sides": signing,
             "partnerships": in_partnerships(game),
-            "fields": fields,
         },
         "totals": {
             # The two partnerships' figures as the game counts them (one seat's each in 升级).
@@ -300,8 +297,8 @@ def board_detail(table, board):
         return {"board": board, "status": "empty", "version": None}
     event = table.round.event
     game, rules = game_of(event), event_rules(event)
-    if game_fields(game, rules):
-        # Another game's deal: its fields in their words, and as the deal JSON (`game_data`).
+    if not on_its_grid(game, rules):
+        # A deal in its fields' words, and as the deal JSON (`game_data`).
         return {
             "board": board,
             **snapshot(deal),

@@ -1,7 +1,7 @@
 """Django forms for every POST of the referee and organiser pages.
 
 No view calls `int()` on `request.POST`: each page's fields are checked here,
-numbers within the bounds their columns and the rules allow. The entry grid's every
+numbers within the bounds their columns and the rules allow. A card grid's every
 field too (a card's taker, a holder, an exposure): then `scoring.entry.grid` maps the
 cleaned values to deal JSON and the rules engine names every problem of the deal as a
 whole (a card missing, a holder who cannot have held it).
@@ -12,10 +12,9 @@ from django.utils.translation import gettext, gettext_lazy
 
 from scoring.engine.vocabulary import SEATS
 from scoring.entry import game_fields
-from scoring.entry.grid import copy_suffix
-from scoring.games import get_game
+from scoring.entry.grid import copy_suffix, deal_from_form
 from scoring.games.common import ADJUSTED_LIMIT
-from scoring.games.huapai import EXPOSABLE, PENALTY_MIN
+from scoring.games.huapai import PENALTY_MIN
 from scoring.games.rulings import AS_IT_STANDS, DRAWN
 from scoring.models import CODE_VALIDATOR, Appeal, Irregularity, RefereeCall
 from scoring.table_entry.flags import KINDS as FLAG_KINDS
@@ -55,44 +54,6 @@ def version_field(required=True):
 
 SEAT_CHOICES = [("", "—"), *((seat, seat) for seat in SEATS)]
 EXPOSURE_CHOICES = [("", "—"), ("shown", "明"), ("first", "首明")]
-
-
-class DealEntryForm(forms.Form):
-    """Every field of the entry page: the grid (one field per card copy: who took it; per
-    exposable copy: its holder and exposure), penalties, adjusted scores, reason, version.
-    `rules`: the event's, which say how many copies of each card there are; `game`: the event's,
-    whose `entry_grid` gives the rows (left out: the default game's, as a test builds it alone)."""
-
-    version = version_field(required=False)
-    reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
-    adjusted_reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
-
-    def __init__(self, *args, rules, game=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        for row in (game or get_game()).entry_grid(rules):
-            suffix = copy_suffix(row.copy)
-            self.fields[f"card-{row.card}{suffix}"] = forms.ChoiceField(
-                choices=SEAT_CHOICES, required=False, label=row.label
-            )
-            if row.card in EXPOSABLE:
-                self.fields[f"holder-{row.card}{suffix}"] = forms.ChoiceField(
-                    choices=SEAT_CHOICES, required=False, label=gettext("%(card)s 的持有者") % {"card": row.label}
-                )
-                self.fields[f"exposed-{row.card}{suffix}"] = forms.ChoiceField(
-                    choices=EXPOSURE_CHOICES, required=False, label=gettext("%(card)s 的亮牌") % {"card": row.label}
-                )
-        for seat in SEATS:
-            self.fields[f"penalty-{seat}"] = PenaltyField(label=f"{seat} 罚分")
-            self.fields[f"adjusted-{seat}"] = forms.IntegerField(
-                min_value=-ADJUSTED_LIMIT, max_value=ADJUSTED_LIMIT, required=False, label=f"{seat} 调整分"
-            )
-
-    def entry_values(self):
-        """Cleaned scalars as the strings `scoring.entry.grid.deal_from_form` reads."""
-        values = {}
-        for name, value in self.cleaned_data.items():
-            values[name] = "" if value is None else str(value)
-        return values
 
 
 class ConfirmForm(forms.Form):
@@ -312,20 +273,22 @@ def form_errors(form, only=None):
 
 
 class GameDealForm(forms.Form):
-    """Every field of the entry page of a game whose deal is its entry fields (`Game.entry_fields`,
-    read by `scoring.entry.game_fields`): a seat, several seats, a choice, yes/no, a count per
-    seat, each checked for its type and bounds here; the game's engine then names every problem
-    of the deal as a whole, with the law's reasons (a farmer's fourth 飞弹, 抢牌 played closed).
-    `fields`: the game's `GameField`s; `seats`: the table's."""
+    """Every field of a game's entry page (`Game.entry_fields`, read by `scoring.entry.game_fields`):
+    a seat, several seats, a choice, yes/no, a count per seat, or a widget's inputs (a card's
+    taker, a holder, an exposure, a penalty), each checked for its type and bounds here; the
+    game's engine then names every problem of the deal as a whole, with the law's reasons (a
+    farmer's fourth 飞弹, a card missing). `fields`: the game's `GameField`s; `seats`: the table's;
+    `grid`: the rows of a card grid (`Game.entry_grid`), where a field is one."""
 
     version = version_field(required=False)
     reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
     adjusted_reason = forms.CharField(max_length=TEXT_LIMIT, required=False, strip=True)
 
-    def __init__(self, *args, fields, seats, **kwargs):
+    def __init__(self, *args, fields, seats, grid=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.game_fields = list(fields)
         self.seats = tuple(seats)
+        self.grid = list(grid)
         seat_choices = [("", "—"), *((seat, seat) for seat in self.seats)]
         for spec in self.game_fields:
             if spec.kind == game_fields.SEAT_OR_NONE:  # a seat, or nobody said so (跑胡子's 黄庄)
@@ -355,20 +318,56 @@ class GameDealForm(forms.Form):
                 self.fields[spec.key] = forms.IntegerField(
                     min_value=spec.minimum, max_value=spec.maximum, required=False, label=spec.label
                 )
+            elif spec.kind == game_fields.CARDS:  # who took each copy of each card
+                for row in self.grid:
+                    self.fields[f"card-{row.card}{copy_suffix(row.copy)}"] = forms.ChoiceField(
+                        choices=seat_choices, required=False, label=row.label
+                    )
+            elif spec.kind == game_fields.EXPOSURES:  # each exposable copy's holder and exposure
+                for row in (row for row in self.grid if row.card in spec.choices):
+                    suffix = copy_suffix(row.copy)
+                    self.fields[f"holder-{row.card}{suffix}"] = forms.ChoiceField(
+                        choices=seat_choices, required=False, label=gettext("%(card)s 的持有者") % {"card": row.label}
+                    )
+                    self.fields[f"exposed-{row.card}{suffix}"] = forms.ChoiceField(
+                        choices=EXPOSURE_CHOICES, required=False, label=gettext("%(card)s 的亮牌") % {"card": row.label}
+                    )
+            elif spec.kind == game_fields.PENALTIES:
+                for seat in self.seats:
+                    self.fields[f"penalty-{seat}"] = PenaltyField(label=f"{seat} 罚分")
         for seat in self.seats:
             self.fields[f"adjusted-{seat}"] = forms.IntegerField(
                 min_value=-ADJUSTED_LIMIT, max_value=ADJUSTED_LIMIT, required=False, label=f"{seat} 调整分"
             )
+
+    def _grid_deal(self):
+        """The card grid's part of the deal (`scoring.entry.grid.deal_from_form`), from the
+        cleaned values as the strings it reads."""
+        values = {name: "" if value is None else str(value) for name, value in self.cleaned_data.items()}
+        return deal_from_form(values, max((row.copy for row in self.grid), default=1))
 
     def deal_json(self):
         """The deal as the game reads it, from the cleaned fields: what is left empty is absent
         (an unticked 明打 is 暗打, §1.2), a choice is its value as the law writes it."""
         data = self.cleaned_data
         deal = {}
+        grid = self._grid_deal() if any(spec.kind in game_fields.WIDGETS for spec in self.game_fields) else {}
         for spec in self.game_fields:
+            if spec.kind == game_fields.CARDS:
+                deal["captured"] = grid["captured"]
+                continue
+            if spec.kind == game_fields.EXPOSURES:
+                deal["holders"], deal["exposed"] = grid["holders"], grid["exposed"]
+                continue
+            if spec.kind == game_fields.PENALTIES:
+                deal["penalties"] = grid["penalties"]
+                continue
             if spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
                 counts = {seat: data.get(f"{spec.key}-{seat}") for seat in self.seats}
-                counts = {seat: count for seat, count in counts.items() if count}
+                # A count the law assumes when nothing is said (飞弹's 0, 王霸's 0) is left out; any
+                # other number given is kept, 0 included where the law assumes none (叫墩's bid).
+                assumed = 0 if spec.kind == game_fields.COUNTS else spec.default
+                counts = {seat: count for seat, count in counts.items() if count is not None and count != assumed}
                 if counts or spec.kind == game_fields.PER_SEAT:  # a count per seat the deal always has
                     deal[spec.key] = counts
                 continue

@@ -21,18 +21,10 @@
   // The reads go without cookies (the link is the only key), so the page says in which language it
   // was drawn: the state's and the previews' words come back in it, not in the phone's own.
   var language = document.documentElement.lang || "zh-hans";
-  var decks = parseInt(app.dataset.decks, 10) || 1;
   var storeKey = "huapai-table:" + base;
   var SEATS = ["N", "E", "S", "W"];
-  var POINT_CARDS = [];
-  document.querySelectorAll("#card-grid .card-row").forEach(function (row) {
-    var code = row.dataset.field.replace(/^card-/, "").replace(/-2$/, "");
-    if (POINT_CARDS.indexOf(code) === -1) POINT_CARDS.push(code);
-  });
-  var EXPOSABLE = ["SQ", "DJ", "C10", "HA"];
-  // Another game's deal is its entry fields (static/js/entry_fields.js shapes them and draws the
-  // engine's preview, as on the referee's page); 华牌's is the card grid below.
-  var fieldsMode = app.dataset.fields === "1" && !!window.EntryFields;
+  // The deal is the game's entry fields, 华牌's card grid among them: static/js/entry.js shapes
+  // them and draws the engine's preview, as on the referee's page.
 
   // --- what this phone keeps --------------------------------------------------
   function load() {
@@ -62,7 +54,7 @@
   var state = kept.state || JSON.parse(document.getElementById("initial-state").textContent);
 
   // The game's seats and the sides that verify and sign (two partnerships, or every player alone).
-  function game() { return state.game || { seats: SEATS, sides: ["NS", "EW"], partnerships: true, fields: false }; }
+  function game() { return state.game || { seats: SEATS, sides: ["NS", "EW"], partnerships: true }; }
   // The server asks the game (scoring.games.seats.in_partnerships); the page never works it out.
   function twoSides() { return game().partnerships === true; }
 
@@ -413,50 +405,10 @@
   var editing = false;
   var form = document.getElementById("entry");
 
-  function dealFromGrid() {
-    // The grid's choices as a deal (deal-json.md): data shaping only, as scoring.entry.grid does.
-    var captured = { N: [], E: [], S: [], W: [] };
-    form.querySelectorAll("#card-grid .card-row").forEach(function (row) {
-      var chosen = row.querySelector("input:checked");
-      var card = row.dataset.field.replace(/^card-/, "").replace(/-2$/, "");
-      if (chosen) captured[chosen.value].push(card);
-    });
-    var holders = {};
-    var exposed = {};
-    EXPOSABLE.forEach(function (card) {
-      var shown = [], shownHolders = [], heldOnly = [], unheld = [];
-      for (var copy = 1; copy <= decks; copy++) {
-        var suffix = copy === 1 ? "" : "-" + copy;
-        var holderSelect = form.querySelector('select[name="holder-' + card + suffix + '"]');
-        var holder = holderSelect && !holderSelect.disabled ? holderSelect.value : "";
-        var kind = form.querySelector('select[name="exposed-' + card + suffix + '"]').value;
-        if (kind && holder) { shown.push(kind); shownHolders.push(holder); }
-        else if (kind) unheld.push(kind);
-        else if (holder) heldOnly.push(holder);
-      }
-      var seats = shownHolders.concat(heldOnly);
-      var kinds = shown.concat(unheld);
-      if (decks === 1) {
-        if (seats.length) holders[card] = seats[0];
-        if (kinds.length) exposed[card] = kinds[0];
-      } else {
-        if (seats.length) holders[card] = seats;
-        if (kinds.length) exposed[card] = kinds;
-      }
-    });
-    var penalties = {};
-    SEATS.forEach(function (seat) {
-      var raw = form.querySelector('input[name="penalty-' + seat + '"]').value.replace(/[\s\-−－]/g, "");
-      if (raw) penalties[seat] = /^[0-9]{1,9}$/.test(raw) ? -parseInt(raw, 10) : raw;
-    });
-    return { captured: captured, holders: holders, exposed: exposed, penalties: penalties };
-  }
-
-  // The deal as this page sends it: the fields (another game) or the card grid (华牌).
-  function dealOfForm() { return fieldsMode ? window.EntryFields.deal(form) : dealFromGrid(); }
+  // The deal as this page sends it: its fields as deal JSON.
+  function dealOfForm() { return window.EntryFields.deal(form); }
 
   function formFromDeal(detail) {
-    if (!fieldsMode) { gridFromDeal(detail); return; }
     form.reset();
     askFirstOnly();
     window.EntryFields.fill(form, detail);  // the deal's own keys, as the board's GET gives them
@@ -464,92 +416,12 @@
     document.getElementById("entry-code").value = "";  // typed each time, never filled in
   }
 
-  function gridFromDeal(deal) {
-    form.reset();
-    var filled = {};
-    Object.keys(deal.captured || {}).forEach(function (seat) {
-      deal.captured[seat].forEach(function (card) {
-        var field = "card-" + card + (filled[card] ? "-2" : "");
-        filled[card] = true;
-        var input = form.querySelector('input[name="' + field + '"][value="' + seat + '"]');
-        if (input) input.checked = true;
-      });
-    });
-    function each(value) { return Array.isArray(value) ? value : [value]; }
-    Object.keys(deal.holders || {}).forEach(function (card) {
-      each(deal.holders[card]).forEach(function (seat, i) {
-        var select = form.querySelector('select[name="holder-' + card + (i ? "-2" : "") + '"]');
-        if (select) select.value = seat;
-      });
-    });
-    Object.keys(deal.exposed || {}).forEach(function (card) {
-      each(deal.exposed[card]).forEach(function (kind, i) {
-        var select = form.querySelector('select[name="exposed-' + card + (i ? "-2" : "") + '"]');
-        if (select) select.value = kind;
-      });
-    });
-    Object.keys(deal.penalties || {}).forEach(function (seat) {
-      form.querySelector('input[name="penalty-' + seat + '"]').value = String(-deal.penalties[seat]);
-    });
-    document.getElementById("entry-code").value = "";
-    askHolders();
-  }
-
-  function askHolders() {
-    form.querySelectorAll("select[data-only-when-exposed]").forEach(function (select) {
-      var exposure = form.querySelector('select[name="' + select.dataset.exposedBy + '"]');
-      select.disabled = !(exposure && exposure.value);
-    });
-  }
-
-  var previewTimer = null;
-  var pendingPreview = null;
-  // Another game's preview is entry_fields.js's (the same form and endpoint as the referee's page).
-  function previewFields() {
+  // The preview is entry.js's: the same form and endpoint as the referee's page.
+  function startPreview() {
     form.dataset.preview = base + "boards/" + openBoard + "/preview";
     window.EntryFields.reset();
     window.EntryFields.preview();
   }
-  function startPreview() { if (fieldsMode) previewFields(); else schedulePreview(); }
-
-  function preview() {
-    if (!openBoard || fieldsMode) return;
-    var rows = form.querySelectorAll("#card-grid .card-row");
-    var left = Array.prototype.filter.call(rows, function (row) { return !row.querySelector("input:checked"); }).length;
-    setText(document.getElementById("grid-progress"), left ? t(gettext("还有 %(left)s 张牌未分配"), { left: left }) : t(gettext("每张牌都已分配")));
-    if (pendingPreview) pendingPreview.abort();
-    pendingPreview = new AbortController();
-    fetch(base + "boards/" + openBoard + "/preview", {
-      method: "POST", body: JSON.stringify(dealFromGrid()), credentials: "omit",
-      headers: { "Content-Type": "application/json", "Accept-Language": language }, signal: pendingPreview.signal,
-    }).then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) {
-        show(document.getElementById("preview-offline"), false);
-        if (!data) return;
-        var problems = document.getElementById("problems");
-        problems.innerHTML = "";
-        if (!left) {
-          (data.problems || []).forEach(function (p) {
-            var li = document.createElement("li");
-            li.textContent = p.message;
-            problems.appendChild(li);
-          });
-        }
-        SEATS.forEach(function (seat) {
-          setText(document.querySelector('#preview-scores [data-seat="' + seat + '"]'), data.scores ? data.scores[seat] : "");
-        });
-        ["NS", "EW"].forEach(function (side) {
-          setText(document.querySelector('#preview-scores [data-side="' + side + '"]'), data.sides ? data.sides[side] : "");
-        });
-      })
-      .catch(function (error) {
-        if (error && error.name === "AbortError") return;
-        show(document.getElementById("preview-offline"), true);
-      });
-  }
-  function schedulePreview() { if (fieldsMode) return; clearTimeout(previewTimer); previewTimer = setTimeout(preview, 150); }
-  form.addEventListener("change", function () { askHolders(); schedulePreview(); });
-  form.addEventListener("input", schedulePreview);
 
   function drawDealWords(detail) {
     var body = document.getElementById("deal-words");
@@ -624,9 +496,8 @@
     detail = null;
     form.reset();
     askFirstOnly();
-    if (fieldsMode) window.EntryFields.sync();
+    window.EntryFields.sync();
     document.getElementById("entry-code").value = "";  // typed each time, never filled in
-    askHolders();
     show(document.getElementById("board-panel"), true);
     drawPanel();
     startPreview();

@@ -23,7 +23,8 @@ from scoring.engine.vocabulary import Kind
 from scoring.entry.errors import EntryError
 from scoring.entry.services import deal_save
 from scoring.games.stored import event_rules
-from scoring.models import Deal, Entrant, Player
+from scoring.models import Deal, Entrant, Player, Table
+from scoring.web.referee import game_entry
 from tests.conformance.setting import BOARDS, alone, build, deals_for, settings_of_every_game, side_codes
 from tests.conftest import REPO
 from tests.referee_setup import token_header
@@ -320,3 +321,28 @@ def test_a_dispute_goes_to_the_referees_and_every_side_then_signs_off(setting):
         signed = phone.signoff(code, key=f"d-s{number}")
         assert signed.status_code == 200, (side, signed.content)
     assert all(phone.state().json()["signed_off"].values())
+
+
+@by_setting
+def test_the_board_page_is_one_template_one_script_and_one_form_for_every_game(setting, client):
+    """Every game's board takes the one entry path (华牌's card grid is a widget among the fields):
+    the same template and script, and the same form, which gives back the deal it was filled
+    with. A deal stored at one table, read into the page's values and posted at another, is
+    stored there alike."""
+    built = build(setting)
+    event = built["event"]
+    tables = {table.number: table for table in Table.objects.filter(round__event=event)}
+    assert len(tables) >= 2
+    (deal,) = deals_for(setting.game, 1)
+    stored, _created = deal_save(table=tables[1], board=1, deal_json=deal, user=built["referee1"])
+    client.force_login(built["referee1"])
+    url = f"/referee/{event.slug}/rounds/1/tables/{{table}}/boards/1/"
+    page = client.get(url.format(table=1))
+    assert page.status_code == 200
+    assert page.templates[0].name == "referee/board.html"
+    html = page.content.decode()
+    assert "js/entry.js" in html and "entry_fields.js" not in html
+    posted = client.post(url.format(table=2), game_entry.values_from_deal(event, stored))
+    assert posted.status_code == 302, posted.content.decode()[:2000]
+    again = Deal.objects.get(table=tables[2], board=1)
+    assert (again.game_data, again.scores) == (stored.game_data, stored.scores)

@@ -7,10 +7,11 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring.entry.game_fields import game_fields
 from scoring.entry.grid import form_from_deal
 from scoring.games import get_game
 from scoring.models import Deal
-from scoring.web.forms import DealEntryForm
+from scoring.web.forms import GameDealForm
 from tests.conftest import scaled_examples
 from tests.referee_setup import example_deal
 
@@ -59,9 +60,16 @@ def test_a_valid_grid_is_saved_as_the_engine_scores_it(event, people):
     }
 
 
+def _grid_form(ruleset):
+    """The entry form of 华牌 as every game's is built: its fields, the card grid among them."""
+    game = get_game()
+    rules = game.rules(ruleset)
+    return GameDealForm(fields=game_fields(game, rules), seats=game.seats, grid=game.entry_grid(rules))
+
+
 def test_the_form_has_a_field_for_every_copy_with_two_decks():
-    one = DealEntryForm(rules=get_game().rules("huapai"))
-    two = DealEntryForm(rules=get_game().rules("online-2deck"))
+    one = _grid_form("huapai")
+    two = _grid_form("online-2deck")
     assert {"card-SQ", "holder-SQ", "exposed-SQ"} <= set(one.fields) and "card-SQ-2" not in one.fields
     assert {"card-SQ-2", "holder-SQ-2", "exposed-SQ-2"} <= set(two.fields)
 

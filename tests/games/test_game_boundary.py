@@ -223,7 +223,6 @@ def _game_imports(path, package=None):
 ALLOWED_GAME_IMPORTS = {
     # The table's seat letters (N E S W) where a page still draws 华牌's seats: these modules
     # are on 华牌's card deal or its calls (below), and their seats are 华牌's.
-    ("scoring/web/table/views.py", "scoring.games.huapai"): {"SEATS"},
     ("scoring/web/referee/board_views.py", "scoring.games.huapai"): {"SEATS"},
     # 华牌's card deal as its grid draws it (captures, holders, exposures, penalties): its card
     # grid (rows from `Game.entry_grid`), the grid's form, blind entries and preview; its deal in
@@ -231,7 +230,7 @@ ALLOWED_GAME_IMPORTS = {
     # sheet; a referee's call about a card; the holders the publication compares. Another game's
     # deal has none of these keys (its pages take its fields: `scoring.entry.game_fields`).
     ("scoring/entry/grid.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
-    ("scoring/web/forms.py", "scoring.games.huapai"): {"EXPOSABLE", "PENALTY_MIN"},
+    ("scoring/web/forms.py", "scoring.games.huapai"): {"PENALTY_MIN"},
     ("scoring/entry/selectors.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
     ("scoring/exports/scoresheets.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
     ("scoring/exports/xlsx.py", "scoring.games.huapai"): {"card_label"},
@@ -340,6 +339,8 @@ GRID_QUESTIONS = {
     "scoring/web/referee/board_views.py": 1,
     # The preview's questions about holders (who held ♠Q…), which only a card grid asks.
     "scoring/entry/selectors.py": 1,
+    # A board as the table link shows it to the verifying side: its cards, or its fields' words.
+    "scoring/table_entry/state.py": 1,
 }
 
 

@@ -53,13 +53,13 @@ def scores(name):
     return EXAMPLES[name]["expected"]["scores"]
 
 
-def test_the_state_has_a_side_per_player_and_says_the_deal_is_the_games_fields(phone):
+def test_the_state_has_a_side_per_player(phone):
     state = phone.state().json()
     assert set(state["sides"]) == {"N", "E", "S", "W"}  # in seat order: state["game"]["sides"]
     assert state["sides"]["E"]["entrants"] == ["p02"]
     assert state["signed_off"] == {"N": False, "E": False, "S": False, "W": False}
     seats = ["N", "E", "S", "W"]
-    assert state["game"] == {"id": DOUDIZHU, "seats": seats, "sides": seats, "partnerships": False, "fields": True}
+    assert state["game"] == {"id": DOUDIZHU, "seats": seats, "sides": seats, "partnerships": False}
     assert [b["board"] for b in state["boards"]] == [1, 2, 3, 4] and state["writable"] is True
 
 
@@ -212,7 +212,7 @@ def test_the_page_asks_the_games_fields_not_the_card_grid(client, table):
     for key in ("tianzha", "tianzun", "landlord", "bid", "open", "first_out", "feidan"):
         assert f'data-key="{key}"' in page
     assert 'id="card-grid"' not in page and 'name="feidan-W"' in page
-    assert "js/entry_fields.js" in page and "js/table.js" in page
+    assert "js/entry.js" in page and "js/table.js" in page
 
 
 # Who plays for which side, from each game's law: 华牌 and 升级 (§2.1) partners opposite; 蚌埠斗地主

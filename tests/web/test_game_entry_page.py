@@ -62,7 +62,7 @@ def test_the_page_asks_the_games_fields_not_the_card_grid(client, referees):
     for key in ("tianzha", "tianzun", "landlord", "bid", "open", "first_out", "feidan"):
         assert f'data-key="{key}"' in page
     assert 'name="feidan-W"' in page and 'value="grab"' in page
-    assert 'id="card-grid"' not in page and "js/entry_fields.js" in page
+    assert 'id="card-grid"' not in page and "js/entry.js" in page
     assert "蚌埠斗地主 (bengbu-doudizhu)" in page  # the rules in force, in words
 
 

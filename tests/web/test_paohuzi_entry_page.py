@@ -61,7 +61,7 @@ def test_the_page_asks_the_games_fields_for_three_seats(client, referees):
     assert 'name="winner" value="none"' in page and "黄庄" in page  # nobody won: 黄庄, by its key H
     assert 'data-hotkey="h"' in page and 'data-needed="win"' in page
     assert 'name="wang" value="none" checked' in page  # the law's default, 王钓 none
-    assert 'id="card-grid"' not in page and "js/entry_fields.js" in page
+    assert 'id="card-grid"' not in page and "js/entry.js" in page
     assert "黄庄按 H" in page  # this game's keys, not 斗地主's
 
 

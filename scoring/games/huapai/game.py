@@ -4,7 +4,7 @@ from scoring.games import calls
 from scoring.games.base import GameBase, GridRow
 from scoring.games.refusals import _
 
-from .cards import POINT_CARDS, SEATS, SIDES, card_label
+from .cards import EXPOSABLE, POINT_CARDS, SEATS, SIDES, card_label
 from .deal import read_deal
 from .deal_text import EXPOSURE_WORDS
 from .engine import BREAKDOWN_TERMS, score_deal
@@ -30,6 +30,12 @@ class Huapai(GameBase):
     deal_keys = ("captured", "holders", "exposed", "penalties")  # the deal is kept whole (`Deal.game_data`)
     generic_options = False  # its four options have fields and phrases of their own on the event form
     takes_penalties = True
+    result_sides = tuple(SIDES)
+    entry_help = _(
+        "键盘：按 N E S W（或 1–4）把这张牌分给该座位并跳到下一张，↑↓ 换行，Backspace 清除；"
+        "分完后 Tab 到持牌人与亮牌，↓ 选择；Ctrl+Enter 保存并录下一副，Ctrl+S 保存。"
+    )
+    result_raw = True
     # Every kind its law and procedures speak of: claims with the point cards' fall (§7), the
     # exposures (§3), revokes, leads out of turn; every outcome, penalty points and the short
     # hand drawing back among them (docs/refereeing.md).
@@ -67,6 +73,22 @@ class Huapai(GameBase):
 
     def stored_statistics(self, rules, scored, adjusted=None):
         return stored_seat_statistics(rules, scored, adjusted)
+
+    def entry_fields(self, rules=None):
+        """Its deal on a card grid: who took each point card, the exposures and their holders,
+        and the penalties (the widgets of `scoring.entry.game_fields`)."""
+        return [
+            {"key": "captured", "label": _("得分牌"), "kind": "cards", "required": True},
+            {
+                "key": "exposed",
+                "label": _("亮牌与持牌人"),
+                "kind": "exposures",
+                "choices": EXPOSABLE,
+                # A holder matters beyond an exposure only where 自得 counts (README §4).
+                "holders_always": rules.self_capture_doubles if rules is not None else True,
+            },
+            {"key": "penalties", "label": _("罚分"), "kind": "penalties"},
+        ]
 
     def entry_grid(self, rules):
         return [

@@ -16,7 +16,6 @@ from scoring.engine.not_played import is_awaiting, rule_words
 from scoring.entry.blind import blind_entry_submit
 from scoring.entry.errors import EntryError
 from scoring.entry.game_fields import deal_text, on_its_grid
-from scoring.entry.grid import card_rows, deal_from_form, exposable_rows, form_from_deal
 from scoring.entry.selectors import (
     blind_differences,
     enters_blind,
@@ -46,9 +45,12 @@ from scoring.table_entry.flags import flag_clear, round_flags
 from scoring.web.client_address import client_ip
 from scoring.web.forms import ConfirmForm, FlagClearForm, IrregularityForm, TableConfirmForm, form_errors
 from scoring.web.referee import game_entry
-from scoring.web.referee.preview_page import fields_drawn, form_preview, grid_drawn, not_previewed
+from scoring.web.referee.preview_page import drawn as page_drawn
+from scoring.web.referee.preview_page import form_preview, not_previewed
 from scoring.web.referee.views import event_official
 from scoring.web.seating import chair_words
+
+BOARD_TEMPLATE = "referee/board.html"  # every game's board: its fields, a card grid among them
 
 
 def _history_shown(rows):
@@ -64,43 +66,36 @@ def _history_shown(rows):
     ]
 
 
-def _game_context(event, kind, values, table, board, deal, saved):
-    """What the page of the event's game draws: 华牌's card grid, or another game's fields
+def _game_context(event, values, table, board, deal, saved):
+    """What the page of the event's game draws: its fields (a card grid among them for 华牌)
     with the refusals beside them, and the table's match around the board where the game
     carries a state (升级's levels); with the preview drawn as the page's script draws it
     (`preview_page`: nothing moves when the script's first answer arrives). `saved`: the page
     answers a refused save."""
     rules = event_rules(event)
+    game = game_of(event)
     # A board recorded not played shows the score it was given: the page asks no preview.
     mark = not_played_mark(deal) if deal is not None else None
     preview = None if mark else form_preview(event, table, board, values)
-    if kind == game_entry.FIELDS:
-        game = game_of(event)
-        fields = game_entry.field_rows(event, values, board=board)
-        drawn = not_previewed(deal) if mark else fields_drawn(preview, fields, saved)
-        return {
-            "fields": fields,
-            "drawn": drawn,
-            "seats": game.seats,
-            "entry_help": game_entry.keyboard_help(event) or "",
-            "match_lines": drawn["match"]
-            or match_lines(table, board, game, rules, deal.as_deal_json() if deal is not None else None),
-            "alone": plays_alone(game),  # every player signs (斗地主, 跑胡子), not two sides
-        }
-    cards = card_rows(values, rules.decks)
-    exposables = exposable_rows(values, rules.decks)
+    fields = game_entry.field_rows(event, values, board=board)
+    drawn = not_previewed(deal) if mark else page_drawn(preview, fields, saved)
     return {
-        "cards": cards,
-        "exposables": exposables,
-        "drawn": not_previewed(deal) if mark else grid_drawn(preview, cards, exposables, saved),
-        "seats": SEATS,
-        "self_capture": rules.self_capture_doubles,
+        "fields": fields,
+        "drawn": drawn,
+        "seats": game.seats,
+        "result_sides": game.result_sides,
+        "result_raw": game.result_raw,
+        "entry_help": game_entry.keyboard_help(event) or "",
+        "match_lines": drawn["match"]
+        or match_lines(table, board, game, rules, deal.as_deal_json() if deal is not None else None),
+        "alone": plays_alone(game),  # every player signs (斗地主, 跑胡子), not two sides
     }
 
 
-def _version_words(event, kind, after):
-    """Another game's deal as a version of its history had it, in its fields' words."""
-    if kind != game_entry.FIELDS or not after:
+def _version_words(event, after):
+    """A deal as a version of its history had it, in its fields' words (none for a deal drawn
+    on its grid: its history shows the cards)."""
+    if not after:
         return ""
     # A version written before every game's deal was kept alike has it under "game_data".
     return deal_text(game_of(event), after.get("game_data") or after)
@@ -108,7 +103,6 @@ def _version_words(event, kind, after):
 
 def _board_context(request, event, table, board, deal, values, errors=(), conflict=None):
     organiser = is_organiser(request.user, event)
-    kind = game_entry.entry_kind(event)
     seats = game_of(event).seats
     mark = not_played_mark(deal) if deal is not None else None
     late = (table.id, board) in late_boards(table.round)
@@ -132,8 +126,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "table": table,
         "board": board,
         "deal": deal,
-        **_game_context(event, kind, values, table, board, deal, saved=bool(errors)),
-        "template": game_entry.TEMPLATES[kind],
+        **_game_context(event, values, table, board, deal, saved=bool(errors)),
         "takes_penalties": game_of(event).takes_penalties,
         "rules_text": rules_text(event),
         # Who sits where at this board: a later 节 may have a team substitution (scoring.events.lineups).
@@ -167,7 +160,7 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
             # left standing (a redeal's void is back to draft).
             dict(
                 row,
-                words=_version_words(event, kind, row["after"]),
+                words=_version_words(event, row["after"]),
                 status_label=dict(Deal.Status.choices).get((row["after"] or {}).get("status"), ""),
             )
             for row in _history_shown(history_rows(table, board, links=True))
@@ -199,25 +192,24 @@ def _locate(event, number, table_number, board):
 def board_entry(request, event, number, table_number, board):
     table, board = _locate(event, number, table_number, board)
     deal = Deal.objects.select_related("entered_by", "confirmed_by").filter(table=table, board=board).first()
-    grid = game_entry.entry_kind(event) == game_entry.GRID
     if request.method == "GET":
         blind = enters_blind(request.user, event)
-        values = {} if blind else form_from_deal(deal) if grid else game_entry.values_from_deal(event, deal)
+        values = {} if blind else game_entry.values_from_deal(event, deal)
         if deal is not None and is_awaiting(not_played_mark(deal)):
             # The chief arbiter types the adjusted score: the stored zeros only held its place.
             values = {key: value for key, value in values.items() if not key.startswith("adjusted")}
-        if deal is None and not blind and grid:
+        if deal is None and not blind:
             values, _claim = claim_values(table, board)  # a ruled claim's fall, for the referee to confirm
         context = _board_context(request, event, table, board, deal, values)
-        return render(request, context["template"], context)
+        return render(request, BOARD_TEMPLATE, context)
     if request.method != "POST":
         return HttpResponseNotAllowed(["GET", "POST"])
-    form, _kind = game_entry.entry_form(event, request.POST, board)
+    form = game_entry.entry_form(event, request.POST, board)
     if not form.is_valid():
         current = Deal.objects.select_related("entered_by").filter(table=table, board=board).first()
         context = _board_context(request, event, table, board, current, request.POST, errors=form_errors(form))
-        return render(request, context["template"], context, status=400)
-    deal_json = deal_from_form(form.entry_values(), event_rules(event).decks) if grid else form.deal_json()
+        return render(request, BOARD_TEMPLATE, context, status=400)
+    deal_json = form.deal_json()
     try:
         if enters_blind(request.user, event):
             outcome, deal = blind_entry_submit(
@@ -260,7 +252,7 @@ def board_entry(request, event, number, table_number, board):
             request, event, table, board, current, request.POST, errors=[message_text(failure)], conflict=conflict
         )
         context["posted_version"] = form.cleaned_data.get("version") or ""
-        return render(request, context["template"], context, status=409 if conflict else 400)
+        return render(request, BOARD_TEMPLATE, context, status=409 if conflict else 400)
     if (
         request.POST.get("next")
         and event.match_mode == Event.MatchMode.BOARDS

@@ -1,7 +1,8 @@
-"""The referee's entry page for a game whose deal is its entry fields (`Game.entry_fields`,
-蚌埠斗地主's landlord, bid, 明/暗, who went out first, 飞弹, 天炸/天尊): which page a game's
-board takes, and the rows its template draws (each field's choices as entered, and the refusals
-beside it). The 华牌 grid is `scoring.entry.grid`; nothing here scores."""
+"""A game's entry page, the referee's and the players' (`Game.entry_fields`: 蚌埠斗地主's landlord,
+bid, 明/暗…; 华牌's card grid, exposures and penalties as widgets): the form that checks it, a
+stored deal as its values, and the rows its template draws (each field's choices as entered, a
+widget's rows, and the refusals beside them). Every game takes this one path; nothing here
+scores."""
 
 import json
 
@@ -9,26 +10,23 @@ from django.utils.translation import gettext
 
 from scoring.entry import game_fields
 from scoring.entry.game_fields import seat_word
+from scoring.entry.grid import card_rows, exposable_rows, form_from_deal
 from scoring.games import game_of
 from scoring.games.stored import event_rules
-from scoring.web.forms import DealEntryForm, GameDealForm
-
-GRID, FIELDS = "grid", "fields"
-TEMPLATES = {GRID: "referee/board.html", FIELDS: "referee/board_fields.html"}
+from scoring.web.forms import GameDealForm
 
 
-def entry_kind(event):
-    """The one place the entry page dispatches on the game: its card grid (华牌) or its fields."""
-    return FIELDS if game_fields.game_fields(game_of(event), event_rules(event)) else GRID
+def _grid(game, rules, fields):
+    """The rows of the game's card grid, where one of its fields is (else none)."""
+    return game.entry_grid(rules) if any(spec.kind == game_fields.CARDS for spec in fields) else []
 
 
 def entry_form(event, data=None, board=None):
-    """The Django form of the event's entry page (every field checked there), and its kind.
-    `board`: the fields that board asks (a table's first deal may ask more, 升级's 台上)."""
+    """The Django form of the event's entry page (every field checked there). `board`: the
+    fields that board asks (a table's first deal may ask more, 升级's 台上)."""
     rules, game = event_rules(event), game_of(event)
-    if entry_kind(event) == FIELDS:
-        return GameDealForm(data, fields=game_fields.game_fields(game, rules, board), seats=game.seats), FIELDS
-    return DealEntryForm(data, rules=rules, game=game), GRID
+    fields = game_fields.game_fields(game, rules, board)
+    return GameDealForm(data, fields=fields, seats=game.seats, grid=_grid(game, rules, fields))
 
 
 def values_from_deal(event, deal):
@@ -40,7 +38,9 @@ def values_from_deal(event, deal):
     values = {}
     for spec in game_fields.game_fields(game, event_rules(event)):
         value = stored.get(spec.key)
-        if spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
+        if spec.kind in game_fields.WIDGETS:
+            values.update(_widget_values(spec, form_from_deal(deal)))
+        elif spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
             for seat, count in (value or {}).items():
                 values[f"{spec.key}-{seat}"] = str(count)
         elif spec.kind == game_fields.SEATS:
@@ -58,6 +58,18 @@ def values_from_deal(event, deal):
     return values
 
 
+# The form's names of each widget's inputs (`scoring.entry.grid`).
+WIDGET_INPUTS = {
+    game_fields.CARDS: ("card-",),
+    game_fields.EXPOSURES: ("holder-", "exposed-"),
+    game_fields.PENALTIES: ("penalty-",),
+}
+
+
+def _widget_values(spec, values):
+    return {name: value for name, value in values.items() if name.startswith(WIDGET_INPUTS[spec.kind])}
+
+
 def _value(values, name, many=False):
     if hasattr(values, "getlist"):
         return values.getlist(name) if many else values.get(name, "")
@@ -69,13 +81,24 @@ def field_rows(event, values, board=None):
     """What the template draws for each field: label, kind, the choices with the one entered,
     the count inputs per seat, and room for the refusals that name the field (`errors`, filled
     with the preview's: `preview_page.fields_drawn`)."""
-    game = game_of(event)
+    game, rules = game_of(event), event_rules(event)
+    fields = game_fields.game_fields(game, rules, board)
+    copies = max((row.copy for row in _grid(game, rules, fields)), default=1)
     rows = []
-    for spec in game_fields.game_fields(game, event_rules(event), board):
+    for spec in fields:
         row = {"key": spec.key, "label": spec.label, "kind": spec.kind, "required": spec.required}
         row["needed"] = spec.needed or ""
         row["first_only"] = spec.first_only  # the table page hides it after the first deal
-        if spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
+        # Drawn beside the main column, as the score sheet has them: a grid's exposures and penalties.
+        row["beside"] = spec.kind in (game_fields.EXPOSURES, game_fields.PENALTIES)
+        if spec.kind == game_fields.CARDS:
+            row["cards"] = card_rows(values, copies)
+        elif spec.kind == game_fields.EXPOSURES:
+            row["exposables"] = [x for x in exposable_rows(values, copies) if x["code"] in spec.choices]
+            row["holders_always"] = spec.holders_always
+        elif spec.kind == game_fields.PENALTIES:
+            row["penalties"] = [{"seat": seat, "value": _value(values, f"penalty-{seat}")} for seat in game.seats]
+        elif spec.kind in (game_fields.SEAT, game_fields.SEAT_OR_NONE):
             entered = _value(values, spec.key)
             row["options"] = [
                 {"value": seat, "word": seat, "title": seat_word(seat), "checked": entered == seat}

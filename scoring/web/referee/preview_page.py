@@ -1,7 +1,7 @@
 """The entry page's live preview: the engine's answer for the form as it stands, and that answer
 drawn into the page as it is served.
 
-The page's script (`static/js/entry.js`, `entry_fields.js`) posts the form to the preview endpoint
+The page's script (`static/js/entry.js`) posts the form to the preview endpoint
 as the referee types and draws the answer. A page served without the answer drawn had to ask on
 load, and the answer then added its lines above the buttons (the breakdown, the 局, the cards
 still to assign), moving 确认 or a card's row under a finger already on its way. So the server
@@ -12,9 +12,8 @@ shown when are the scripts' (`draw`); the functions below follow them, and
 
 from django.utils.translation import gettext
 
-from scoring.entry.grid import deal_from_form
+from scoring.entry import game_fields
 from scoring.entry.selectors import deal_preview
-from scoring.games.stored import event_rules
 from scoring.messages import joined
 from scoring.web.forms import form_errors
 from scoring.web.referee import game_entry
@@ -24,7 +23,7 @@ def form_preview(event, table, board, data, *, players=False):
     """The engine's preview of the entry form `data` (a POST, or the values a page is served
     with): the form's refusals by field, or `deal_preview` of its deal. `players`: the table
     link's page, whose players cannot give an adjusted score."""
-    form, kind = game_entry.entry_form(event, data, board)
+    form = game_entry.entry_form(event, data, board)
     if not form.is_valid():
         return {
             "problems": [
@@ -39,18 +38,28 @@ def form_preview(event, table, board, data, *, players=False):
             "breakdown_lines": [],
             "games_line": "",
         }
-    if kind == game_entry.FIELDS:
-        deal_json = form.deal_json()
-        if players:
-            deal_json = {key: value for key, value in deal_json.items() if not key.startswith("adjusted")}
-        return deal_preview(table, board, deal_json)
-    return deal_preview(table, board, deal_from_form(form.entry_values(), event_rules(event).decks))
+    deal_json = form.deal_json()
+    if players:
+        deal_json = {key: value for key, value in deal_json.items() if not key.startswith("adjusted")}
+    return deal_preview(table, board, deal_json)
+
+
+def drawn(preview, rows, saved):
+    """The page as `entry.js` draws `preview` on load: the fields' part (`fields_drawn`), and a
+    card grid's where the page has one (`grid_drawn`). `rows`: `game_entry.field_rows`."""
+    plain = [row for row in rows if row["kind"] not in game_fields.WIDGETS]
+    page = fields_drawn(preview, plain, saved)
+    widgets = {row["kind"]: row for row in rows if row["kind"] in game_fields.WIDGETS}
+    if game_fields.CARDS in widgets:
+        exposures = widgets.get(game_fields.EXPOSURES, {}).get("exposables", [])
+        page.update(grid_drawn(preview, widgets[game_fields.CARDS]["cards"], exposures, saved))
+    return page
 
 
 def grid_drawn(preview, cards, exposables, saved):
-    """华牌's card grid as `entry.js` draws `preview`: the count of cards left, the problems once
-    every card has a seat (or after a refused save), the holders asked, the scores and lines.
-    Returns the page's values; `cards` and `exposables` get their marks (`error`, `ask`)."""
+    """A card grid as `entry.js` draws `preview`: the count of cards left, the problems once
+    every card has a seat (or after a refused save), the holders asked, the raw scores and the
+    局. `cards` and `exposables` get their marks (`error`, `ask`)."""
     left = sum(1 for card in cards if not card["seat"])
     touched = left < len(cards)
     problems = preview.get("problems") or []
@@ -62,23 +71,16 @@ def grid_drawn(preview, cards, exposables, saved):
     asked = {f"holder-{q['card']}" for q in preview.get("questions") or []}
     for row in exposables:
         row["ask"] = f"holder-{row['code']}{row['suffix']}" in asked
-    sides = preview.get("sides")
     return {
-        "progress": gettext("还有 %(left)s 张牌未分配") % {"left": left} if left else gettext("每张牌都已分配"),
+        "grid_progress": gettext("还有 %(left)s 张牌未分配") % {"left": left} if left else gettext("每张牌都已分配"),
         "problems": shown,
         "penalty_problems": penalty_problems,
         "questions": preview.get("questions") or [],
-        "scores": preview.get("scores") or {},
-        "raw": preview.get("raw") or {},
-        "sides": sides or {},
-        "bar": f"NS {sides['NS']} · EW {sides['EW']}" if sides else "",
-        "breakdown_lines": preview.get("breakdown_lines") or [],
-        "games_line": preview.get("games_line") or "",
     }
 
 
 def fields_drawn(preview, rows, saved):
-    """Another game's fields as `entry_fields.js` draws `preview` on load (no field touched yet):
+    """The fields as `entry.js` draws `preview` on load (no field touched yet):
     the fields still to fill, the refusals beside their fields once none is missing (or after a
     refused save), the scores, the table's totals and the lines. `rows` get their `errors`."""
     scores = preview.get("scores")
@@ -92,16 +94,24 @@ def fields_drawn(preview, rows, saved):
         row = keys.get((problem.get("field") or "").split("-")[0])
         if row is not None:
             row["errors"].append(problem["message"])
+    sides = preview.get("sides")
     return {
         "progress": gettext("还要填：%(fields)s") % {"fields": joined(str(row["label"]).strip() for row in missing)}
         if missing
         else "",
+        "grid_progress": "",
         "problems": problems,
+        "penalty_problems": [],
+        "questions": [],
         "scores": scores or {},
+        "raw": preview.get("raw") or {},
+        "sides": sides or {},
         "totals": preview.get("totals") or {},
-        "bar": " · ".join(f"{seat} {score}" for seat, score in scores.items()) if scores else "",
+        # The sides' scores where the game's result gives them (华牌's NS and EW), else each seat's.
+        "bar": " · ".join(f"{side} {score}" for side, score in (sides or scores or {}).items()),
         "match": preview.get("match") or [],
         "breakdown_lines": preview.get("breakdown_lines") or [],
+        "games_line": preview.get("games_line") or "",
     }
 
 
@@ -110,6 +120,7 @@ def not_previewed(deal):
     score given); it shows the stored scores as they are."""
     return {
         "progress": "",
+        "grid_progress": "",
         "problems": [],
         "penalty_problems": [],
         "questions": [],
@@ -125,7 +136,7 @@ def not_previewed(deal):
 
 
 def _filled(row):
-    """A field with a value, as `entry_fields.js` (`filled`) reads the row's inputs; a count per
+    """A field with a value, as `entry.js` (`filled`) reads the row's inputs; a count per
     seat with the law's default (跑胡子's 王霸: 0) has one even when left empty."""
     if row.get("counts") is not None and row.get("default") is not None:
         return True

@@ -21,15 +21,13 @@ from django.views.decorators.csrf import csrf_exempt
 
 from scoring.cache.tables import table_state_body
 from scoring.entry.errors import EntryError
-from scoring.entry.grid import card_rows, exposable_rows
 from scoring.entry.selectors import check_board, deal_preview, snapshot
 from scoring.entry.strings import checked_strings
 from scoring.events.lineups import session_notes
 from scoring.events.rulebook import rules_text
 from scoring.games import game_of
-from scoring.games.huapai import SEATS
 from scoring.games.seats import in_partnerships
-from scoring.games.stored import event_rules, plays_alone
+from scoring.games.stored import plays_alone
 from scoring.messages import message_json
 from scoring.rulings.calls import table_call_kinds
 from scoring.table_entry import idempotency
@@ -50,7 +48,6 @@ from scoring.web.api.views import MAX_BODY, _expected_version
 from scoring.web.catalog import catalogue_url
 from scoring.web.client_address import client_ip
 from scoring.web.referee import game_entry
-from scoring.web.referee.game_entry import FIELDS
 from scoring.web.referee.preview_page import form_preview
 from scoring.web.seating import session_note_words
 
@@ -320,17 +317,18 @@ def preview(request, token, board):
         return _not_found()
     try:
         _board(table, board)
-        if request.content_type != "application/json" and game_entry.entry_kind(table.round.event) == FIELDS:
-            return _fields_preview(request, table, board)
+        if request.content_type != "application/json":
+            return _form_preview(request, table, board)
         body = _read_body(request)
     except EntryError as failure:
         return _answer(*_refused(failure))
     return _answer(200, deal_preview(table, board, deal_of_body(table, body)))
 
 
-def _fields_preview(request, table, board):
-    """The preview of another game's fields as the page's form posts them (the referee's page
-    posts the same form, `game_entry.entry_form`; `static/js/entry_fields.js` draws both)."""
+def _form_preview(request, table, board):
+    """The preview of the game's fields as the page's form posts them (the referee's page posts
+    the same form, `game_entry.entry_form`; `static/js/entry.js` draws both). A client of the
+    API posts the deal JSON instead."""
     length = request.META.get("CONTENT_LENGTH") or "0"
     if not length.isascii() or not length.isdigit() or int(length) > MAX_BODY:
         raise EntryError("too_large", gettext("请求超过 64 KiB"))
@@ -358,9 +356,7 @@ def page(request, token):
         response = render(request, "table/unknown.html", status=404)
     else:
         event = table.round.event
-        rules = event_rules(event)
-        fields = game_entry.entry_kind(event) == FIELDS
-        decks = getattr(rules, "decks", 1)  # 华牌's card grid, one deck or two
+        game = game_of(event)
         response = render(
             request,
             "table/table.html",
@@ -368,20 +364,16 @@ def page(request, token):
                 "table": table,
                 "event": event,
                 "round": table.round,
-                # Another game's deal: its entry fields, as the referee's page draws them.
-                "fields": game_entry.field_rows(event, {}) if fields else None,
-                "cards": [] if fields else card_rows({}, decks),
-                "exposables": [] if fields else exposable_rows({}, decks),
-                "seats": game_of(event).seats if fields else SEATS,
+                # The game's entry fields (a card grid among them), as the referee's page draws them.
+                "fields": game_entry.field_rows(event, {}),
+                "seats": game.seats,
+                "result_sides": game.result_sides,
                 # Who verifies and signs: two partnerships, or every player alone (docs/organising.md).
                 "two_sides": in_partnerships(game_of(event)),
                 "alone": plays_alone(game_of(event)),
-                "penalties": dict.fromkeys(SEATS, ""),
                 # The reasons a table may give when it calls a referee: those of its game.
                 "call_kinds": table_call_kinds(game_of(event)),
-                "self_capture": getattr(rules, "self_capture_doubles", False),
                 "rules_text": rules_text(event),
-                "decks": decks,
                 **_initial_state(token, table),
                 "session_notes": session_note_words(session_notes(table, event, table.round.sessions)),
             },
@@ -400,7 +392,7 @@ def service_worker(request, token):
     assets = [
         static("css/site.css"),
         static("js/table.js"),
-        static("js/entry_fields.js"),  # another game's fields (the page loads it only for such a game)
+        static("js/entry.js"),
         static("js/site.js"),
         catalogue_url(),  # in the page's language: another language is another worker
     ]
