@@ -43,6 +43,7 @@ QUIET_WRITES = {
     "scoring/events/staff.py:staff_revoke": "staff accounts",
     "scoring/events/demo.py:load_demo": "loads through import_archive, which announces",
     "scoring/events/setup.py:event_create": "a new event has no version to move: its first pages are built afresh",
+    "scoring/events/setup.py:event_delete": "a deleted event has no pages: its versions go with it",
     "scoring/table_entry/flags.py:flag_clear": "a referee's plausibility flag: the referees' grid, not a result",
     "scoring/table_entry/idempotency.py:answered_once": "a stored answer to one Idempotency-Key",
     "scoring/table_entry/services.py:table_call": "a call for a referee: the referees' queue, not a result",
