@@ -29,6 +29,12 @@ _grids = OrderedDict()  # key -> OrderedDict(stamp -> grid), oldest first
 _lock = threading.Lock()
 
 
+def grid_key(rnd) -> tuple:
+    """A round's key here: the round, and the event's settings its rows are computed with."""
+    event = rnd.event
+    return (rnd.id, event.kind, event.match_mode, event.match_length, event.game_threshold)
+
+
 def _keep(store, key, value):
     store[key] = value
     store.move_to_end(key)

@@ -25,6 +25,8 @@ the first visitor after a publication computes them. With `HUAPAI_WARM_IN_BACKGR
 import logging
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -32,7 +34,7 @@ from django.utils import translation
 
 from scoring.cache.flight import alone
 from scoring.cache.versions import current_version, public_versions
-from scoring.models import Event, Round
+from scoring.models import Event, Round, Table
 
 logger = logging.getLogger(__name__)
 
@@ -44,17 +46,46 @@ POLL_SECONDS = 1.0
 GRID_REFRESH_SECONDS = 15.0
 
 
-def warm_event(event):
-    """Compute the public standings, labels and every player's statistics now, each cached
-    under the public version: a write that publishes nothing finds them done."""
-    from scoring.results.labels import entrant_labels
-    from scoring.results.standings import standings_by_round
-    from scoring.results.statistics import warm_player_statistics
+@dataclass
+class Warmers:
+    """What the domains hand the warmer, through `register_warmers` (called from
+    `scoring.apps` once the apps are loaded). The cache sits beneath the domains: it imports
+    none of them, so what it warms is given to it. Until then each warmer does nothing."""
 
-    published = list(Round.objects.published().filter(event=event).values_list("number", flat=True))
-    standings_by_round(event, published_only=True, rounds=[None, *published])  # the page and standings.xlsx
-    entrant_labels(event)
-    warm_player_statistics(event)
+    # An event's public figures, each cached under its public version.
+    public_figures: Callable[[Event], object] | None = None
+    # A table link's stamp (`stamp_of(token)`) and its state (`build(token, open_calls)`).
+    table_state_stamp: Callable | None = None
+    table_state_body: Callable | None = None
+    # A round's referees' grid, brought up to date in this process.
+    round_grid: Callable[[Round], object] | None = None
+    # The backup due now, if any.
+    backup: Callable[[], object] | None = None
+
+
+WARMERS = Warmers()
+
+
+def register_warmers(
+    *,
+    public_figures: Callable[[Event], object],
+    table_state_stamp: Callable,
+    table_state_body: Callable,
+    round_grid: Callable[[Round], object],
+    backup: Callable[[], object],
+) -> None:
+    """Hand the warmer what it warms (`scoring.apps.ScoringConfig.ready`)."""
+    WARMERS.public_figures = public_figures
+    WARMERS.table_state_stamp, WARMERS.table_state_body = table_state_stamp, table_state_body
+    WARMERS.round_grid = round_grid
+    WARMERS.backup = backup
+
+
+def warm_event(event):
+    """Compute the event's public figures now (`Warmers.public_figures`), each cached under the
+    public version: a write that publishes nothing finds them done."""
+    if WARMERS.public_figures is not None:
+        WARMERS.public_figures(event)
 
 
 def warm_event_id(event_id):
@@ -77,16 +108,16 @@ def warm_table_states(round_id):
     """Build every table link state of the round not kept at its current stamp
     (`scoring.cache.tables`); skipped while another caller warms it. Returns the number built."""
     from scoring.cache.tables import warm_round_states
-    from scoring.models import Table
-    from scoring.table_entry.state import state_body, state_stamp
 
+    if WARMERS.table_state_stamp is None or WARMERS.table_state_body is None:
+        return 0
     with alone(f"warming-tables:{round_id}") as mine:
         if not mine:
             return 0
         tokens = list(Table.objects.filter(round_id=round_id).values_list("token", flat=True))
         # A phone's request speaks the site's language unless it asks for another.
         with translation.override(settings.LANGUAGE_CODE):
-            return warm_round_states(tokens, state_stamp, state_body)
+            return warm_round_states(tokens, WARMERS.table_state_stamp, WARMERS.table_state_body)
 
 
 def rounds_in_play():
@@ -100,11 +131,9 @@ def rounds_in_play():
 
 def warm_round_grid(round_id):
     """Bring the round's referees' grid up to date in this process (`scoring.cache.grid`)."""
-    from scoring.table_entry.grid import round_grid
-
     rnd = Round.objects.select_related("event").filter(pk=round_id).first()
-    if rnd is not None:
-        round_grid(rnd)
+    if rnd is not None and WARMERS.round_grid is not None:
+        WARMERS.round_grid(rnd)
 
 
 class Warmer:
@@ -129,13 +158,13 @@ class Warmer:
         return moved
 
     def back_up(self):
-        """The backup due now, if any (`scoring.backups.services.backup_if_due`: every
+        """The backup due now, if any (`Warmers.backup`, `scoring.backups.services.backup_if_due`: every
         HUAPAI_BACKUP_MINUTES while a round is in play, and after each publication,
         officialisation and close). One worker takes it: the decision is a database row."""
-        from scoring.backups.services import backup_if_due
-
+        if WARMERS.backup is None:
+            return
         try:
-            backup_if_due()
+            WARMERS.backup()
         except Exception:
             logger.exception("backup pass failed")
 

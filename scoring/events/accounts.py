@@ -39,7 +39,7 @@ def role_grant(*, username, role, event):
         user.save()
     EventRole.objects.get_or_create(event=event, user=user, role=role)
     if role == EventRole.Role.ORGANISER and not user.is_staff:
-        user.is_staff = True  # organisers edit their events in the admin (scoped to their events)
+        user.is_staff = True  # organisers read their events in the admin (scoped to their events)
         user.save(update_fields=["is_staff"])
     return user, created
 

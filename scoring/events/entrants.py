@@ -312,3 +312,25 @@ def entrant_request_bye(entrant, round_number):
     entrant.bye_round = round_number
     entrant.save(update_fields=["bye_round"])
     return entrant
+
+
+SORT_KEY_LIMIT = 200
+
+
+@transaction.atomic
+def player_correct(player: Player, *, sort_key: str, federation_id: str) -> Player:
+    """What no page edits, corrected in the back office: the key a player's name sorts by (a
+    name the pinyin guess reads another way) and their federation number. The name, club and
+    number stay the console's (`entrant_update`), which works the sort key out again from a
+    new name."""
+    sort_key, federation_id = (sort_key or "").strip(), (federation_id or "").strip()
+    if len(sort_key) > SORT_KEY_LIMIT or len(federation_id) > FEDERATION_LIMIT:
+        raise EntrantError(_("拼音排序或会员号太长"), code="too_long")
+    if CONTROL.search(sort_key) or CONTROL.search(federation_id):
+        raise EntrantError(_("拼音排序或会员号含有控制字符"), code="control_characters")
+    player.sort_key, player.federation_id = sort_key, federation_id
+    # An empty key is worked out from the name again (`Player.save`).
+    player.save(update_fields=["sort_key", "federation_id"])
+    # Players are listed in this order on the public pages.
+    announce_results_changed(player.event)
+    return player

@@ -10,6 +10,7 @@ import unicodedata
 
 from django.contrib.auth.models import Permission
 from django.db import transaction
+from django.db.models import ProtectedError
 
 from scoring.cache import announce_results_changed
 from scoring.engine.names import pinyin_sort_key
@@ -99,6 +100,23 @@ def event_update(event, *, changed):
     event.save()
     announce_results_changed(event)
     return event
+
+
+@transaction.atomic
+def event_delete(event: Event) -> None:
+    """Delete an event made by mistake. An event with a deal is kept: its deals' history is
+    append-only, and its results are someone's. Checked again under the event's lock."""
+    stored = Event.objects.select_for_update().filter(pk=event.pk).first()
+    if stored is None:
+        return
+    if has_results(stored):
+        raise EventError(_("赛事已有成绩，不能删除"), code="has_results")
+    # Its matches and tables hold its entrants and players (protected), so its rounds go first.
+    try:
+        stored.rounds.all().delete()
+        stored.delete()
+    except ProtectedError:
+        raise EventError(_("赛事的记录仍被引用，不能删除"), code="protected") from None
 
 
 def _add_event_permission():

@@ -109,9 +109,11 @@ def round_repair(rnd, method, *, user=None, options=PairingOptions()):
         Table.objects.filter(round=rnd).delete()
         Match.objects.filter(round=rnd).delete()
         create_tables(event, rnd, pairing, options.first_table)
+        # A released draw is on the public pages: taking it down is a public change.
+        was_public = rnd.draw_released_at is not None
         rnd.draw_released_at = None
         rnd.save(update_fields=["draw_released_at"])
-        announce_results_changed(event, public=False)
+        announce_results_changed(event, public=was_public)
         _log_pairing(rnd, user, f"repair:{method}", pairing, options)
     return rnd, pairing
 
@@ -356,7 +358,9 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     _seat_entrant(place_a, side_a, entrants[b])
     _seat_entrant(place_b, side_b, entrants[a])
     PairingLog.objects.create(round=rnd, user=user, action="swap", detail={"swapped": [a, b]})
-    announce_results_changed(event, public=False)
+    # Once the draw is released the public draw shows who sits where.
+    released = Round.objects.filter(pk=rnd.pk, draw_released_at__isnull=False).exists()
+    announce_results_changed(event, public=released)
 
 
 def _seat_entrant(place, side, entrant):

@@ -7,10 +7,33 @@ the old one useless at once (the link answers 404, the code is refused).
 """
 
 from django.db import transaction
+from django.db.models import F
 
+from scoring.games import game_of
 from scoring.models import Entrant, Table, new_access_code, new_table_token
 
 TABLE_PATH = "/t/{token}/"
+
+
+def seat_sides(game):
+    """{seat: the game's side it plays for}: 华牌 and 升级 N and S one side, E and W the other;
+    蚌埠斗地主 and 跑胡子 every seat its own side (`Game.sides`)."""
+    return {seat: side for side, seats in game.sides.items() for seat in seats}
+
+
+def side_entrants(table):
+    """[(side, entrant)] of the table: its two pairs or teams; in an individual event, the
+    entrants of the players seated there, each on the side of the game its seat plays for
+    (华牌: N and S one side, E and W the other; a game of individuals: each seat its own)."""
+    if table.ns_entrant_id or table.ew_entrant_id:
+        return [(side, e) for side, e in (("NS", table.ns_entrant), ("EW", table.ew_entrant)) if e is not None]
+    sides = seat_sides(game_of(table.round.event))
+    seated = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
+    seats = {player: sides[seat] for seat, player in seated.items() if player and seat in sides}
+    entrants = Entrant.objects.filter(event_id=table.round.event_id, memberships__player_id__in=[p for p in seats if p])
+    order = list(dict.fromkeys(sides.values()))  # the game's sides in seat order
+    found = [(seats[e.player_id], e) for e in entrants.annotate(player_id=F("memberships__player_id")).order_by("code")]
+    return sorted(found, key=lambda pair: order.index(pair[0]))
 
 
 def table_links(rnd):
@@ -19,8 +42,6 @@ def table_links(rnd):
     table's seats are individuals); "codes" every side's code, [(side, code)] in the game's seat
     order (跑胡子: E, S, W — a player alone is his own side), so the round console can list them
     where there are no pairs."""
-    from scoring.table_entry.codes import side_entrants  # it imports this module's replacements
-
     tables = Table.objects.filter(round=rnd).select_related("ns_entrant", "ew_entrant", "round").order_by("number")
     return [
         {

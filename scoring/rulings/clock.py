@@ -10,7 +10,7 @@ event's late-play penalty through a call of kind slow play (`late_play_penalty`)
 """
 
 from django.db import transaction
-from django.db.models import Max, Min
+from django.db.models import Min
 from django.utils import timezone
 
 from scoring.engine.clock import (
@@ -181,12 +181,6 @@ def late_boards(rnd, called_at=None):
         marked = set(Deal.objects.filter(table__round=rnd, extra__has_key=MARK_KEY).values_list("table_id", "board"))
         late -= marked
     return late
-
-
-def clock_stamp(rnd):
-    """What changes whenever the round's clock does (for the grid's ETag)."""
-    last = ClockEntry.objects.filter(round=rnd).aggregate(last=Max("id"))["last"]
-    return f"{last}-{round_minutes(rnd.event)}"
 
 
 def late_play_penalty(*, table, board, user, seat, ip=None):

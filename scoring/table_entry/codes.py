@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 
 from django.core import signing
 from django.db import transaction
-from django.db.models import Count, F, Min
+from django.db.models import Count, Min
 from django.utils import timezone
 
 from scoring.entry.errors import EntryError
@@ -29,7 +29,7 @@ from scoring.games import game_of
 from scoring.games.refusals import _
 from scoring.games.stored import plays_alone
 from scoring.models import Entrant, RefereeCall, Table, WrongCode
-from scoring.rounds.table_links import table_token_replace
+from scoring.rounds.table_links import seat_sides, side_entrants, table_token_replace  # noqa: F401 (the sides, for callers)
 
 WRONG_CODES_ALLOWED = 10
 WRONG_CODES_WINDOW = timedelta(minutes=10)
@@ -86,27 +86,6 @@ def _normalised(code):
     if not isinstance(code, str) or len(code) > CODE_MAX_LENGTH or CONTROL_CHARACTERS.search(code):
         raise EntryError("bad_code_format", _("录入码必须是不超过 {limit} 个字符的文字"), limit=CODE_MAX_LENGTH)
     return "".join(code.split()).replace("-", "").upper()
-
-
-def seat_sides(game):
-    """{seat: the game's side it plays for}: 华牌 and 升级 N and S one side, E and W the other;
-    蚌埠斗地主 and 跑胡子 every seat its own side (`Game.sides`)."""
-    return {seat: side for side, seats in game.sides.items() for seat in seats}
-
-
-def side_entrants(table):
-    """[(side, entrant)] of the table: its two pairs or teams; in an individual event, the
-    entrants of the players seated there, each on the side of the game its seat plays for
-    (华牌: N and S one side, E and W the other; a game of individuals: each seat its own)."""
-    if table.ns_entrant_id or table.ew_entrant_id:
-        return [(side, e) for side, e in (("NS", table.ns_entrant), ("EW", table.ew_entrant)) if e is not None]
-    sides = seat_sides(game_of(table.round.event))
-    seated = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
-    seats = {player: sides[seat] for seat, player in seated.items() if player and seat in sides}
-    entrants = Entrant.objects.filter(event_id=table.round.event_id, memberships__player_id__in=[p for p in seats if p])
-    order = list(dict.fromkeys(sides.values()))  # the game's sides in seat order
-    found = [(seats[e.player_id], e) for e in entrants.annotate(player_id=F("memberships__player_id")).order_by("code")]
-    return sorted(found, key=lambda pair: order.index(pair[0]))
 
 
 def side_for_code(table: Table, code: object, phone: Phone | None = None, *, counted: bool = True) -> TableSide:

@@ -21,11 +21,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.cache.grid import kept_grid, kept_grids, kept_rows
+from scoring.cache.grid import grid_key, kept_grid, kept_grids, kept_rows
+from scoring.cache.stamps import grid_stamp, stamp_digest
 from scoring.engine.vocabulary import MatchMode
 from scoring.games import game_of
 from scoring.games.stored import boards_played_out, carries_state, event_rules
-from scoring.models import BlindEntry, Deal, DealHistory, Event, FlagCleared, RefereeCall, Table, WrongCode
+from scoring.models import BlindEntry, Deal, DealHistory, Event, FlagCleared, RefereeCall, Table
 from scoring.table_entry.flags import round_flags
 
 # A table is late when it has confirmed this many boards fewer than the median table of the room.
@@ -41,46 +42,6 @@ STATES = {
     "complete": _("已全部确认"),
 }
 FINISHED = ("signed_off", "complete")
-
-
-@cache
-def _stamp_sql():
-    """The round's stamp in one statement, built once (through the ORM, compiling its five
-    aggregates cost more than running them)."""
-    quote = connection.ops.quote_name
-    table, history, call, wrong, cleared, blind = (
-        quote(m._meta.db_table) for m in (Table, DealHistory, RefereeCall, WrongCode, FlagCleared, BlindEntry)
-    )
-    tables = f"(SELECT t.id FROM {table} t WHERE t.round_id = %s)"
-    return (
-        # The newest history row of each table, one probe each (index history_table_newest):
-        # over the round's rows at once, PostgreSQL hashed the whole history.
-        f"SELECT (SELECT MAX((SELECT MAX(h.id) FROM {history} h WHERE h.table_id = n.id))"
-        f" FROM {table} n WHERE n.round_id = %s),"
-        f" (SELECT MAX(c.id) FROM {call} c WHERE c.table_id IN {tables}),"
-        f" (SELECT COUNT(c.answered_at) FROM {call} c WHERE c.table_id IN {tables}),"
-        f" (SELECT MAX(w.id) FROM {wrong} w WHERE w.table_id IN {tables}),"
-        f" (SELECT COUNT(*) FROM {wrong} w WHERE w.table_id IN {tables}),"
-        f" (SELECT MAX(f.id) FROM {cleared} f WHERE f.table_id IN {tables}),"
-        f" (SELECT MAX(b.at) FROM {blind} b WHERE b.table_id IN {tables}),"
-        f" COUNT(t.ns_signed_off_at), COUNT(t.ew_signed_off_at),"
-        f" SUM(CASE WHEN t.locked_until > %s THEN 1 ELSE 0 END),"
-        # Who sits where (a swap), as one number.
-        f" SUM(t.id * (COALESCE(t.ns_entrant_id, 0) + 3 * COALESCE(t.ew_entrant_id, 0) + 5 * COALESCE(t.north_id, 0)"
-        f" + 7 * COALESCE(t.east_id, 0) + 11 * COALESCE(t.south_id, 0) + 13 * COALESCE(t.west_id, 0)))"
-        f" FROM {table} t WHERE t.round_id = %s"
-    )
-
-
-def grid_stamp(rnd):
-    """Changes whenever anything the grid shows changes (the page's ETag), but the time passing:
-    the round's status, its newest history row, call, answered call, wrong code, cleared flag,
-    blind entry, the sign-offs, the tables locked now, who sits where. One statement."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(_stamp_sql(), [rnd.id] * 7 + [now, rnd.id])
-        row = cursor.fetchone()
-    return "-".join(str(part) for part in (rnd.status, *row))
 
 
 @cache
@@ -250,28 +211,18 @@ class Grid:
     versions: dict = field(default_factory=dict)  # {table number: version}
 
 
-def stamp_digest(stamp):
-    """A stamp as short as a page may hold it (in its ETag)."""
-    return hashlib.blake2b(stamp.encode(), digest_size=8).hexdigest()
-
-
-def _key(rnd):
-    event = rnd.event
-    return (rnd.id, event.kind, event.match_mode, event.match_length, event.game_threshold)
-
-
 def round_grid(rnd, stamp=None):
     """The round's grid now: kept per stamp (`grid_stamp`), and computed again only for the
     tables whose fingerprint moved since this process last computed them (`scoring.cache.grid`)."""
     stamp = grid_stamp(rnd) if stamp is None else stamp
-    return kept_grid(_key(rnd), stamp, lambda: _assembled(rnd, stamp))
+    return kept_grid(grid_key(rnd), stamp, lambda: _assembled(rnd, stamp))
 
 
 def earlier_grid(rnd, grid, digest=None):
     """A grid of the round this process kept before `grid`, to send only the rows that moved
     since: the one whose stamp has `digest` (the page's), else the newest earlier one (whose
     moved rows include the page's when the page's is older), else None."""
-    earlier = [kept for stamp, kept in kept_grids(_key(rnd)) if kept is not grid]
+    earlier = [kept for stamp, kept in kept_grids(grid_key(rnd)) if kept is not grid]
     held = [kept for kept in earlier if digest is not None and stamp_digest(kept.stamp) == digest]
     return (held or earlier or [None])[0]
 
@@ -290,7 +241,7 @@ def _assembled(rnd, stamp):
             row["fingerprint"] = hashlib.blake2b(repr(fingerprints[table_id]).encode(), digest_size=6).hexdigest()
         return rows
 
-    kept = kept_rows(_key(rnd), fingerprints, build)
+    kept = kept_rows(grid_key(rnd), fingerprints, build)
     confirmed = sorted(row["confirmed"] for row in kept.values())
     median = confirmed[len(confirmed) // 2] if confirmed else 0
     rows, states, todo, late_count, flagged = [], [], 0, 0, 0

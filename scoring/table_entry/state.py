@@ -1,15 +1,9 @@
 """What a table link shows: the table's boards and their states (`GET /t/<token>/state`),
 and one board in full for the side that verifies it. Plain data; nothing here writes."""
 
-import hashlib
 import json
-from functools import cache
-from typing import NamedTuple
 
-from django.db import connection
-from django.utils import timezone
-from django.utils.translation import get_language
-
+from scoring.cache.stamps import table_state_stamp
 from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.engine.vocabulary import MatchMode
 from scoring.entry.game_fields import deal_words, on_its_grid
@@ -20,13 +14,12 @@ from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_tex
 from scoring.games.seats import in_partnerships
 from scoring.games.stored import carries_state, event_rules, table_match, table_summary
 from scoring.messages import message_text
-from scoring.models import ClockEntry, Deal, Event, Membership, Player, RefereeCall, Round, Table, table_token_digest
+from scoring.models import Deal, Membership, Player, RefereeCall, Round
 from scoring.rulings.clock import round_clock
 from scoring.table_entry.codes import TableGuarded, side_entrants, wrong_codes_lock_until
 from scoring.table_entry.services import (
     boards_needed,
     players_may_write,
-    same_token,
     signed_sides,
     table_for_token,
     table_sides,
@@ -44,54 +37,10 @@ def _board_numbers(event, played, needed):
     return numbers if over else [*numbers, max(numbers, default=0) + 1]
 
 
-@cache
-def _stamp_sql():
-    """The stamp's statement, built once. Written out rather than through the ORM: compiling
-    the same query with its three subqueries cost ~3.5 ms of a poll's ~4 ms (bench/table_load.py),
-    and a hall of phones polls a thousand tables every five seconds."""
-    quote = connection.ops.quote_name
-    table, deal, call = (quote(m._meta.db_table) for m in (Table, Deal, RefereeCall))
-    rnd, event, clock = quote(Round._meta.db_table), quote(Event._meta.db_table), quote(ClockEntry._meta.db_table)
-    return (
-        f"SELECT t.token, t.id, (SELECT COUNT(*) FROM {deal} d WHERE d.table_id = t.id),"
-        f" (SELECT SUM(d.version) FROM {deal} d WHERE d.table_id = t.id),"
-        f" (SELECT COUNT(*) FROM {call} c WHERE c.table_id = t.id AND c.answered_at IS NULL),"
-        # The round as the link sees it (`round_phase`): a round put in play by its first deal
-        # does not move a thousand tables' stamps at once.
-        f" t.ns_signed_off_at, t.ew_signed_off_at, t.side_signoffs,"
-        # The chief arbiter's ruling on the match: the boards the phones count change with it.
-        f" t.match_ruling,"
-        f" CASE WHEN r.status = '{Round.Status.SCHEDULED.value}' THEN '{Round.Status.IN_PLAY.value}' ELSE r.status END,"
-        f" e.entry,"
-        # The round's clock: its newest entry, and the event's settings (the minutes it runs).
-        f" (SELECT MAX(k.id) FROM {clock} k WHERE k.round_id = t.round_id), e.extra,"
-        f" CASE WHEN t.locked_until > %s THEN 1 ELSE 0 END"
-        f" FROM {table} t JOIN {rnd} r ON r.id = t.round_id JOIN {event} e ON e.id = r.event_id"
-        f" WHERE t.token_digest = %s"
-    )
-
-
-class Stamped(NamedTuple):
-    stamp: str
-    locked: bool
-    open_calls: int
-    table_id: int
-
-
 def state_stamp(token):
-    """`Stamped(stamp, locked, open calls, table id)` of the table a link reaches, or None: the
-    stamp changes whenever the state would (its deals, open calls and sign-offs, the round's status, the event's entry
-    mode and settings, the round's clock, the language). The clock's face does not change
-    with the time (a running clock sends when it ends), so a 304 keeps it right. One
-    statement, so an unchanged table's poll — most polls — is answered 304 without building
-    the state."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    row = first_row(_stamp_sql(), [now, table_token_digest(token)])
-    if row is None or not same_token(row[0], token):  # found by digest, compared in constant time
-        return None
-    row = row[1:]
-    parts = (*row, get_language())  # the guard too: the page says in words why it waits
-    return Stamped(hashlib.sha256(repr(parts).encode()).hexdigest()[:32], bool(row[-1]), row[3], row[0])
+    """The table's stamp (`scoring.cache.stamps.table_state_stamp`), read on the hot path's
+    connection: an unchanged table's poll, most polls, is answered 304 from it alone."""
+    return table_state_stamp(token, first_row)
 
 
 def state_body(token, open_calls):

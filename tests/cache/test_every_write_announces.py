@@ -7,8 +7,9 @@ the announcement. Every writer must announce, or be named below with the reason 
 changes nothing that results or public pages show. The call graph is read from the source by
 name: a call of `f` or `anything.f` may reach every function of scoring/ named `f`.
 
-The dynamic half (that the announcement moves the versions the pages are keyed by) is
-tests/cache/test_one_announcement.py and the services' own tests."""
+The dynamic half is tests/cache/test_every_write_moves_the_version.py: every service found here
+is called there and must move its event's version; tests/cache/test_one_announcement.py shows
+that the pages follow the versions."""
 
 import ast
 from collections import defaultdict
@@ -43,6 +44,7 @@ QUIET_WRITES = {
     "scoring/events/staff.py:staff_revoke": "staff accounts",
     "scoring/events/demo.py:load_demo": "loads through import_archive, which announces",
     "scoring/events/setup.py:event_create": "a new event has no version to move: its first pages are built afresh",
+    "scoring/events/setup.py:event_delete": "a deleted event has no pages: its versions go with it",
     "scoring/table_entry/flags.py:flag_clear": "a referee's plausibility flag: the referees' grid, not a result",
     "scoring/table_entry/idempotency.py:answered_once": "a stored answer to one Idempotency-Key",
     "scoring/table_entry/services.py:table_call": "a call for a referee: the referees' queue, not a result",
@@ -135,6 +137,14 @@ def _reaches(start, by_name, found):
 
 def _announces_here(node):
     return ANNOUNCE in _called(node)
+
+
+def write_services():
+    """The places of every service that writes and is not a quiet write (each must announce)."""
+    by_name, services = _functions()
+    return sorted(
+        place for place, node in services if place not in QUIET_WRITES and _reaches(node, by_name, _writes_here)
+    )
 
 
 def writers_that_do_not_announce():

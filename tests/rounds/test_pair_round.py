@@ -114,3 +114,22 @@ def test_pairing_a_round_number_another_request_has_just_created_is_refused_in_w
         round_pair(event, "swiss")
     assert refusal.value.code == "changed_meanwhile"
     assert list(event.rounds.order_by("number").values_list("number", flat=True)) == [1, 2, 3]
+
+
+def test_a_swap_after_the_draw_is_released_shows_on_the_public_draw():
+    """The released draw is a public page, cached by the public version: a swap must move it."""
+    from django.test import Client
+
+    from scoring.rounds.creation import round_release_draw
+
+    event = import_archive(four_pairs_two_rounds())
+    rnd = round_pair(event, "swiss")[0]
+    round_release_draw(rnd)
+    url = f"/events/{event.slug}/rounds/{rnd.number}/draw/"
+    before = Client().get(url).content.decode()
+    first, second = (rnd.tables.get(number=n).ns_entrant.code for n in (1, 2))
+    round_swap_entrants(Round.objects.get(pk=rnd.pk), first, second)
+    after = Client().get(url).content.decode()
+    assert after != before
+    table = Table.objects.get(round=rnd, number=1)
+    assert table.ns_entrant.code == second

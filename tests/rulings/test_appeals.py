@@ -187,3 +187,21 @@ def test_any_json_appealing_through_a_table_link_is_answered_without_a_server_er
     assert Appeal.objects.count() == before + (1 if response.status_code == 201 else 0)
     if response.status_code != 201:
         assert "error" in response.json()
+
+
+@pytest.mark.parametrize("who", ["outsider", "other_referee"])
+def test_the_appeal_services_check_their_own_permissions_without_a_view(event, people, who):
+    """Called directly, past every view: a stranger or another event's referee neither lodges an
+    appeal for a side nor records the committee's decision, and nothing is stored."""
+    table = published(event)
+    with pytest.raises(EntryError) as refused:
+        appeal_lodge(table=table, statement="罚分不对", board=1, entrant=table.ns_entrant, user=people[who])
+    assert refused.value.code == "forbidden"
+    assert not Appeal.objects.filter(event=event).exists()
+    appeal = appeal_lodge(table=table, statement="罚分不对", board=1, entrant=table.ns_entrant, user=people["referee1"])
+    for stranger in (people[who], people["referee1"]):
+        with pytest.raises(EntryError) as refused:
+            appeal_decide(appeal=appeal, user=stranger, status="dismissed", decision="不成立")
+        assert refused.value.code == "forbidden"
+    appeal.refresh_from_db()
+    assert (appeal.status, appeal.decided_at, appeal.decided_by) == ("open", None, None)

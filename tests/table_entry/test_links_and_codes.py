@@ -12,10 +12,11 @@ from django.core.management import call_command
 
 from scoring.archive.database import import_archive
 from scoring.archive.export import export_archive
+from scoring.cache import stamps
 from scoring.models import ACCESS_CODE_LENGTH, CODE_ALPHABET, Entrant, Event, Round, Table
 from scoring.rounds.creation import round_pair
 from scoring.rounds.table_links import table_token_replace
-from scoring.table_entry import services, state
+from scoring.table_entry import services
 from tests.archives import EXAMPLES, four_pairs_two_rounds
 from tests.referee_setup import make_user
 
@@ -155,7 +156,7 @@ def test_a_link_is_found_by_its_tokens_digest_then_compared_in_constant_time(cli
     assert len(compared) >= 2 and set(compared) == {(table.token.encode(), table.token.encode())}
     # A token whose digest found the table (a collision, forced here) but which is not the
     # table's is refused by the comparison, on every door.
-    for module in (services, state):
+    for module in (services, stamps):
         monkeypatch.setattr(module, "table_token_digest", lambda token: table.token_digest)
     forged = ("B" if table.token[0] == "A" else "A") + table.token[1:]
     assert client.get(f"/t/{forged}/state").status_code == 404

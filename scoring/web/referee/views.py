@@ -19,14 +19,15 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring.cache.stamps import clock_stamp, grid_stamp, stamp_digest
 from scoring.events.permissions import first_page_after_login, is_official, is_organiser
 from scoring.messages import message_text
 from scoring.models import Event, RefereeCall, Round, Table
 from scoring.rounds.publication import PublicationError, publication_checklist, round_make_official, round_publish
-from scoring.rulings.clock import clock_stamp, late_boards, pace, round_clock, state_words
+from scoring.rulings.clock import late_boards, pace, round_clock, state_words
 from scoring.rulings.not_played import not_played_boards
 from scoring.table_entry.codes import guarded_link_replace, guarded_tables, wrong_codes_clear
-from scoring.table_entry.grid import STATES, earlier_grid, grid_stamp, moved_rows, open_calls, round_grid, stamp_digest
+from scoring.table_entry.grid import STATES, earlier_grid, moved_rows, open_calls, round_grid
 from scoring.table_entry.services import call_answer
 from scoring.web.forms import BackForm, GridLiveForm, PublishForm, TableActionForm, TableRangeForm, form_errors
 from scoring.web.referee.grid_rows import RowWriter
