@@ -10,6 +10,7 @@ one file. About 900 lines for that reason (the checks of four games' deals and o
 structure the format names).
 """
 
+import json
 import re
 import zlib
 from contextlib import contextmanager
@@ -118,31 +119,46 @@ def _unpack(packed):
 class ParsedDeal:
     """A checked deal, waiting to be written. `scored` is the game's `score_stored` result
     (canonical fields and scores, no breakdown) and `adjusted` the arbiter's adjusted score
-    (or None), kept packed together (their JSON, compressed) and unpacked on each use: a
-    checked archive waits whole in memory before its write transaction, and 360,000 deals as
-    dicts took five times the file (2.9 kB a deal, against about 110 bytes packed;
-    docs/performance.md)."""
+    (or None), kept packed together (their JSON, compressed) while the deal's match is checked:
+    one match may hold a hundred thousand deals, and a deal as dicts takes 2.9 kB against about
+    110 bytes packed (docs/performance.md). A deal read back from a round's packed matches
+    (`PackedMatches`) holds them as plain values, since nothing else holds it for long."""
 
-    __slots__ = ("_extra", "_packed", "adjusted_reason", "board", "status")
+    __slots__ = ("_extra", "_value", "adjusted_reason", "board", "status")
 
     def __init__(self, board, scored, adjusted, adjusted_reason, extra, status="confirmed"):
         self.board = board
-        self._packed = _pack([scored, adjusted])
+        self._value = _pack([scored, adjusted])
         self.adjusted_reason = adjusted_reason or ""
         self._extra = extra or None
         self.status = status
 
+    @classmethod
+    def _read(cls, board, adjusted_reason, extra, status, value):
+        deal = cls.__new__(cls)
+        deal.board, deal.adjusted_reason, deal._extra, deal.status = board, adjusted_reason, extra, status
+        deal._value = tuple(value)
+        return deal
+
     @property
     def scored(self):
-        return _unpack(self._packed)[0]
+        return self.unpacked()[0]
 
     @property
     def adjusted(self):
-        return _unpack(self._packed)[1]
+        return self.unpacked()[1]
 
     def unpacked(self):
         """`(scored, adjusted)`, unpacked once."""
-        return tuple(_unpack(self._packed))
+        value = self._value
+        return tuple(_unpack(value)) if isinstance(value, bytes) else value
+
+    def _json(self):
+        """`[scored, adjusted]` as the JSON it was packed from."""
+        value = self._value
+        if isinstance(value, bytes):
+            return zlib.decompressobj(-15, _PACKING).decompress(value)
+        return orjson.dumps(list(value))
 
     @property
     def extra(self):
@@ -184,11 +200,126 @@ class ParsedMatch:
     extra: dict = field(default_factory=dict)
 
 
+def _dumps(value):
+    # The standard library's encoder, not orjson: the extra keys an archive carries are kept as
+    # they were read, integers beyond 64 bits and NaN included.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True).encode()
+
+
+class PackedMatches:
+    """A round's checked matches, waiting to be written: each match's tables and deals written
+    one line a piece (a match, then each table, then each of its deals, as JSON) into blocks
+    compressed by zlib as they are appended. A table or match as Python objects takes about a
+    kilobyte whatever the JSON it came from (a table of one deal is 70 bytes of JSON), so the
+    matches of an archive of many small tables held as objects took over ten times the file; as
+    lines in blocks they take less than the JSON they came from. Iterating gives each match as a
+    `ParsedMatch` again, read as it is needed; `walk` gives the lines one at a time, so that a
+    match of a hundred thousand deals is never whole as objects."""
+
+    BLOCK = 1 << 20  # uncompressed bytes a block holds before it is closed
+
+    def __init__(self, matches=()):
+        self._blocks = []  # (compressed bytes, matches in it)
+        self._packer = None
+        self._pending, self._count, self._size = [], 0, 0
+        for match in matches:
+            self.append(match)
+
+    def append(self, match):
+        if self._packer is None:
+            self._packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, _PACKING)
+        put = self._put
+        put(_dumps([match.home, match.away, match.bye, match.extra, len(match.tables)]))
+        for table in match.tables:
+            fields = [table.number, table.ns, table.ew, table.seats, table.lineups, table.ruling, table.finished]
+            put(_dumps([*fields, len(table.deals)]))
+            for deal in table.deals:
+                head = _dumps([deal.board, deal.adjusted_reason, deal._extra, deal.status])
+                put(head[:-1] + b"," + deal._json() + b"]")
+        self._count += 1
+        if self._size >= self.BLOCK:
+            self.close()
+
+    def _put(self, line):
+        self._size += len(line) + 1
+        piece = self._packer.compress(line + b"\n")
+        if piece:
+            self._pending.append(piece)
+
+    def close(self):
+        """Close the open block (appending opens another)."""
+        if self._packer is not None:
+            self._pending.append(self._packer.flush())
+            self._blocks.append((b"".join(self._pending), self._count))
+            self._packer, self._pending, self._count, self._size = None, [], 0, 0
+
+    def __len__(self):
+        return sum(count for _block, count in self._blocks) + self._count
+
+    def _lines(self):
+        self.close()
+        for block, _count in self._blocks:
+            unpacker = zlib.decompressobj(-15, _PACKING)
+            data, pending = block, b""
+            while data:
+                pending += unpacker.decompress(data, 1 << 20)
+                data = unpacker.unconsumed_tail
+                *lines, pending = pending.split(b"\n")
+                yield from map(json.loads, lines)
+            pending += unpacker.flush()
+            yield from map(json.loads, pending.split(b"\n")[:-1])
+
+    def walk(self):
+        """Each match, then each of its tables, then each of that table's deals, one at a time:
+        `(match, table, deal)` with the ones not reached yet None (a match's and a table's
+        `tables` and `deals` are empty)."""
+        lines = self._lines()
+        for home, away, bye, extra, tables in lines:
+            match = ParsedMatch(home=home, away=away, bye=bye, extra=extra)
+            yield match, None, None
+            for _table in range(tables):
+                number, ns, ew, seats, lineups, ruling, finished, deals = next(lines)
+                table = ParsedTable(number, ns, ew, seats, lineups=lineups, ruling=ruling, finished=finished)
+                yield match, table, None
+                for _deal in range(deals):
+                    yield match, table, ParsedDeal._read(*next(lines))
+
+    def __iter__(self):
+        match = None
+        for step, table, deal in self.walk():
+            if deal is not None:
+                table.deals.append(deal)
+            elif table is not None:
+                match.tables.append(table)
+            else:
+                if match is not None:
+                    yield match
+                match = step
+        if match is not None:
+            yield match
+
+    def __getitem__(self, index):
+        if index < 0:
+            index += len(self)
+        for number, match in enumerate(self):
+            if number == index:
+                return match
+        raise IndexError(index)
+
+    def __eq__(self, other):
+        return isinstance(other, PackedMatches | list) and list(self) == list(other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"PackedMatches({list(self)!r})"
+
+
 @dataclass
 class ParsedRound:
     number: int
     status: str
-    matches: list = field(default_factory=list)
+    matches: PackedMatches = field(default_factory=PackedMatches)
     extra: dict = field(default_factory=dict)
     draw_released: bool = False
     stage: str = ""
@@ -661,7 +792,7 @@ def _stream_round(stream, context):
     else:  # keys named after the matches
         _without_nul(head, f"rounds[number={rnd.number}]")
         _round_keys(rnd, head)
-    return _round_end(rnd)
+    return _round_end(rnd, seated)
 
 
 def _stream_round_begin(head, context):
@@ -829,7 +960,7 @@ def parse_round(raw_round, context):
     seated = _Seated(number)
     for raw_match in raw_matches:
         _round_match(rnd, raw_match, context, seated)
-    return _round_end(rnd)
+    return _round_end(rnd, seated)
 
 
 def _round_begin(raw_round, context):
@@ -882,11 +1013,20 @@ def _label(raw_match, number):
 
 
 class _Seated:
-    """The tables and entrants a round has seated so far: each once."""
+    """The tables and entrants a round has seated so far: each once. And what the round's end
+    asks of its matches, noted as each is checked (they wait packed): the first table whose match
+    is neither over nor ruled on, and whether a match was played without deals."""
 
     def __init__(self, number):
         self.number = number
         self.tables, self.entrants = set(), set()
+        self.unruled, self.without_deals = None, False
+
+    def checked(self, match):
+        if self.unruled is None:
+            self.unruled = next((t.number for t in match.tables if not t.finished), None)
+        if not any(t.deals for t in match.tables):
+            self.without_deals = True
 
     def __call__(self, entrant, where):
         _require(
@@ -943,24 +1083,25 @@ def _round_match(rnd, raw_match, context, seated):
         table.raw = None  # its deals are checked: the raw JSON goes
         if kind == Kind.PAIRS and carries_state(GAMES[event["game"]]):
             _match_ruling(table, match, number, context.rules, event)
+    seated.checked(match)
     rnd.matches.append(match)
 
 
-def _round_end(rnd):
+def _round_end(rnd, seated):
     """A round's status when the archive gives none, and no unruled match in a published round."""
     number = rnd.number
-    unruled = [t for m in rnd.matches for t in m.tables if not t.finished]
+    rnd.matches.close()
+    unruled = seated.unruled
     if not rnd.status:
-        played = [m for m in rnd.matches if m.bye is None]
         # A match that did not finish and was not ruled on has no result yet: its round is in play.
-        every = all(any(t.deals for t in m.tables) for m in played) and not unruled
+        every = not seated.without_deals and unruled is None
         rnd.status = "official" if every else "in_play"
     _require(
-        rnd.status not in PUBLISHED_STATUSES or not unruled,
+        rnd.status not in PUBLISHED_STATUSES or unruled is None,
         _("第{round}轮 {table}号桌：比赛未结束，也没有裁判长的裁定（ruling）；已公布的轮次不能有未定结果的比赛"),
         code="unruled_match",
         round=number,
-        table=unruled[0].number if unruled else None,
+        table=unruled,
     )
     return rnd
 
