@@ -433,18 +433,39 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _without_nul(value, where):
-    """Refuse, by name and anywhere in the archive, text no database can store."""
-    stack = [(value, where)]
-    while stack:
-        item, path = stack.pop()
-        if isinstance(item, str):
-            _require(_storable(item), _("{path}：文字中有 NUL 字符或无效的 Unicode"), path=path)
-        elif isinstance(item, dict):
-            for key, child in item.items():
-                _require(_storable(key), _("{path}：键名中有 NUL 字符或无效的 Unicode"), path=path)
-                stack.append((child, f"{path}.{key}"))
-        elif isinstance(item, list):
-            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
+    """Refuse, by name and anywhere in the archive, text no database can store.
+
+    Depth first, each container's children from the last to the first (the order the first
+    fault found has always been named in), holding an iterator per level rather than every
+    child with its path: a match of a hundred thousand deals took 16 MB of paths here."""
+    frames = [(iter(((None, value),)), None)]  # (the children still to visit, the parent's trail)
+    while frames:
+        children, trail = frames[-1]
+        for step, item in children:
+            here = trail if step is None else (trail, step)
+            if isinstance(item, str):
+                if not _storable(item):
+                    raise ArchiveError(_("{path}：文字中有 NUL 字符或无效的 Unicode"), path=_path(where, here))
+            elif isinstance(item, dict):
+                for key in item:
+                    if not _storable(key):
+                        raise ArchiveError(_("{path}：键名中有 NUL 字符或无效的 Unicode"), path=_path(where, here))
+                frames.append((iter(reversed(item.items())), here))
+                break
+            elif isinstance(item, list):
+                frames.append((zip(range(len(item) - 1, -1, -1), reversed(item), strict=True), here))
+                break
+        else:
+            frames.pop()
+
+
+def _path(where, trail):
+    """A place named as `where` then each key (`.key`) and index (`[n]`) down to it."""
+    steps = []
+    while trail is not None:
+        trail, step = trail
+        steps.append(f"[{step}]" if type(step) is int else f".{step}")
+    return where + "".join(reversed(steps))
 
 
 # A final stage's rounds and knockout matches (site keys, preserved like any extra key).
@@ -815,7 +836,8 @@ def _stream_matches(stream, rnd, context, seated):
             ) from None
         _without_nul(raw_match, f"rounds[number={rnd.number}].matches[{index}]")
         _label(raw_match, rnd.number)
-        _round_match(rnd, raw_match, context, seated)
+        _round_match(rnd, raw_match, context, seated, consume=True)
+        del raw_match
 
 
 @dataclass
@@ -1039,8 +1061,9 @@ class _Seated:
         self.entrants.add(entrant)
 
 
-def _round_match(rnd, raw_match, context, seated):
-    """One match of a round checked, its deals scored, and added to the round."""
+def _round_match(rnd, raw_match, context, seated, consume=False):
+    """One match of a round checked, its deals scored, and added to the round. With `consume`
+    (the match was read for this alone), each deal's JSON is let go once it is checked."""
     event, kind = context.event, context.event["kind"]
     number = rnd.number
     _require(
@@ -1077,7 +1100,7 @@ def _round_match(rnd, raw_match, context, seated):
     context.tables += len(match.tables)
     _require(context.tables <= MAX_TABLES, _("存档超过 {limit} 桌"), limit=MAX_TABLES)
     for table in match.tables:
-        _deals(table, raw_match if kind != Kind.TEAMS else None, number, context.rules, event)
+        _deals(table, raw_match if kind != Kind.TEAMS else None, number, context.rules, event, consume)
         context.deals += len(table.deals)
         _require(context.deals <= MAX_DEALS, _("存档超过 {limit} 副牌"), limit=MAX_DEALS)
         table.raw = None  # its deals are checked: the raw JSON goes
@@ -1301,7 +1324,7 @@ def _board_or_zero(raw):
     return raw.get("board") if isinstance(raw, dict) and _number(raw.get("board")) else 0
 
 
-def _deals(table, raw_match, round_number, rules, event):
+def _deals(table, raw_match, round_number, rules, event, consume=False):
     game = GAMES[event["game"]]
     # A game whose match is a number of deals (`deals_per_match`) has no board beyond it.
     counted = any(spec.name == MATCH_LENGTH_OPTION for spec in event_option_specs(game))
@@ -1317,7 +1340,7 @@ def _deals(table, raw_match, round_number, rules, event):
     if threaded:
         raw_deals = sorted(raw_deals, key=_board_or_zero)
     earlier = []
-    for raw in raw_deals:
+    for index, raw in enumerate(raw_deals):
         board = raw.get("board") if isinstance(raw, dict) else None
         _require(_number(board), _("{where}：每副需要正整数 board"), where=_table(round_number, table.number))
         where = Text(_("第{round}轮 {table}号桌 第{board}副"), round=round_number, table=table.number, board=board)
@@ -1364,6 +1387,8 @@ def _deals(table, raw_match, round_number, rules, event):
                 status=status,
             )
         )
+        if consume:
+            raw_deals[index] = None  # a match of many small deals held them twice, as JSON and checked
     if event["mode"] == MatchMode.GAMES and table.deals:
         sides = [(scored["sides"]["NS"], scored["sides"]["EW"]) for scored in (d.scored for d in table.deals)]
         try:
