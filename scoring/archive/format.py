@@ -12,6 +12,7 @@ structure the format names).
 
 import json
 import re
+import sys
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -206,6 +207,20 @@ def _dumps(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True).encode()
 
 
+def _loads(line):
+    try:
+        return json.loads(line)
+    except RecursionError:
+        # A value nested as deeply as the check let through (it refuses what the decoder cannot
+        # read where it reads it), read back from further down the stack: the write's.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + 200)
+        try:
+            return json.loads(line)
+        finally:
+            sys.setrecursionlimit(limit)
+
+
 class PackedMatches:
     """A round's checked matches, waiting to be written: each match's tables and deals written
     one line a piece (a match, then each table, then each of its deals, as JSON) into blocks
@@ -265,9 +280,9 @@ class PackedMatches:
                 pending += unpacker.decompress(data, 1 << 20)
                 data = unpacker.unconsumed_tail
                 *lines, pending = pending.split(b"\n")
-                yield from map(json.loads, lines)
+                yield from map(_loads, lines)
             pending += unpacker.flush()
-            yield from map(json.loads, pending.split(b"\n")[:-1])
+            yield from map(_loads, pending.split(b"\n")[:-1])
 
     def walk(self):
         """Each match, then each of its tables, then each of that table's deals, one at a time:
@@ -395,9 +410,9 @@ class ParsedEvent:
 MAX_PEOPLE = 20_000
 MAX_ROUNDS = 200
 # Tables and deals in one archive: the largest event (10,000 players, 9 rounds of 16 boards) has
-# 22,500 tables and 360,000 deals. A checked table waits in memory at about 0.9 kB and a deal at
-# 0.2 kB however small its JSON, so these bound the memory a hostile archive can take to ~300 MB
-# (docs/security.md), where real ones take less than the file (docs/performance.md).
+# 22,500 tables and 360,000 deals. Checked tables and deals wait packed in less memory than their
+# JSON however small it is (`PackedMatches`; docs/security.md), so these bound the time an archive
+# takes rather than its memory.
 MAX_TABLES = 100_000
 MAX_DEALS = 1_000_000
 # One match's JSON is read whole (a table of 16 boards is about 10 kB as exported), and each key
@@ -682,9 +697,9 @@ def read_archive(binary, rules_for=None):
     `ParsedEvent` as `parse_archive` does, or raise `ArchiveError` naming the fault (a file
     that is not JSON or not UTF-8 with json's words and its place in the file).
 
-    Only the checked form is kept (`ParsedDeal`'s packed deals) beside one match of the file's
+    Only the checked form is kept (each round's `PackedMatches`) beside one match of the file's
     JSON and a window of its text (`scoring.archive.stream`), so the memory taken grows with the
-    checked archive, not with the JSON of the whole. The keys may come in any order: a round's
+    checked archive, packed, not with the JSON of the whole. The keys may come in any order: a round's
     matches before its number, or the rounds before the players, are read once to find what
     follows, then again.
     """
