@@ -225,7 +225,7 @@ def show(paths):
             r = child(name, path)
             mb = r["size"] / 2**20
             print(
-                f"{path.name} | {mb:.1f} | {name} | {r['seconds']:.1f} | {r['growth'] / 2**20:.0f} | "
+                f"{path.name} | {mb:.2f} | {name} | {r['seconds']:.1f} | {r['growth'] / 2**20:.1f} | "
                 f"{r['growth'] / r['size']:.2f}x",
                 flush=True,
             )
