@@ -16,7 +16,7 @@ memory as it can per byte of its file, written compact (the smallest file for it
 - tiny-deals: 2,000 tables of 200 such deals each; giant-match: one table with as many as fit
   in one match's 4 M characters;
 - tiny-rounds: 200 rounds (the bound) of one table of one deal;
-- long-strings: every match, entrant and player carrying text at its longest;
+- long-strings: 5,000 matches each carrying its own 1,000 random CJK characters, every name at 100;
 - many-entrants: 20,000 players (the bound) in 10,000 pairs, one round of 5,000 one-deal tables.
 
 Run: .venv/bin/python bench/archive_memory.py [--pairs 1000] [--shape hostile]
@@ -25,6 +25,7 @@ Run: .venv/bin/python bench/archive_memory.py [--pairs 1000] [--shape hostile]
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -101,7 +102,7 @@ def _pairs(pairs, rounds, tables, deals=1, note=None, name="某"):
             ns, ew = (2 * table + number) % pairs, (2 * table + 1 + number) % pairs
             match = {"table": table + 1, "ns": codes[ns], "ew": codes[ew], "deals": _tiny_deals(deals)}
             if note:
-                match["note"] = note
+                match["note"] = note(number * tables + table)
             matches.append(match)
         archive_rounds.append({"number": number, "matches": matches})
     return {
@@ -156,9 +157,11 @@ def _individual(players, rounds):
     }
 
 
-def _long_text(length):
-    # Every character a different one of the CJK block, so that nothing repeats for compression to find.
-    return "".join(chr(0x4E00 + (n * 7919) % 20000) for n in range(length))
+def _long_text(length, seed=0):
+    # Characters of the CJK block drawn at random, a different text for each seed, so that nothing
+    # repeats for compression to find.
+    rng = random.Random(seed)
+    return "".join(chr(0x4E00 + rng.randrange(20000)) for _ in range(length))
 
 
 SHAPES = {
@@ -168,7 +171,7 @@ SHAPES = {
     "tiny-deals": lambda: _pairs(400, 10, 200, deals=200),
     "giant-match": lambda: _pairs(2, 1, 1, deals=130_000),
     "tiny-rounds": lambda: _pairs(2, 200, 1),
-    "long-strings": lambda: _pairs(2000, 5, 1000, note=_long_text(1000), name=_long_text(100)),
+    "long-strings": lambda: _pairs(2000, 5, 1000, note=lambda n: _long_text(1000, n), name=_long_text(100)),
     "many-entrants": lambda: _pairs(10_000, 1, 5000),
 }
 
