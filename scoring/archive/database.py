@@ -147,6 +147,27 @@ def write_archive(parsed, *, replace=False):
             **info["fields"],
             extra={**info["extra"], **({"match": info["match_extra"]} if info["match_extra"] else {})},
         )
+        player_ids, entrant_ids = _write_people(event, parsed)
+        # A pair's players by its code (ids), for its seats at a table.
+        members_by_entrant = {e["id"]: tuple(player_ids[code] for code in e["players"]) for e in parsed.entrants}
+        ids = (entrant_ids, player_ids, members_by_entrant)
+        for index, parsed_round in enumerate(parsed_rounds):
+            _write_round(event, parsed_round, ids)
+            parsed_rounds[index] = None  # written: let it go
+        announce_results_changed(event)
+    return event
+
+
+def _batches(items, size=BATCH):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _write_people(event, parsed):
+    """The players, the entrants and their memberships, written a batch at a time and referred
+    to by id after: 20,000 of each as model objects took about 50 MB, for an archive of 1 MB.
+    Returns the players' and the entrants' ids by code."""
+    for batch in _batches(parsed.players):
         players = [
             Player(
                 event=event,
@@ -154,50 +175,124 @@ def write_archive(parsed, *, replace=False):
                 name=p["name"],
                 club=p["club"],
                 federation_id=p["federation_id"],
-                sort_key=p["sort_key"],
+                sort_key=p["sort_key"] or pinyin_sort_key(p["name"]),
                 extra=p["extra"],
             )
-            for p in parsed.players
+            for p in batch
         ]
-        for player in players:
-            if not player.sort_key:
-                player.sort_key = pinyin_sort_key(player.name)
-        Player.objects.bulk_create(players, batch_size=BATCH)
-        player_by_code = {p.code: p for p in Player.objects.filter(event=event)}
-        # Every ranked unit is an entrant: in an individual event, an entrant of one player
-        # with the player's number (the archive itself keeps listing players only).
-        entrant_specs = parsed.entrants
-        if info["kind"] == Event.Kind.INDIVIDUAL:
-            entrant_specs = [
-                {"id": p["id"], "name": "", "players": [p["id"]], "extra": {}, **{k: p[k] for k in AVAILABILITY}}
-                for p in parsed.players
-            ]
+        Player.objects.bulk_create(players)
+    player_ids = dict(Player.objects.filter(event=event).values_list("code", "id").iterator())
+    # Every ranked unit is an entrant: in an individual event, an entrant of one player
+    # with the player's number (the archive itself keeps listing players only).
+    individual = event.kind == Event.Kind.INDIVIDUAL
+    specs = parsed.players if individual else parsed.entrants
+    for batch in _batches(specs):
         Entrant.objects.bulk_create(
             [
-                Entrant(event=event, code=e["id"], name=e["name"], extra=e["extra"], **{k: e[k] for k in AVAILABILITY})
-                for e in entrant_specs
-            ],
-            batch_size=BATCH,
+                Entrant(
+                    event=event,
+                    code=e["id"],
+                    name="" if individual else e["name"],
+                    extra={} if individual else e["extra"],
+                    **{k: e[k] for k in AVAILABILITY},
+                )
+                for e in batch
+            ]
         )
-        entrant_by_code = {e.code: e for e in Entrant.objects.filter(event=event)}
-        Membership.objects.bulk_create(
-            [
-                Membership(entrant=entrant_by_code[e["id"]], player=player_by_code[code], position=position)
-                for e in entrant_specs
-                for position, code in enumerate(e["players"], start=1)
-            ],
-            batch_size=BATCH,
-        )
-        individual = info["kind"] == Event.Kind.INDIVIDUAL
-        members_by_entrant = {e["id"]: [player_by_code[code] for code in e["players"]] for e in parsed.entrants}
-        for index, parsed_round in enumerate(parsed_rounds):
-            _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual)
-            parsed_rounds[index] = None  # written: let it go
-        announce_results_changed(event)
-    return event
+    entrant_ids = dict(Entrant.objects.filter(event=event).values_list("code", "id").iterator())
+    batch = []
+    for spec in specs:
+        for position, code in enumerate([spec["id"]] if individual else spec["players"], start=1):
+            batch.append(Membership(entrant_id=entrant_ids[spec["id"]], player_id=player_ids[code], position=position))
+        if len(batch) >= BATCH:
+            Membership.objects.bulk_create(batch)
+            batch = []
+    Membership.objects.bulk_create(batch)
+    return player_ids, entrant_ids
 
 
-def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_by_entrant, individual):
+class _RoundWriter:
+    """A round's matches, tables and deals written in batches as its packed matches are read
+    (`PackedMatches.walk`): no more of them are model objects at once than a batch holds."""
+
+    TABLES = 500  # tables (and their matches) a batch holds; deals: BATCH
+
+    def __init__(self, rnd, game, ids):
+        self.round, self.game = rnd, game
+        self.entrant_ids, self.player_ids, self.members_by_entrant = ids
+        self.matches, self.tables, self.lineups, self.deals = [], [], [], []
+        self.number = 0
+
+    def match(self, parsed_match):
+        self.number += 1
+        extra = dict(parsed_match.extra)
+        match = Match(round=self.round, number=self.number, label=extra.pop("label", ""), extra=extra)
+        if parsed_match.bye:
+            match.bye_id = self.entrant_ids[parsed_match.bye]
+        elif parsed_match.home is not None:  # not individual
+            match.home_id = self.entrant_ids[parsed_match.home]
+            match.away_id = self.entrant_ids[parsed_match.away]
+        self.matches.append(match)
+        return match
+
+    def table(self, match, parsed_table):
+        player_ids = self.player_ids
+        seats = {seat: player_ids[code] for seat, code in parsed_table.seats.items()}
+        if not seats and parsed_table.ns:
+            # A pair's first player sits N (or E), the second S (or W).
+            ns, ew = self.members_by_entrant[parsed_table.ns], self.members_by_entrant[parsed_table.ew]
+            seats = {"N": ns[0], "S": ns[1], "E": ew[0], "W": ew[1]}
+        table = Table(
+            round=self.round,
+            match=match,
+            number=parsed_table.number,
+            ns_entrant_id=self.entrant_ids.get(parsed_table.ns),
+            ew_entrant_id=self.entrant_ids.get(parsed_table.ew),
+            north_id=seats.get("N"),
+            east_id=seats.get("E"),
+            south_id=seats.get("S"),
+            west_id=seats.get("W"),
+            # The chief arbiter's ruling on an unfinished match (升级), as the archive carries it.
+            match_ruling=parsed_table.ruling,
+        )
+        self.tables.append(table)
+        self.lineups.extend(
+            LineUp(
+                table=table,
+                session=lineup["session"],
+                **{f"{SEAT_FIELDS[s]}_id": player_ids[c] for s, c in lineup["seats"].items()},
+            )
+            for lineup in parsed_table.lineups
+        )
+        return table
+
+    def deal(self, table, sequence, parsed_deal):
+        scored, adjusted = parsed_deal.unpacked()
+        stored = Deal(
+            table=table,
+            board=parsed_deal.board,
+            sequence=sequence,
+            adjusted=adjusted,
+            adjusted_reason=parsed_deal.adjusted_reason,
+            extra=parsed_deal.extra,
+            status=parsed_deal.status,
+        )
+        stored.record_scored(scored, self.game)
+        self.deals.append(stored)
+
+    def full(self):
+        return len(self.deals) >= BATCH or len(self.tables) >= self.TABLES or len(self.matches) >= self.TABLES
+
+    def flush(self):
+        """Write what waits, each kind after the rows it refers to (a deal's table is saved
+        before it, so Django reads the table's new id then)."""
+        for model, rows in ((Match, self.matches), (Table, self.tables), (LineUp, self.lineups), (Deal, self.deals)):
+            if rows:
+                model.objects.bulk_create(rows)
+        self.matches, self.tables, self.lineups, self.deals = [], [], [], []
+
+
+def _write_round(event, parsed_round, ids):
     published = parsed_round.status in Round.PUBLISHED
     rnd = Round.objects.create(
         event=event,
@@ -210,73 +305,21 @@ def _write_round(event, parsed_round, entrant_by_code, player_by_code, members_b
         # Published when imported: corrections from now on reach the public list of changes.
         published_at=timezone.now() if published else None,
     )
-    matches, table_specs = [], []
-    for number, parsed_match in enumerate(parsed_round.matches, start=1):
-        extra = dict(parsed_match.extra)
-        match = Match(round=rnd, number=number, label=extra.pop("label", ""), extra=extra)
-        if parsed_match.bye:
-            match.bye = entrant_by_code[parsed_match.bye]
-        elif not individual:
-            match.home = entrant_by_code[parsed_match.home]
-            match.away = entrant_by_code[parsed_match.away]
-        matches.append(match)
-        table_specs.extend((match, parsed_table) for parsed_table in parsed_match.tables)
-    Match.objects.bulk_create(matches, batch_size=BATCH)
-    tables = []
-    for match, parsed_table in table_specs:
-        seats = {seat: player_by_code[code] for seat, code in parsed_table.seats.items()}
-        if not seats and parsed_table.ns:
-            # A pair's first player sits N (or E), the second S (or W).
-            ns, ew = members_by_entrant[parsed_table.ns], members_by_entrant[parsed_table.ew]
-            seats = {"N": ns[0], "S": ns[1], "E": ew[0], "W": ew[1]}
-        tables.append(
-            Table(
-                round=rnd,
-                match=match,
-                number=parsed_table.number,
-                ns_entrant=entrant_by_code.get(parsed_table.ns),
-                ew_entrant=entrant_by_code.get(parsed_table.ew),
-                north=seats.get("N"),
-                east=seats.get("E"),
-                south=seats.get("S"),
-                west=seats.get("W"),
-                # The chief arbiter's ruling on an unfinished match (升级), as the archive carries it.
-                match_ruling=parsed_table.ruling,
-            )
-        )
-    Table.objects.bulk_create(tables, batch_size=BATCH)
-    LineUp.objects.bulk_create(
-        [
-            LineUp(
-                table=table,
-                session=lineup["session"],
-                **{SEAT_FIELDS[s]: player_by_code[c] for s, c in lineup["seats"].items()},
-            )
-            for table, (_match, parsed_table) in zip(tables, table_specs, strict=True)
-            for lineup in parsed_table.lineups
-        ],
-        batch_size=BATCH,
-    )
-    deals = []
-    game = GAMES[event.game]
-    for table, (_match, parsed_table) in zip(tables, table_specs, strict=True):
-        for sequence, parsed_deal in enumerate(parsed_table.deals, start=1):
-            scored, adjusted = parsed_deal.unpacked()
-            stored = Deal(
-                table=table,
-                board=parsed_deal.board,
-                sequence=sequence,
-                adjusted=adjusted,
-                adjusted_reason=parsed_deal.adjusted_reason,
-                extra=parsed_deal.extra,
-                status=parsed_deal.status,
-            )
-            stored.record_scored(scored, game)
-            deals.append(stored)
-            if len(deals) >= BATCH:
-                Deal.objects.bulk_create(deals)
-                deals = []
-    Deal.objects.bulk_create(deals)
+    writer = _RoundWriter(rnd, GAMES[event.game], ids)
+    match = table = None
+    for parsed_match, parsed_table, parsed_deal in parsed_round.matches.walk():
+        if parsed_table is None:
+            if writer.full():
+                writer.flush()
+            match = writer.match(parsed_match)
+        elif parsed_deal is None:
+            table, sequence = writer.table(match, parsed_table), 0
+        else:
+            sequence += 1
+            writer.deal(table, sequence, parsed_deal)
+            if len(writer.deals) >= BATCH:
+                writer.flush()
+    writer.flush()
 
 
 def _delete_event(event):

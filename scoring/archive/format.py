@@ -10,7 +10,9 @@ one file. About 900 lines for that reason (the checks of four games' deals and o
 structure the format names).
 """
 
+import json
 import re
+import sys
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -118,31 +120,46 @@ def _unpack(packed):
 class ParsedDeal:
     """A checked deal, waiting to be written. `scored` is the game's `score_stored` result
     (canonical fields and scores, no breakdown) and `adjusted` the arbiter's adjusted score
-    (or None), kept packed together (their JSON, compressed) and unpacked on each use: a
-    checked archive waits whole in memory before its write transaction, and 360,000 deals as
-    dicts took five times the file (2.9 kB a deal, against about 110 bytes packed;
-    docs/performance.md)."""
+    (or None), kept packed together (their JSON, compressed) while the deal's match is checked:
+    one match may hold a hundred thousand deals, and a deal as dicts takes 2.9 kB against about
+    110 bytes packed (docs/performance.md). A deal read back from a round's packed matches
+    (`PackedMatches`) holds them as plain values, since nothing else holds it for long."""
 
-    __slots__ = ("_extra", "_packed", "adjusted_reason", "board", "status")
+    __slots__ = ("_extra", "_value", "adjusted_reason", "board", "status")
 
     def __init__(self, board, scored, adjusted, adjusted_reason, extra, status="confirmed"):
         self.board = board
-        self._packed = _pack([scored, adjusted])
+        self._value = _pack([scored, adjusted])
         self.adjusted_reason = adjusted_reason or ""
         self._extra = extra or None
         self.status = status
 
+    @classmethod
+    def _read(cls, board, adjusted_reason, extra, status, value):
+        deal = cls.__new__(cls)
+        deal.board, deal.adjusted_reason, deal._extra, deal.status = board, adjusted_reason, extra, status
+        deal._value = tuple(value)
+        return deal
+
     @property
     def scored(self):
-        return _unpack(self._packed)[0]
+        return self.unpacked()[0]
 
     @property
     def adjusted(self):
-        return _unpack(self._packed)[1]
+        return self.unpacked()[1]
 
     def unpacked(self):
         """`(scored, adjusted)`, unpacked once."""
-        return tuple(_unpack(self._packed))
+        value = self._value
+        return tuple(_unpack(value)) if isinstance(value, bytes) else value
+
+    def _json(self):
+        """`[scored, adjusted]` as the JSON it was packed from."""
+        value = self._value
+        if isinstance(value, bytes):
+            return zlib.decompressobj(-15, _PACKING).decompress(value)
+        return orjson.dumps(list(value))
 
     @property
     def extra(self):
@@ -184,11 +201,140 @@ class ParsedMatch:
     extra: dict = field(default_factory=dict)
 
 
+def _dumps(value):
+    # The standard library's encoder, not orjson: the extra keys an archive carries are kept as
+    # they were read, integers beyond 64 bits and NaN included.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True).encode()
+
+
+def _loads(line):
+    try:
+        return json.loads(line)
+    except RecursionError:
+        # A value nested as deeply as the check let through (it refuses what the decoder cannot
+        # read where it reads it), read back from further down the stack: the write's.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + 200)
+        try:
+            return json.loads(line)
+        finally:
+            sys.setrecursionlimit(limit)
+
+
+class PackedMatches:
+    """A round's checked matches, waiting to be written: each match's tables and deals written
+    one line a piece (a match, then each table, then each of its deals, as JSON) into blocks
+    compressed by zlib as they are appended. A table or match as Python objects takes about a
+    kilobyte whatever the JSON it came from (a table of one deal is 70 bytes of JSON), so the
+    matches of an archive of many small tables held as objects took over ten times the file; as
+    lines in blocks they take less than the JSON they came from. Iterating gives each match as a
+    `ParsedMatch` again, read as it is needed; `walk` gives the lines one at a time, so that a
+    match of a hundred thousand deals is never whole as objects."""
+
+    BLOCK = 1 << 20  # uncompressed bytes a block holds before it is closed
+
+    def __init__(self, matches=()):
+        self._blocks = []  # (compressed bytes, matches in it)
+        self._packer = None
+        self._pending, self._count, self._size = [], 0, 0
+        for match in matches:
+            self.append(match)
+
+    def append(self, match):
+        if self._packer is None:
+            self._packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, _PACKING)
+        put = self._put
+        put(_dumps([match.home, match.away, match.bye, match.extra, len(match.tables)]))
+        for table in match.tables:
+            fields = [table.number, table.ns, table.ew, table.seats, table.lineups, table.ruling, table.finished]
+            put(_dumps([*fields, len(table.deals)]))
+            for deal in table.deals:
+                head = _dumps([deal.board, deal.adjusted_reason, deal._extra, deal.status])
+                put(head[:-1] + b"," + deal._json() + b"]")
+        self._count += 1
+        if self._size >= self.BLOCK:
+            self.close()
+
+    def _put(self, line):
+        self._size += len(line) + 1
+        piece = self._packer.compress(line + b"\n")
+        if piece:
+            self._pending.append(piece)
+
+    def close(self):
+        """Close the open block (appending opens another)."""
+        if self._packer is not None:
+            self._pending.append(self._packer.flush())
+            self._blocks.append((b"".join(self._pending), self._count))
+            self._packer, self._pending, self._count, self._size = None, [], 0, 0
+
+    def __len__(self):
+        return sum(count for _block, count in self._blocks) + self._count
+
+    def _lines(self):
+        self.close()
+        for block, _count in self._blocks:
+            unpacker = zlib.decompressobj(-15, _PACKING)
+            data, pending = block, b""
+            while data:
+                pending += unpacker.decompress(data, 1 << 20)
+                data = unpacker.unconsumed_tail
+                *lines, pending = pending.split(b"\n")
+                yield from map(_loads, lines)
+            pending += unpacker.flush()
+            yield from map(_loads, pending.split(b"\n")[:-1])
+
+    def walk(self):
+        """Each match, then each of its tables, then each of that table's deals, one at a time:
+        `(match, table, deal)` with the ones not reached yet None (a match's and a table's
+        `tables` and `deals` are empty)."""
+        lines = self._lines()
+        for home, away, bye, extra, tables in lines:
+            match = ParsedMatch(home=home, away=away, bye=bye, extra=extra)
+            yield match, None, None
+            for _table in range(tables):
+                number, ns, ew, seats, lineups, ruling, finished, deals = next(lines)
+                table = ParsedTable(number, ns, ew, seats, lineups=lineups, ruling=ruling, finished=finished)
+                yield match, table, None
+                for _deal in range(deals):
+                    yield match, table, ParsedDeal._read(*next(lines))
+
+    def __iter__(self):
+        match = None
+        for step, table, deal in self.walk():
+            if deal is not None:
+                table.deals.append(deal)
+            elif table is not None:
+                match.tables.append(table)
+            else:
+                if match is not None:
+                    yield match
+                match = step
+        if match is not None:
+            yield match
+
+    def __getitem__(self, index):
+        if index < 0:
+            index += len(self)
+        for number, match in enumerate(self):
+            if number == index:
+                return match
+        raise IndexError(index)
+
+    def __eq__(self, other):
+        return isinstance(other, PackedMatches | list) and list(self) == list(other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"PackedMatches({list(self)!r})"
+
+
 @dataclass
 class ParsedRound:
     number: int
     status: str
-    matches: list = field(default_factory=list)
+    matches: PackedMatches = field(default_factory=PackedMatches)
     extra: dict = field(default_factory=dict)
     draw_released: bool = False
     stage: str = ""
@@ -264,9 +410,9 @@ class ParsedEvent:
 MAX_PEOPLE = 20_000
 MAX_ROUNDS = 200
 # Tables and deals in one archive: the largest event (10,000 players, 9 rounds of 16 boards) has
-# 22,500 tables and 360,000 deals. A checked table waits in memory at about 0.9 kB and a deal at
-# 0.2 kB however small its JSON, so these bound the memory a hostile archive can take to ~300 MB
-# (docs/security.md), where real ones take less than the file (docs/performance.md).
+# 22,500 tables and 360,000 deals. Checked tables and deals wait packed in less memory than their
+# JSON however small it is (`PackedMatches`; docs/security.md), so these bound the time an archive
+# takes rather than its memory.
 MAX_TABLES = 100_000
 MAX_DEALS = 1_000_000
 # One match's JSON is read whole (a table of 16 boards is about 10 kB as exported), and each key
@@ -302,18 +448,39 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _without_nul(value, where):
-    """Refuse, by name and anywhere in the archive, text no database can store."""
-    stack = [(value, where)]
-    while stack:
-        item, path = stack.pop()
-        if isinstance(item, str):
-            _require(_storable(item), _("{path}：文字中有 NUL 字符或无效的 Unicode"), path=path)
-        elif isinstance(item, dict):
-            for key, child in item.items():
-                _require(_storable(key), _("{path}：键名中有 NUL 字符或无效的 Unicode"), path=path)
-                stack.append((child, f"{path}.{key}"))
-        elif isinstance(item, list):
-            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
+    """Refuse, by name and anywhere in the archive, text no database can store.
+
+    Depth first, each container's children from the last to the first (the order the first
+    fault found has always been named in), holding an iterator per level rather than every
+    child with its path: a match of a hundred thousand deals took 16 MB of paths here."""
+    frames = [(iter(((None, value),)), None)]  # (the children still to visit, the parent's trail)
+    while frames:
+        children, trail = frames[-1]
+        for step, item in children:
+            here = trail if step is None else (trail, step)
+            if isinstance(item, str):
+                if not _storable(item):
+                    raise ArchiveError(_("{path}：文字中有 NUL 字符或无效的 Unicode"), path=_path(where, here))
+            elif isinstance(item, dict):
+                for key in item:
+                    if not _storable(key):
+                        raise ArchiveError(_("{path}：键名中有 NUL 字符或无效的 Unicode"), path=_path(where, here))
+                frames.append((iter(reversed(item.items())), here))
+                break
+            elif isinstance(item, list):
+                frames.append((zip(range(len(item) - 1, -1, -1), reversed(item), strict=True), here))
+                break
+        else:
+            frames.pop()
+
+
+def _path(where, trail):
+    """A place named as `where` then each key (`.key`) and index (`[n]`) down to it."""
+    steps = []
+    while trail is not None:
+        trail, step = trail
+        steps.append(f"[{step}]" if type(step) is int else f".{step}")
+    return where + "".join(reversed(steps))
 
 
 # A final stage's rounds and knockout matches (site keys, preserved like any extra key).
@@ -530,9 +697,9 @@ def read_archive(binary, rules_for=None):
     `ParsedEvent` as `parse_archive` does, or raise `ArchiveError` naming the fault (a file
     that is not JSON or not UTF-8 with json's words and its place in the file).
 
-    Only the checked form is kept (`ParsedDeal`'s packed deals) beside one match of the file's
+    Only the checked form is kept (each round's `PackedMatches`) beside one match of the file's
     JSON and a window of its text (`scoring.archive.stream`), so the memory taken grows with the
-    checked archive, not with the JSON of the whole. The keys may come in any order: a round's
+    checked archive, packed, not with the JSON of the whole. The keys may come in any order: a round's
     matches before its number, or the rounds before the players, are read once to find what
     follows, then again.
     """
@@ -661,7 +828,7 @@ def _stream_round(stream, context):
     else:  # keys named after the matches
         _without_nul(head, f"rounds[number={rnd.number}]")
         _round_keys(rnd, head)
-    return _round_end(rnd)
+    return _round_end(rnd, seated)
 
 
 def _stream_round_begin(head, context):
@@ -684,7 +851,8 @@ def _stream_matches(stream, rnd, context, seated):
             ) from None
         _without_nul(raw_match, f"rounds[number={rnd.number}].matches[{index}]")
         _label(raw_match, rnd.number)
-        _round_match(rnd, raw_match, context, seated)
+        _round_match(rnd, raw_match, context, seated, consume=True)
+        del raw_match
 
 
 @dataclass
@@ -829,7 +997,7 @@ def parse_round(raw_round, context):
     seated = _Seated(number)
     for raw_match in raw_matches:
         _round_match(rnd, raw_match, context, seated)
-    return _round_end(rnd)
+    return _round_end(rnd, seated)
 
 
 def _round_begin(raw_round, context):
@@ -882,11 +1050,20 @@ def _label(raw_match, number):
 
 
 class _Seated:
-    """The tables and entrants a round has seated so far: each once."""
+    """The tables and entrants a round has seated so far: each once. And what the round's end
+    asks of its matches, noted as each is checked (they wait packed): the first table whose match
+    is neither over nor ruled on, and whether a match was played without deals."""
 
     def __init__(self, number):
         self.number = number
         self.tables, self.entrants = set(), set()
+        self.unruled, self.without_deals = None, False
+
+    def checked(self, match):
+        if self.unruled is None:
+            self.unruled = next((t.number for t in match.tables if not t.finished), None)
+        if not any(t.deals for t in match.tables):
+            self.without_deals = True
 
     def __call__(self, entrant, where):
         _require(
@@ -899,8 +1076,9 @@ class _Seated:
         self.entrants.add(entrant)
 
 
-def _round_match(rnd, raw_match, context, seated):
-    """One match of a round checked, its deals scored, and added to the round."""
+def _round_match(rnd, raw_match, context, seated, consume=False):
+    """One match of a round checked, its deals scored, and added to the round. With `consume`
+    (the match was read for this alone), each deal's JSON is let go once it is checked."""
     event, kind = context.event, context.event["kind"]
     number = rnd.number
     _require(
@@ -937,30 +1115,31 @@ def _round_match(rnd, raw_match, context, seated):
     context.tables += len(match.tables)
     _require(context.tables <= MAX_TABLES, _("存档超过 {limit} 桌"), limit=MAX_TABLES)
     for table in match.tables:
-        _deals(table, raw_match if kind != Kind.TEAMS else None, number, context.rules, event)
+        _deals(table, raw_match if kind != Kind.TEAMS else None, number, context.rules, event, consume)
         context.deals += len(table.deals)
         _require(context.deals <= MAX_DEALS, _("存档超过 {limit} 副牌"), limit=MAX_DEALS)
         table.raw = None  # its deals are checked: the raw JSON goes
         if kind == Kind.PAIRS and carries_state(GAMES[event["game"]]):
             _match_ruling(table, match, number, context.rules, event)
+    seated.checked(match)
     rnd.matches.append(match)
 
 
-def _round_end(rnd):
+def _round_end(rnd, seated):
     """A round's status when the archive gives none, and no unruled match in a published round."""
     number = rnd.number
-    unruled = [t for m in rnd.matches for t in m.tables if not t.finished]
+    rnd.matches.close()
+    unruled = seated.unruled
     if not rnd.status:
-        played = [m for m in rnd.matches if m.bye is None]
         # A match that did not finish and was not ruled on has no result yet: its round is in play.
-        every = all(any(t.deals for t in m.tables) for m in played) and not unruled
+        every = not seated.without_deals and unruled is None
         rnd.status = "official" if every else "in_play"
     _require(
-        rnd.status not in PUBLISHED_STATUSES or not unruled,
+        rnd.status not in PUBLISHED_STATUSES or unruled is None,
         _("第{round}轮 {table}号桌：比赛未结束，也没有裁判长的裁定（ruling）；已公布的轮次不能有未定结果的比赛"),
         code="unruled_match",
         round=number,
-        table=unruled[0].number if unruled else None,
+        table=unruled,
     )
     return rnd
 
@@ -1160,7 +1339,7 @@ def _board_or_zero(raw):
     return raw.get("board") if isinstance(raw, dict) and _number(raw.get("board")) else 0
 
 
-def _deals(table, raw_match, round_number, rules, event):
+def _deals(table, raw_match, round_number, rules, event, consume=False):
     game = GAMES[event["game"]]
     # A game whose match is a number of deals (`deals_per_match`) has no board beyond it.
     counted = any(spec.name == MATCH_LENGTH_OPTION for spec in event_option_specs(game))
@@ -1176,7 +1355,7 @@ def _deals(table, raw_match, round_number, rules, event):
     if threaded:
         raw_deals = sorted(raw_deals, key=_board_or_zero)
     earlier = []
-    for raw in raw_deals:
+    for index, raw in enumerate(raw_deals):
         board = raw.get("board") if isinstance(raw, dict) else None
         _require(_number(board), _("{where}：每副需要正整数 board"), where=_table(round_number, table.number))
         where = Text(_("第{round}轮 {table}号桌 第{board}副"), round=round_number, table=table.number, board=board)
@@ -1223,6 +1402,8 @@ def _deals(table, raw_match, round_number, rules, event):
                 status=status,
             )
         )
+        if consume:
+            raw_deals[index] = None  # a match of many small deals held them twice, as JSON and checked
     if event["mode"] == MatchMode.GAMES and table.deals:
         sides = [(scored["sides"]["NS"], scored["sides"]["EW"]) for scored in (d.scored for d in table.deals)]
         try:

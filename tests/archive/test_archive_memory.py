@@ -4,6 +4,12 @@ A 40 MB upload peaked at 3.25 GB when the whole JSON was loaded and every deal k
 The bound (docs/security.md): while an archive file is checked, the process grows by less
 than 3× the file's size. Measured in a fresh interpreter, with the game's code loaded and warm
 before, as the peak resident set (VmHWM, reset first) against the resident set before.
+
+A hostile archive is one built to take as much memory as it can per byte of its file: many
+tables of one deal each (the smallest valid deal), written compact. Its file is kept small
+(2 MB) so the test runs in seconds, and at that size what the check holds whatever the file
+(the text window, the block being compressed, the interpreter's own allocations) is not
+negligible: it is allowed a fixed 4 MB on top of 3× the file (ALLOWANCE).
 """
 
 import json
@@ -18,6 +24,7 @@ from tests.archives import pairs_archive
 from tests.conftest import REPO
 
 BOUND = 3  # times the file's size
+ALLOWANCE = 4 * 2**20  # bytes, for the small hostile file (see above)
 
 CHILD = """
 import json, resource, sys
@@ -38,8 +45,9 @@ except OSError:  # no reset: the peak so far counts as the start (the growth can
     peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 with open(sys.argv[1], "rb") as archive:
     parsed = read_archive(archive)
+growth = peak() - before
 deals = sum(len(t.deals) for r in parsed.rounds for m in r.matches for t in m.tables)
-print(json.dumps({"growth": peak() - before, "deals": deals}))
+print(json.dumps({"growth": growth, "deals": deals}))
 """
 
 
@@ -83,4 +91,40 @@ def test_checking_an_archive_grows_the_process_by_less_than_three_times_the_file
     assert measured["deals"] == 100 * 9 * 16
     assert measured["growth"] < BOUND * size, (
         f"checking a {size / 2**20:.1f} MB archive grew the process by {measured['growth'] / 2**20:.1f} MB"
+    )
+
+
+def one_deal_tables(pairs=1000, rounds=54):
+    """A pairs event of `rounds` rounds where every pair plays at a table of one deal, the
+    smallest a deal can be (nothing captured: every seat 0)."""
+    codes = [f"A{n}" for n in range(pairs)]
+    archive_rounds = []
+    for number in range(1, rounds + 1):
+        matches = [
+            {
+                "table": table + 1,
+                "ns": codes[(2 * table + number) % pairs],
+                "ew": codes[(2 * table + 1 + number) % pairs],
+                "deals": [{"board": 1, "captured": {}}],
+            }
+            for table in range(pairs // 2)
+        ]
+        archive_rounds.append({"number": number, "matches": matches})
+    return pairs_archive(codes, archive_rounds, slug="memory-hostile")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_an_archive_of_many_one_deal_tables_grows_the_process_by_less_than_three_times_the_file(tmp_path):
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(one_deal_tables(), ensure_ascii=False, separators=(",", ":")), "utf-8")
+    size = path.stat().st_size
+    assert size > 1_500_000
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path)], cwd=REPO, capture_output=True, text=True, check=True, timeout=600
+    )
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    assert measured["deals"] == 54 * 500
+    assert measured["growth"] < BOUND * size + ALLOWANCE, (
+        f"checking a {size / 2**20:.1f} MB archive of one-deal tables grew the process by "
+        f"{measured['growth'] / 2**20:.1f} MB"
     )
