@@ -25,7 +25,14 @@ PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
 
 def child(stage, database_url, *args):
-    env = dict(os.environ, DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="huapai.settings")
+    # Production settings, as a deployment imports: DEBUG off (no query log), a key of its own.
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url,
+        DJANGO_SETTINGS_MODULE="huapai.settings",
+        DEBUG="0",
+        SECRET_KEY="bench-" + "k" * 60,
+    )
     completed = subprocess.run(
         [sys.executable, str(Path(__file__)), "--stage", stage, *args],
         env=env,
