@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 
 from scoring.games.huapai.cards import GOAT, PIG, SIDE_OF_SEAT, TRANSFORMER
 from scoring.games.huapai.deal import from_canonical
-from scoring.games.huapai.engine import score_valid_deal
+from scoring.games.huapai.engine import sides_with_other_exposures
 from scoring.games.huapai.stored import score_stored
 
 
@@ -94,9 +94,9 @@ def _dropped(holders, exposed, seat):
     return kept_holders, kept_exposed
 
 
-def _margin(scored, seat):
+def _margin(sides, seat):
     own = SIDE_OF_SEAT[seat]
-    return scored["sides"][own] - scored["sides"]["EW" if own == "NS" else "NS"]
+    return sides[own] - sides["EW" if own == "NS" else "NS"]
 
 
 # The figures a deal stores per seat when it is written (`Deal.seat_stats`), in this order, so
@@ -128,8 +128,8 @@ def _seat_figures(rules, scored, adjusted=None, seats=None):
             # The deal was read and checked when it was scored: it is not read again, and
             # dropping exposures keeps it valid.
             deal = deal or from_canonical(scored, rules)
-            counterfactual = score_valid_deal(_without_exposures(deal, seat), rules)
-            gain = _margin(scored, seat) - _margin(counterfactual, seat)
+            sides = sides_with_other_exposures(deal, rules, scored["raw"], _without_exposures(deal, seat))
+            gain = _margin(scored["sides"], seat) - _margin(sides, seat)
         # In STORED_FIELDS order.
         result[seat] = [
             cards.count(PIG),
