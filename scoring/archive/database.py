@@ -20,6 +20,7 @@ from scoring.archive.format import (
     read_event_slug,
 )
 from scoring.cache import announce_results_changed
+from scoring.collector import without_collection
 from scoring.engine.names import pinyin_sort_key
 from scoring.events.permissions import is_organiser
 from scoring.events.setup import may_create_events
@@ -75,6 +76,7 @@ def import_archive_upload(upload, *, user, replace=False):
     return event
 
 
+@without_collection  # 360,000 checked deals wait for the write (scoring.collector)
 def check_archive(data, *, consume=False):
     """A whole archive checked, every deal scored: a `ParsedEvent`. `data` is the archive's
     JSON as Python data, or a file (binary, seekable) or its bytes or text, read one match at
@@ -110,6 +112,7 @@ def import_archive(data, *, replace=False, consume=False):
     return write_archive(check_archive(data, consume=consume), replace=replace)
 
 
+@without_collection
 def write_archive(parsed, *, replace=False):
     """Write a checked archive (`check_archive`) in one transaction; the rounds are released
     as they are written."""
