@@ -585,14 +585,25 @@ class Deal(models.Model):
         return dict(self.game_data)
 
     def record_scored(self, scored, game):
-        """Write a `games.stored.score_stored` result onto this deal: the game's canonical deal
+        """Write a `games.stored.score_stored` result onto this deal (`scored_columns`)."""
+        for name, value in self.scored_columns(scored, game).items():
+            setattr(self, name, value)
+
+    @staticmethod
+    def scored_columns(scored, game) -> dict:
+        """The columns a `games.stored.score_stored` result fills: the game's canonical deal
         (`Game.deal_keys`), the penalties, the scores on the seat columns (a seat the game lacks
-        holds 0) and what players' statistics keep of it."""
-        self.game_data = canonical_deal(game, scored)
-        self.penalties = dict(scored.get("penalties") or {})
+        holds 0) and what players' statistics keep of it. One mapping for a deal saved
+        (`record_scored`) and for the rows an archive import inserts without model instances."""
+        penalties = dict(scored.get("penalties") or {})
         scores = column_scores(scored["scores"])
-        self.set_scores(scores, self.penalties, column_scores(scored.get("raw", scored["scores"])))
-        self.seat_stats = scored.get("seat_stats")
+        raw = column_scores(scored.get("raw", scored["scores"]))
+        return {
+            "game_data": canonical_deal(game, scored),
+            "penalties": penalties,
+            **Deal.score_columns(scores, penalties, raw),
+            "seat_stats": scored.get("seat_stats"),
+        }
 
     @property
     def scores(self):
@@ -604,12 +615,26 @@ class Deal(models.Model):
 
     def set_scores(self, scores, penalties, raw):
         """Cache the engine's result (`scores` already include `penalties`; `raw` does not)."""
-        self.score_n, self.score_e, self.score_s, self.score_w = (scores[s] for s in "NESW")
-        self.raw_n, self.raw_e, self.raw_s, self.raw_w = (raw[s] for s in "NESW")
-        self.ns_score = scores["N"] + scores["S"]
-        self.ew_score = scores["E"] + scores["W"]
-        self.ns_penalty = penalties.get("N", 0) + penalties.get("S", 0)
-        self.ew_penalty = penalties.get("E", 0) + penalties.get("W", 0)
+        for name, value in self.score_columns(scores, penalties, raw).items():
+            setattr(self, name, value)
+
+    @staticmethod
+    def score_columns(scores, penalties, raw) -> dict:
+        """The score columns of `set_scores`, by name."""
+        return {
+            "score_n": scores["N"],
+            "score_e": scores["E"],
+            "score_s": scores["S"],
+            "score_w": scores["W"],
+            "raw_n": raw["N"],
+            "raw_e": raw["E"],
+            "raw_s": raw["S"],
+            "raw_w": raw["W"],
+            "ns_score": scores["N"] + scores["S"],
+            "ew_score": scores["E"] + scores["W"],
+            "ns_penalty": penalties.get("N", 0) + penalties.get("S", 0),
+            "ew_penalty": penalties.get("E", 0) + penalties.get("W", 0),
+        }
 
 
 class PairingLog(models.Model):

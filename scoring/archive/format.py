@@ -453,6 +453,8 @@ def _without_nul(value, where):
     Depth first, each container's children from the last to the first (the order the first
     fault found has always been named in), holding an iterator per level rather than every
     child with its path: a match of a hundred thousand deals took 16 MB of paths here."""
+    if _plainly_storable(value):
+        return
     frames = [(iter(((None, value),)), None)]  # (the children still to visit, the parent's trail)
     while frames:
         children, trail = frames[-1]
@@ -481,6 +483,17 @@ def _path(where, trail):
         trail, step = trail
         steps.append(f"[{step}]" if type(step) is int else f".{step}")
     return where + "".join(reversed(steps))
+
+
+def _plainly_storable(value):
+    """Whether `value` holds no such text, decided at C speed for the usual archive (walking
+    every string of every match in Python was a fifth of checking a large one): orjson refuses
+    a lone surrogate and writes NUL as \\u0000. A text that spells "\\u0000" out, and anything
+    else orjson refuses (an integer beyond 64 bits, nesting past its depth), is left to the walk."""
+    try:
+        return b"\\u0000" not in orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return False
 
 
 # A final stage's rounds and knockout matches (site keys, preserved like any extra key).

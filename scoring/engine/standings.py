@@ -262,7 +262,7 @@ def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
         meetings[b, a] += b_points
         met.add(frozenset((a, b)))
         for entrant, (points, own, other, penalty) in figures.items():
-            row = rows.setdefault(entrant, Row(id=entrant))
+            row = rows.get(entrant) or rows.setdefault(entrant, Row(id=entrant))  # no row made to be dropped
             row.match_points += points
             row.score_difference += own - other
             row.total_score += own
@@ -285,7 +285,7 @@ def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL, bye_poin
             row.table_points += bye_points
         for table in match.tables:
             for seat, player in table.seats.items():
-                row = rows.setdefault(player, Row(id=player))
+                row = rows.get(player) or rows.setdefault(player, Row(id=player))
                 row.total_score += table.seat_totals.get(seat, 0)
                 row.deals += table.deal_count
                 row.by_table_points = by_points

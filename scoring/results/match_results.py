@@ -6,6 +6,7 @@ from collections import defaultdict
 from django.db import connection
 from django.db.models import Count, Sum
 
+from scoring.collector import without_collection
 from scoring.engine.standings import Format, MatchResult, TableResult, match_finished
 from scoring.engine.standings import table_points as engine_table_points
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, STANDINGS_TOTAL, Kind, MatchMode
@@ -56,6 +57,7 @@ def pairs_table_figures(event, fmt, sides, stored=None, ruling=None):
     return ns_total, ew_total, ns_points, ew_points, words
 
 
+@without_collection  # some 50,000 objects that live till the end (scoring.collector)
 def event_match_results(event, *, published_only=False, after_round=None, stage=""):
     """Every match of the event as `MatchResult`s, from confirmed deals only.
 

@@ -2,6 +2,7 @@
 (`scoring.cache.results`): the tables after each round, and one entrant's row."""
 
 from scoring.cache.results import cached_parts, store_items, stored_items
+from scoring.collector import without_collection
 from scoring.engine.standings import compute_standings
 from scoring.models import Round
 from scoring.results.match_results import (
@@ -38,6 +39,7 @@ def standings_by_round(event, *, published_only=False, rounds=None, finished_onl
     )
 
 
+@without_collection  # a row per entrant and the matches they rank by (scoring.collector)
 def _compute(event, published_only, finished_only, after_rounds):
     matches = event_match_results(event, published_only=published_only)
     fmt, codes, joined = event_format(event), entrant_codes(event), late_entries(event)

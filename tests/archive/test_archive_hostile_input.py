@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scoring.archive.database import import_archive, read_archive_json
 from scoring.archive.format import ArchiveError, parse_header, parse_round
-from scoring.models import Event
+from scoring.models import Deal, Event
 from tests.archives import deal, four_pairs_two_rounds, individual_archive, pairs_archive, team_match
 from tests.conftest import scaled_examples
 from tests.games.test_engine_hostile_input import hostile_values as json_values
@@ -128,6 +128,18 @@ def test_nul_anywhere_is_refused_by_name():
     with pytest.raises(ArchiveError) as caught:
         import_archive(archive)
     assert "NUL" in str(caught.value) and "note" in str(caught.value)
+
+
+@pytest.mark.django_db
+def test_text_that_only_spells_nul_out_or_pairs_its_surrogates_is_stored():
+    """The check passes most matches at C speed and walks the rest: a note that writes
+    the six characters \\u0000, or a character beyond the BMP, is walked and kept."""
+    archive = four_pairs_two_rounds()
+    archive["event"]["name"] = "太原 😀"
+    archive["rounds"][0]["matches"][0]["deals"][0]["note"] = "a\\u0000b"
+    event = import_archive(read_archive_json(json.dumps(archive).encode()))
+    assert event.name == "太原 😀"
+    assert Deal.objects.filter(table__round__event=event, extra__note="a\\u0000b").count() == 1
 
 
 @pytest.mark.django_db

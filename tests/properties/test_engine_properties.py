@@ -5,9 +5,11 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.games.huapai import POINT_CARDS, RULESETS, SEATS, score_deal
+from scoring.games.huapai import POINT_CARDS, RULESETS, SEATS, read_deal, rules_for, score_deal, score_valid_deal
+from scoring.games.huapai.engine import sides_with_other_exposures
+from scoring.games.huapai.player_stats import _without_exposures
 from tests.conftest import scaled_examples
-from tests.strategies import valid_deals
+from tests.strategies import option_sets, valid_deals
 
 NEXT_SEAT = dict(zip(SEATS, SEATS[1:] + SEATS[:1], strict=True))
 ALL_HEARTS = {card for card in POINT_CARDS if card.startswith("H")}
@@ -108,3 +110,49 @@ def test_normalisation_rounds_in_integers_exactly_as_with_fractions(numerator, d
     exact = Fraction(numerator, denominator)
     expected = floor(abs(exact) + Fraction(1, 2)) * (1 if exact >= 0 else -1)
     assert _divide_rounding_half_away(numerator, denominator) == expected
+
+
+def _all_taken_by(deal, seat):
+    """The deal with every point card taken by `seat` (a grand slam), holders and exposures kept."""
+    cards = [card for taken in deal["captured"].values() for card in taken]
+    return {**deal, "captured": {other: cards if other == seat else [] for other in SEATS}}
+
+
+@settings(max_examples=scaled_examples(300))
+@given(
+    valid_deals(ruleset=st.sampled_from(sorted(RULESETS)), options=option_sets),
+    st.sampled_from(SEATS),
+    st.one_of(st.none(), st.sampled_from(SEATS)),
+)
+def test_scoring_again_without_a_seats_exposures_only_where_they_are_read_is_scoring_it_whole(deal, seat, grand_slam):
+    """Players' statistics score each deal again without one seat's exposures, scoring only the
+    seats whose score reads an exposure that changed (`sides_with_other_exposures`): the same
+    sides as scoring the changed deal whole, grand slams and the fourth card exposed by itself
+    included."""
+    if grand_slam:
+        deal = _all_taken_by(deal, grand_slam)
+    rules = rules_for(deal["ruleset"], deal.get("options"))
+    valid, problems = read_deal(deal, rules=rules)
+    assert problems == []
+    changed = _without_exposures(valid, seat)
+    raw = score_valid_deal(valid, rules)["raw"]
+    assert sides_with_other_exposures(valid, rules, raw, changed) == score_valid_deal(changed, rules)["sides"]
+
+
+def test_a_grand_slam_doubled_per_exposure_is_scored_again_when_only_the_deals_exposures_change():
+    """A fixed grand slam doubled for every exposed copy reads the deal's exposures themselves:
+    with the fourth card exposed by itself, W's ♥A dropped leaves every card's factor as it was
+    (♥A now shown by itself) and halves the grand slam all the same."""
+    rules = RULESETS["online-2deck"].with_options(auto_expose_fourth=True)
+    everything = [card for card in POINT_CARDS for _ in range(2)]
+    deal = {
+        "captured": {"N": everything, "E": [], "S": [], "W": []},
+        "holders": {"SQ": ["E"], "DJ": ["E"], "C10": ["S"], "HA": ["W"]},
+        "exposed": {"SQ": ["shown"], "DJ": ["shown"], "C10": ["shown"], "HA": ["shown"]},
+    }
+    valid, problems = read_deal(deal, rules=rules)
+    assert problems == []
+    changed = _without_exposures(valid, "W")
+    whole = score_valid_deal(changed, rules)["sides"]
+    assert whole != score_valid_deal(valid, rules)["sides"]
+    assert sides_with_other_exposures(valid, rules, score_valid_deal(valid, rules)["raw"], changed) == whole

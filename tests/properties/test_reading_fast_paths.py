@@ -11,7 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.games.huapai.cards import SUIT_SYMBOLS
-from scoring.games.huapai.deal import read_deal
+from scoring.games.huapai.deal import from_canonical, read_deal
+from scoring.games.huapai.player_stats import _without_exposures, without_exposures_of
+from scoring.games.huapai.rulesets import RULESETS
 from tests.strategies import valid_deals
 
 loose_seat = st.sampled_from([" {} ", "{} ", "\t{}"])
@@ -41,6 +43,20 @@ def test_a_deal_reads_the_same_however_its_holders_are_spelled(deal, data):
     general, general_problems = read_deal(_loosely(deal, data.draw))
     assert fast_problems == general_problems == []
     assert fast == general
+
+
+@given(valid_deals(ruleset=st.sampled_from(["huapai", "online-2deck"])), st.sampled_from("NESW"))
+def test_a_canonical_deal_without_a_seats_exposures_is_the_deal_read_again(deal, seat):
+    """Players' statistics score each deal again without one seat's exposures, from its canonical
+    form (`from_canonical`) and not reading it again: the same deal as `read_deal` makes of it."""
+    rules = RULESETS[deal["ruleset"]]
+    canonical, problems = read_deal(deal, rules=rules)
+    assert problems == []
+    for changed in (canonical.as_json(), without_exposures_of(canonical.as_json(), seat)):
+        read_again, problems = read_deal(changed, rules=rules)
+        assert problems == []
+        assert from_canonical(changed, rules) == read_again
+    assert _without_exposures(canonical, seat) == read_deal(without_exposures_of(deal, seat), rules=rules)[0]
 
 
 junk = st.one_of(

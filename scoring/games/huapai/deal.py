@@ -72,6 +72,30 @@ class ValidDeal:
         }
 
 
+def from_canonical(canonical, rules):
+    """The `ValidDeal` whose `as_json` is `canonical`, built without reading it again: for a
+    deal the engine has already read and written in canonical form (cards in canonical codes,
+    one item per copy), and changed only in ways that keep it valid (players' statistics score
+    each deal again without one seat's exposures). Anything else goes through `read_deal`."""
+    captured = {}
+    for seat in SEATS:
+        counts = {}
+        for card in canonical["captured"][seat]:
+            counts[card] = counts.get(card, 0) + 1
+        captured[seat] = counts
+    return ValidDeal(
+        rules=rules,
+        captured=captured,
+        holders={
+            card: tuple(seats) if type(seats) is list else (seats,) for card, seats in canonical["holders"].items()
+        },
+        exposed={
+            card: tuple(kinds) if type(kinds) is list else (kinds,) for card, kinds in canonical["exposed"].items()
+        },
+        penalties={seat: points for seat, points in canonical["penalties"].items() if points},
+    )
+
+
 def _seat_label(seat):
     """A seat named in a message: 北(N), or North(N) in English."""
     return Text(_("{name}({seat})"), name=Text(SEAT_NAMES[seat]), seat=seat)

@@ -300,6 +300,46 @@ def score_valid_deal(deal, rules=None):
     }
 
 
+def exposures_read(deal, rules, seat):
+    """The exposable cards whose exposure `score_seat` reads for `seat`: ♥A's for any heart, and
+    each special card's own; None for a grand slam, which may read the deal's exposures
+    themselves (a fixed grand slam doubled per exposed copy counts none exposed by itself)."""
+    cards = deal.captured[seat]
+    if not cards:
+        return frozenset()
+    copies = sum(cards.values()) if rules.decks > 1 else len(cards)
+    if copies == rules.point_card_copies:
+        return None
+    read = {card for card in (PIG, GOAT, TRANSFORMER) if card in cards}
+    if any(card in HEART_VALUES for card in cards):
+        read.add(HEART_ACE)
+    return read
+
+
+def sides_with_other_exposures(deal, rules, raw, changed):
+    """The side scores (`score_valid_deal`'s "sides") of `changed`: `deal` with other exposures,
+    the same cards, penalties and cards held by each seat (players' statistics score each deal
+    again without one seat's exposures). `raw` is `deal`'s raw seat scores; a seat whose score
+    reads no exposure that changed (`exposures_read`) keeps its own, the others are scored again."""
+    rules = rules or deal.rules
+    before, after = _exposures(deal, rules), _exposures(changed, rules)
+    differs = {card for card in EXPOSABLE if before[card] != after[card]}
+    held = None
+    changed_raw = {}
+    for seat in SEATS:
+        read = exposures_read(changed, rules, seat)
+        if read is None or not read.isdisjoint(differs):
+            if held is None:
+                held = _held_by_seat(changed) if changed.holders else {}
+            changed_raw[seat] = score_seat(changed, rules, seat, after, held.get(seat, {}))[0]
+        else:
+            changed_raw[seat] = raw[seat]
+    scores = normalise(changed_raw, rules)
+    for seat, penalty in changed.penalties.items():
+        scores[seat] += penalty
+    return {side: scores[a] + scores[b] for side, (a, b) in SIDES.items()}
+
+
 def score_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     """Deal JSON in, result JSON out (deal-json.md); raises `DealError` on an invalid deal."""
     return score_valid_deal(validate_deal(raw, default_ruleset, rules))

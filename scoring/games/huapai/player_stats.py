@@ -10,9 +10,11 @@ own score but everything in the match. Adjusted deals (调整分) are left out o
 their score is the arbiter's.
 """
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from scoring.games.huapai.cards import GOAT, PIG, SIDE_OF_SEAT, TRANSFORMER
+from scoring.games.huapai.deal import from_canonical
+from scoring.games.huapai.engine import sides_with_other_exposures
 from scoring.games.huapai.stored import score_stored
 
 
@@ -52,28 +54,49 @@ def without_exposures_of(deal_json, seat):
     """The deal as it would have been had `seat` exposed nothing: its exposed copies dropped,
     the holders reordered so the remaining exposures keep their holders (自得 counts holders
     by seat, so the order changes nothing else)."""
-    holders, exposed = {}, {}
-    for card, seats in deal_json["holders"].items():
-        if card not in deal_json["exposed"]:
-            holders[card] = seats
-            continue
-        seats, kinds = _as_list(seats), _as_list(deal_json["exposed"][card])
-        kept = [(s, k) for s, k in zip(seats, kinds, strict=False) if s != seat]
-        dropped = [s for s, _ in zip(seats, kinds, strict=False) if s == seat] + seats[len(kinds) :]
-        if isinstance(deal_json["holders"][card], list):
-            holders[card] = [s for s, _ in kept] + dropped
-            if kept:
-                exposed[card] = [k for _, k in kept]
-        else:
-            holders[card] = seats[0]
-            if kept:
-                exposed[card] = kept[0][1]
+    holders, exposed = _dropped(
+        {card: _as_list(seats) for card, seats in deal_json["holders"].items()},
+        {card: _as_list(kinds) for card, kinds in deal_json["exposed"].items()},
+        seat,
+    )
+    for card, seats in deal_json["holders"].items():  # one deck: one seat and one kind, not lists
+        if not isinstance(seats, list):
+            holders[card] = holders[card][0]
+            if card in exposed:
+                exposed[card] = exposed[card][0]
     return {**deal_json, "holders": holders, "exposed": exposed}
 
 
-def _margin(scored, seat):
+def _without_exposures(deal, seat):
+    """`without_exposures_of` on a `ValidDeal` (copies as tuples)."""
+    holders, exposed = _dropped(deal.holders, deal.exposed, seat)
+    return replace(
+        deal,
+        holders={card: tuple(seats) for card, seats in holders.items()},
+        exposed={card: tuple(kinds) for card, kinds in exposed.items()},
+    )
+
+
+def _dropped(holders, exposed, seat):
+    """Per card, the holders (reordered) and the exposures left (lists per copy) once `seat`'s
+    exposures are dropped."""
+    kept_holders, kept_exposed = {}, {}
+    for card, seats in holders.items():
+        kinds = exposed.get(card)
+        if kinds is None:
+            kept_holders[card] = seats
+            continue
+        kept = [(s, k) for s, k in zip(seats, kinds, strict=False) if s != seat]
+        dropped = [s for s, _ in zip(seats, kinds, strict=False) if s == seat] + list(seats[len(kinds) :])
+        kept_holders[card] = [s for s, _ in kept] + dropped
+        if kept:
+            kept_exposed[card] = [k for _, k in kept]
+    return kept_holders, kept_exposed
+
+
+def _margin(sides, seat):
     own = SIDE_OF_SEAT[seat]
-    return scored["sides"][own] - scored["sides"]["EW" if own == "NS" else "NS"]
+    return sides[own] - sides["EW" if own == "NS" else "NS"]
 
 
 # The figures a deal stores per seat when it is written (`Deal.seat_stats`), in this order, so
@@ -84,34 +107,40 @@ STORED_FIELDS = ("pigs", "goats", "transformers", "all_hearts", "grand_slams", "
 def seat_statistics(rules, scored, adjusted=None, seats=None):
     """{seat: PlayerStats} of one deal already scored (`score_stored`'s result), for every seat
     or the `seats` given; a seat's exposures cost one more scoring each (the deal without them)."""
-    made = exposures_by_seat(scored["holders"], scored["exposed"])
-    result = {}
-    for seat in seats or scored["captured"]:
-        cards = scored["captured"][seat]
-        rules_applied = {entry["rule"] for entry in scored["breakdown"][seat]}
-        stats = PlayerStats(
-            deals=1,
-            pigs=cards.count(PIG),
-            goats=cards.count(GOAT),
-            transformers=cards.count(TRANSFORMER),
-            all_hearts=int("all_hearts" in rules_applied),
-            grand_slams=int("grand_slam" in rules_applied),
-            exposures=len(made.get(seat, ())),
-        )
-        if stats.exposures and adjusted is None:
-            as_dealt = {key: scored[key] for key in ("captured", "holders", "exposed", "penalties")}
-            counterfactual = score_stored(rules, without_exposures_of(as_dealt, seat))
-            stats.exposure_gain = _margin(scored, seat) - _margin(counterfactual, seat)
-        result[seat] = stats
-    return result
+    return {seat: from_stored(figures) for seat, figures in _seat_figures(rules, scored, adjusted, seats).items()}
 
 
 def stored_seat_statistics(rules, scored, adjusted=None):
     """What a deal stores when it is written: {seat: [figures in STORED_FIELDS order]}."""
-    return {
-        seat: [getattr(stats, name) for name in STORED_FIELDS]
-        for seat, stats in seat_statistics(rules, scored, adjusted).items()
-    }
+    return _seat_figures(rules, scored, adjusted)
+
+
+def _seat_figures(rules, scored, adjusted=None, seats=None):
+    made = exposures_by_seat(scored["holders"], scored["exposed"])
+    deal = None
+    result = {}
+    for seat in seats or scored["captured"]:
+        cards = scored["captured"][seat]
+        rules_applied = {entry["rule"] for entry in scored["breakdown"][seat]}
+        exposures = len(made.get(seat, ()))
+        gain = 0
+        if exposures and adjusted is None:
+            # The deal was read and checked when it was scored: it is not read again, and
+            # dropping exposures keeps it valid.
+            deal = deal or from_canonical(scored, rules)
+            sides = sides_with_other_exposures(deal, rules, scored["raw"], _without_exposures(deal, seat))
+            gain = _margin(scored["sides"], seat) - _margin(sides, seat)
+        # In STORED_FIELDS order.
+        result[seat] = [
+            cards.count(PIG),
+            cards.count(GOAT),
+            cards.count(TRANSFORMER),
+            int("all_hearts" in rules_applied),
+            int("grand_slam" in rules_applied),
+            exposures,
+            gain,
+        ]
+    return result
 
 
 def from_stored(figures):
