@@ -324,14 +324,16 @@ def sides_with_other_exposures(deal, rules, raw, changed):
     rules = rules or deal.rules
     before, after = _exposures(deal, rules), _exposures(changed, rules)
     differs = {card for card in EXPOSABLE if before[card] != after[card]}
-    held = None
+    self_captured = None
     changed_raw = {}
     for seat in SEATS:
         read = exposures_read(changed, rules, seat)
         if read is None or not read.isdisjoint(differs):
-            if held is None:
-                held = _held_by_seat(changed) if changed.holders else {}
-            changed_raw[seat] = score_seat(changed, rules, seat, after, held.get(seat, {}))[0]
+            if self_captured is None:
+                self_captured = (
+                    _self_captured_by_seat(changed) if changed.holders and rules.self_capture_doubles else {}
+                )
+            changed_raw[seat] = score_seat(changed, rules, seat, after, self_captured.get(seat, {}))[0]
         else:
             changed_raw[seat] = raw[seat]
     scores = normalise(changed_raw, rules)
