@@ -77,7 +77,7 @@ def rules_in_force(event):
             )
         return phrases
     rules = event_rules(event)
-    label = getattr(rules, "label", "")
+    label = game_of(event).ruleset_label(rules)
     return [f"{_(label) if label else rules.name} ({rules.name})"] + [message_text(text) for text in in_words(rules)]
 
 

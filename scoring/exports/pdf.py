@@ -218,7 +218,7 @@ def write_travellers(out, event, rnd, boards):
     if not on_its_grid(game, event_rules(event)):  # a deal entered in fields: its seats and its words
         _write_game_travellers(out, event, rnd, boards, game, styles)
         return
-    normalised = getattr(event_rules(event), "normalises", False)
+    normalised = game.normalises(event_rules(event))
     story = [
         _text(_travellers_title(event, rnd, status=True), styles["title"]),
         _text(rules_text(event), styles["small"]),

@@ -81,7 +81,7 @@ def grid_layout(event, rules, game):
     that took it), holder and exposure of the cards that can be exposed, penalties per seat, the
     side scores for the check. With two decks each board takes two lines, ① and ②, as the entry
     page's rows do."""
-    decks = getattr(rules, "decks", 1)
+    decks = game.card_copies(rules)
     columns = [Column(_("副"), "", 9, per_board=True)]
     columns += [
         Column(card_label(card), "", 9, red=card[0] in "HD", firm=index == 0) for index, card in enumerate(POINT_CARDS)

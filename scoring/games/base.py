@@ -100,6 +100,19 @@ class GameBase:
     def entry_fields(self, rules: Any = None) -> list[dict] | None:
         return None
 
+    # What a game's rules say beyond the protocol, asked here rather than of the rules' own type.
+    def card_copies(self, rules: Any) -> int:
+        """The copies of each card a referee's grid and a claim count (华牌's 拱双猪: two)."""
+        return 1
+
+    def normalises(self, rules: Any) -> bool:
+        """Whether scores differ from raw scores before penalties (pages then show both)."""
+        return False
+
+    def ruleset_label(self, rules: Any) -> str:
+        """The rule set's name for people, a msgid ("" where the rule set has none)."""
+        return ""
+
     # What a deal's result gives beside each seat's score, for the entry page's preview: the
     # sides' scores (`result["sides"]`, 华牌's NS and EW) and the raw scores before
     # normalisation (`result["raw"]`).

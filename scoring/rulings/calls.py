@@ -261,7 +261,8 @@ def _rule(call, table, user, outcome, ruling, seat, points, claim, deal, ip):
 
 
 def _claim(table, claimant, trick, fall_by_seat, status):
-    decks = getattr(event_rules(table.round.event), "decks", 1)  # a claim counts 华牌's tricks
+    event = table.round.event
+    decks = game_of(event).card_copies(event_rules(event))  # a claim counts 华牌's tricks
     if claimant not in SEATS:
         raise EntryError("unknown_seat", _("请指定声称者的座位"))
     if not isinstance(trick, int) or isinstance(trick, bool) or not 1 <= trick <= 13 * decks:

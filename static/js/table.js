@@ -22,7 +22,10 @@
   // was drawn: the state's and the previews' words come back in it, not in the phone's own.
   var language = document.documentElement.lang || "zh-hans";
   var storeKey = "huapai-table:" + base;
-  var SEATS = ["N", "E", "S", "W"];
+  // The game's seats and the sides that verify and sign, as the page was drawn with them (the
+  // state says the same; these serve before it arrives).
+  var SEATS = app.dataset.seats.split(" ");
+  var SIDES = app.dataset.sides.split(" ");
   // The deal is the game's entry fields, 华牌's card grid among them: static/js/entry.js shapes
   // them and draws the engine's preview, as on the referee's page.
 
@@ -54,7 +57,7 @@
   var state = kept.state || JSON.parse(document.getElementById("initial-state").textContent);
 
   // The game's seats and the sides that verify and sign (two partnerships, or every player alone).
-  function game() { return state.game || { seats: SEATS, sides: ["NS", "EW"], partnerships: true }; }
+  function game() { return state.game || { seats: SEATS, sides: SIDES, partnerships: SIDES.length === 2 }; }
   // The server asks the game (scoring.games.seats.in_partnerships); the page never works it out.
   function twoSides() { return game().partnerships === true; }
 
@@ -179,7 +182,9 @@
     var side = null;
     if (action.kind === "put") side = data.entered_by;
     // (Where every player plays alone, the verifier's seat is not in the answer: no guess.)
-    if (action.kind === "verify" && twoSides()) side = data.entered_by === "NS" ? "EW" : data.entered_by === "EW" ? "NS" : null;
+    if (action.kind === "verify" && twoSides() && game().sides.indexOf(data.entered_by) !== -1) {
+      side = game().sides.filter(function (other) { return other !== data.entered_by; })[0];
+    }
     if (action.kind === "signoff") side = data.side;
     if (side && game().sides.indexOf(side) !== -1) { kept.side = side; keep(); }
   }
@@ -439,7 +444,7 @@
     if (detail.words) {
       detail.words.forEach(function (pair) { line(pair[0], pair[1]); });  // another game's fields in words
     } else {
-      SEATS.forEach(function (seat) { line(seat, detail.text.captured[seat]); });
+      game().seats.forEach(function (seat) { line(seat, detail.text.captured[seat]); });
       line(t(gettext("持牌人")), detail.text.holders);
       line(t(gettext("亮牌")), detail.text.exposed);
       line(t(gettext("罚分")), Object.keys(detail.penalties || {}).map(function (s) { return s + " " + detail.penalties[s]; }).join(" "));

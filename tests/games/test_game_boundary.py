@@ -4,6 +4,7 @@ branches on a game's or a rule set's name."""
 
 import ast
 import json
+import re
 import subprocess
 import sys
 
@@ -134,16 +135,20 @@ def test_the_scan_finds_a_branch_on_a_rule_set_name(tmp_path):
 
 
 def _game_probes(path):
-    """(line, member) of every `getattr`/`hasattr` on a game: a name holding "game", `game_of(…)`,
-    `get_game(…)` or an attribute `.game`. The optional members are `GameBase`'s, asked directly."""
+    """(line, member) of every `getattr`/`hasattr` on a game or its rules: a name holding "game"
+    or "rules", `game_of(…)`, `get_game(…)`, `event_rules(…)` or an attribute `.game`. The
+    optional members are `GameBase`'s, asked directly; what a rule set says beyond the protocol
+    is asked of its game (`GameBase.card_copies`, `normalises`, `ruleset_label`)."""
 
     def is_a_game(node):
         if isinstance(node, ast.Name):
-            return "game" in node.id
+            return "game" in node.id or "rules" in node.id
         if isinstance(node, ast.Attribute):
             return node.attr == "game"
         return (
-            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("game_of", "get_game")
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("game_of", "get_game", "event_rules")
         )
 
     found = []
@@ -174,9 +179,11 @@ def test_nothing_outside_the_games_probes_a_game_with_getattr():
 def test_the_scan_finds_a_game_probed(tmp_path):
     planted = tmp_path / "sheet.py"
     planted.write_text(
-        'x = getattr(game_of(event), "sheet_note", "")\ny = hasattr(game, "entry_help")\n', encoding="utf-8"
+        'x = getattr(game_of(event), "sheet_note", "")\ny = hasattr(game, "entry_help")\n'
+        'z = getattr(event_rules(event), "decks", 1)\nw = getattr(rules, "normalises", False)\n',
+        encoding="utf-8",
     )
-    assert _game_probes(planted) == [(1, "sheet_note"), (2, "entry_help")]
+    assert _game_probes(planted) == [(1, "sheet_note"), (2, "entry_help"), (3, "decks"), (4, "normalises")]
 
 
 # The games' own packages (scoring/games/<game>/): what they define is the game's, asked of it.
@@ -221,42 +228,44 @@ def _game_imports(path, package=None):
 # asked of the event's game (`scoring.games.game_of(event)`: its `match_units`, `entry_grid`,
 # `rules`…) or of `scoring.games.stored`. An entry no longer used must go (the test after next).
 ALLOWED_GAME_IMPORTS = {
-    # The table's seat letters (N E S W) where a page still draws 华牌's seats: these modules
-    # are on 华牌's card deal or its calls (below), and their seats are 华牌's.
-    ("scoring/web/referee/board_views.py", "scoring.games.huapai"): {"SEATS"},
-    # 华牌's card deal as its grid draws it (captures, holders, exposures, penalties): its card
-    # grid (rows from `Game.entry_grid`), the grid's form, blind entries and preview; its deal in
-    # words on the pages, the table link, the traveller and the exports; its cards on the score
-    # sheet; a referee's call about a card; the holders the publication compares. Another game's
-    # deal has none of these keys (its pages take its fields: `scoring.entry.game_fields`).
+    # 华牌's card grid widget: its rows' cards and labels (rows from `Game.entry_grid`).
     ("scoring/entry/grid.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
+    # The penalty field's bound is 华牌's law (the only game with penalty points).
     ("scoring/web/forms.py", "scoring.games.huapai"): {"PENALTY_MIN"},
+    # The preview's holder questions and the blind entries' differences read 华牌's cards.
     ("scoring/entry/selectors.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
+    # The score sheet's columns of a grid game are 华牌's point cards.
     ("scoring/exports/scoresheets.py", "scoring.games.huapai"): {"EXPOSABLE", "POINT_CARDS", "card_label"},
+    # The results workbook writes a grid deal's cards, holders and exposures in 华牌's words.
     ("scoring/exports/xlsx.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/exports/xlsx.py", "scoring.games.huapai.deal_text"): {"exposed_text", "holders_text"},
+    # A player's record names the cards he exposed, in 华牌's words.
     ("scoring/results/records.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/results/records.py", "scoring.games.huapai.deal_text"): {"exposure_word"},
+    # The traveller draws a grid deal's cards per seat, in 华牌's words.
     ("scoring/results/travellers.py", "scoring.games.huapai"): {"card_label"},
     ("scoring/results/travellers.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposure_word", "per_copy"},
+    # The publication checklist compares the holders two sides gave, by 华牌's cards.
     ("scoring/rounds/publication.py", "scoring.games.huapai"): {"card_label"},
+    # A claim's fall of the remaining point cards (华牌's §7 claims).
     ("scoring/rulings/calls.py", "scoring.games.huapai"): {"POINT_CARDS", "card_label", "parse_card"},
+    # The table link shows the verifying side a grid deal in 华牌's words.
     ("scoring/table_entry/state.py", "scoring.games.huapai.deal_text"): {"cards_text", "exposed_text", "holders_text"},
+    # The referees' confirm page shows a grid deal in 华牌's words.
     ("scoring/web/referee/board_views.py", "scoring.games.huapai.deal_text"): {
         "cards_text",
         "exposed_text",
         "holders_text",
     },
-    # 华牌's players' statistics, counted from its card deal (a game that keeps its deal whole
-    # counts its own: `Game.seat_statistics`), and the referees' flags raised by two of them.
+    # 华牌's statistics are counted from its card deal (other games count theirs: `Game.seat_statistics`).
     ("scoring/results/statistics.py", "scoring.games.huapai.player_stats"): {
         "PlayerStats",
         "deal_statistics",
         "from_stored",
     },
+    # Two of 华牌's statistics raise the referees' plausibility flags.
     ("scoring/table_entry/flags.py", "scoring.games.huapai.player_stats"): {"STORED_FIELDS"},
-    # 华牌's options as fields of their own on the event form (`Game.generic_options` False; another
-    # game's options are fields built from its `option_specs`).
+    # 华牌's options have fields of their own on the event form (`Game.generic_options` False).
     ("scoring/web/organiser/event_form.py", "scoring.games.huapai.rulesets"): {
         "NORMALISATIONS",
         "SCALE_MAX",
@@ -391,3 +400,30 @@ def test_the_scan_finds_a_branch_by_proxy(tmp_path):
     planted = tmp_path / "page.py"
     planted.write_text("if game.deal_keys is None:\n    grid = True\n", encoding="utf-8")
     assert _proxy_branches(planted) == [1]
+
+
+# The scripts draw whatever seats and sides the page and the state give them (the game's).
+SIDES_IN_SCRIPTS = re.compile(
+    r"""["'](NS|EW)["']|\[\s*["']N["']\s*,\s*["']E["']\s*,\s*["']S["']\s*,\s*["']W["']\s*\]"""
+)
+
+
+def _sides_named(text):
+    return [match.group(0) for match in SIDES_IN_SCRIPTS.finditer(text)]
+
+
+def test_no_script_names_a_tables_sides_or_seats():
+    named = {
+        str(path.relative_to(REPO)): found
+        for path in sorted((REPO / "static" / "js").glob("*.js"))
+        if (found := _sides_named(path.read_text(encoding="utf-8")))
+    }
+    assert named == {}
+
+
+def test_the_script_scan_finds_sides_and_seats_named():
+    assert _sides_named('var s = ["N", "E", "S", "W"]; x === "NS" ? "EW" : y') == [
+        '["N", "E", "S", "W"]',
+        '"NS"',
+        '"EW"',
+    ]

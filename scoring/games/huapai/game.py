@@ -74,6 +74,15 @@ class Huapai(GameBase):
     def stored_statistics(self, rules, scored, adjusted=None):
         return stored_seat_statistics(rules, scored, adjusted)
 
+    def card_copies(self, rules):
+        return rules.decks
+
+    def normalises(self, rules):
+        return rules.normalises
+
+    def ruleset_label(self, rules):
+        return rules.label
+
     def entry_fields(self, rules=None):
         """Its deal on a card grid: who took each point card, the exposures and their holders,
         and the penalties (the widgets of `scoring.entry.game_fields`)."""

@@ -237,7 +237,7 @@ def board_detail(request, slug, number, board):
         raise Http404("no such board")
     game = game_of(event)
     context = {"event": event, "round": rnd, "board": board, "rows": rows, "seats": game.seats}
-    context["normalised"] = getattr(event_rules(event), "normalises", False)
+    context["normalised"] = game.normalises(event_rules(event))
     context["alone"] = plays_alone(game)  # no sides to total: each seat's player instead
     # The board's rulings and its changes since publication, each back to the call (or appeal) it came from.
     context["rulings"] = penalty_list(event, rnd, board)

@@ -32,7 +32,6 @@ from scoring.events.lineups import board_chairs, seats_for
 from scoring.events.permissions import is_organiser, may_confirm, may_enter
 from scoring.events.rulebook import rules_text
 from scoring.games import game_of
-from scoring.games.huapai import SEATS
 from scoring.games.huapai.deal_text import cards_text, exposed_text, holders_text
 from scoring.games.stored import carries_state, event_rules, plays_alone
 from scoring.messages import joined, message_text, term_text
@@ -133,7 +132,6 @@ def _board_context(request, event, table, board, deal, values, errors=(), confli
         "seat_players": seats_for(table, board, event) if table.round.sessions > 1 else table.seat_players(),
         # The pairs sit on the other line in this 节: results stay with the draw's seats.
         "swapped_chairs": chair_words(board_chairs(table, board, event)),
-        "penalties": {seat: values.get(f"penalty-{seat}", "") for seat in seats},
         "adjusted": {seat: values.get(f"adjusted-{seat}", "") for seat in seats},
         "adjusted_reason": values.get("adjusted_reason", ""),
         "errors": errors,
@@ -361,11 +359,11 @@ def table_confirm(request, event, number, table_number):
             "deal": deal,
             # Another game's deal in its fields' words (华牌's are the cards of each seat).
             "words": deal_text(game, deal.game_data) if shown_in_words else "",
-            "captured": {seat: cards_text(deal.game_data.get("captured", {}).get(seat, [])) for seat in SEATS},
+            "captured": {seat: cards_text(deal.game_data.get("captured", {}).get(seat, [])) for seat in game.seats},
             "holders": holders_text(deal.game_data.get("holders", {})),
             "exposed": term_text(exposed_text(deal.game_data.get("exposed", {}))),
             # As the score sheet has them: each seat's penalty with its sign, and an adjusted score.
-            "penalties": [(seat, deal.penalties[seat]) for seat in SEATS if deal.penalties.get(seat)],
+            "penalties": [(seat, deal.penalties[seat]) for seat in game.seats if deal.penalties.get(seat)],
             "adjusted": [(seat, deal.adjusted.get(seat)) for seat in game.seats] if deal.adjusted else [],
             "may_confirm": deal in mine,
         }

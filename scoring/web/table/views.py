@@ -40,6 +40,7 @@ from scoring.table_entry.services import (
     table_deal_put,
     table_dispute,
     table_for_token,
+    table_sides,
     table_signoff,
     table_verify,
 )
@@ -367,6 +368,8 @@ def page(request, token):
                 # The game's entry fields (a card grid among them), as the referee's page draws them.
                 "fields": game_entry.field_rows(event, {}),
                 "seats": game.seats,
+                # The sides that verify and sign (every seat its own where every player plays alone).
+                "sides": table_sides(table),
                 "result_sides": game.result_sides,
                 # Who verifies and signs: two partnerships, or every player alone (docs/organising.md).
                 "two_sides": in_partnerships(game_of(event)),
