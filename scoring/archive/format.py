@@ -6,8 +6,8 @@ and tests compute standings straight from it.
 One module, read top to bottom in the order of event-archive.md (the header, the event,
 players and entrants, then each round, match, table and deal): every check names the place of
 a fault with the same dozen helpers, and a reader comparing the code with the format follows
-one file. About 900 lines for that reason (the checks of four games' deals and of every
-structure the format names).
+one file, so the module stays whole although it checks four games' deals and every
+structure the format names.
 """
 
 import json

@@ -144,8 +144,8 @@ def _fetchone(db, sql, params):
     with errors, raw_cursor as cursor:
         # Every integer goes to the server as a plain int8. Django's field preparation wraps
         # integers in psycopg's Int4/Int2 for their column, and psycopg's binary dumper packs
-        # those into 32 or 16 bits without a range check: 2^31 was stored as −2^31 (the
-        # forged score of issue 10). As int8 the server converts each value into its column
+        # those into 32 or 16 bits without a range check, so a forged score of 2^31 would be
+        # stored as −2^31. As int8 the server converts each value into its column
         # and refuses one that does not fit.
         from psycopg.types.numeric import Int8BinaryDumper
 

@@ -1,4 +1,4 @@
-"""Calls at a table and their rulings (issue 23): what happened during play, and what the
+"""Calls at a table and their rulings: what happened during play, and what the
 referee decided — a penalty (now, or when the board's deal is entered), an adjusted score, a
 redeal, the short hand drawing back, the board not played (under the event's rule,
 `scoring.rulings.not_played`), or nothing. Claims (声称) are calls of kind `claim` with

@@ -1,4 +1,4 @@
-"""The round clock (issue 23): the organiser starts, pauses, resumes and extends a round's
+"""The round clock: the organiser starts, pauses, resumes and extends a round's
 clock and finally calls time, from the round's console; each action is a `ClockEntry` (who,
 when) written in its own transaction, and the clock is what the entries add up to
 (`scoring.engine.clock.clock_at`, pure).

@@ -1,4 +1,4 @@
-"""Boards not played (issue 23): a referee records one from the board's entry page or as the
+"""Boards not played: a referee records one from the board's entry page or as the
 outcome of a call (a wrong card count that ends in no play), and calling time records the
 boards not started (`scoring.rulings.clock`). The event's rule decides the score
 (`scoring.engine.not_played`: zero, the average of the other tables, or the chief arbiter's

@@ -1,4 +1,4 @@
-"""Plausibility flags for the referees (issue 22): not refusals — a deal can be both right and
+"""Plausibility flags for the referees: not refusals — a deal can be both right and
 odd — but boards worth a look when the players score themselves.
 
 - `holders_differ`: boards played at several tables from the same pre-dealt cards (a team

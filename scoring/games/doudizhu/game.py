@@ -41,7 +41,7 @@ ENTRY_FIELDS = (
     },
 )
 
-# Players' statistics (issue 24): deals as landlord, won as landlord, 飞弹 played; each counted
+# Players' statistics: deals as landlord, won as landlord, 飞弹 played; each counted
 # from a stored deal (`seat_statistics`), a 天炸/天尊 deal counting as a deal only.
 STATISTICS = (
     ("landlord", _("当地主")),

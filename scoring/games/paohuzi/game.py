@@ -125,7 +125,7 @@ REFUSAL_KEYS = {
     "bad_adjusted": "adjusted",
 }
 
-# Players' statistics (issue 24): wins, of them 自摸, 黄庄 played and the highest 番 of a win,
+# Players' statistics: wins, of them 自摸, 黄庄 played and the highest 番 of a win,
 # counted from each stored deal (`seat_statistics`); an adjusted deal without its play counts
 # as a deal only. `statistics_highest`: the figures a player's statistics keep the largest of
 # (the others are sums).
