@@ -1,10 +1,13 @@
 """Importing whole events (`huapai-event/1`) into the database; exporting them is
 `scoring.archive.export`."""
 
+from __future__ import annotations
+
 import io
 import itertools
 import json
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 import orjson
 from django.db import connection, transaction
@@ -40,18 +43,28 @@ from scoring.models import (
     Table,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any, BinaryIO
+
+    from django.contrib.auth.models import User
+    from django.core.files.uploadedfile import UploadedFile
+
+    from scoring.archive.format import ParsedDeal, ParsedEvent, ParsedMatch, ParsedRound, ParsedTable
+    from scoring.games.base import Game
+
 BATCH = 2000
 SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
-def read_archive_json(raw):
+def read_archive_json(raw: bytes) -> dict[str, Any]:
     """The JSON of an archive file (bytes or text), or `ArchiveError` saying why it is not JSON.
     Holds the whole document: a large file is checked by `check_archive` as it is read."""
     with json_refusals():
         return json.loads(raw) if raw.strip() else None
 
 
-def import_archive_upload(upload, *, user, replace=False):
+def import_archive_upload(upload: UploadedFile, *, user: User, replace: bool = False) -> Event:
     """An archive uploaded by an organiser who may create events (a binary file, or its bytes):
     a new event (the uploader becomes its organiser), or, with `replace`, in place of an event
     the uploader organises that has no results yet. Who may replace what is decided from the
@@ -77,7 +90,7 @@ def import_archive_upload(upload, *, user, replace=False):
 
 
 @without_collection  # 360,000 checked deals wait for the write (scoring.collector)
-def check_archive(data, *, consume=False):
+def check_archive(data: Any, *, consume: bool = False) -> ParsedEvent | None:
     """A whole archive checked, every deal scored: a `ParsedEvent`. `data` is the archive's
     JSON as Python data, or a file (binary, seekable) or its bytes or text, read one match at
     a time (`format.read_archive`), so that the memory the check takes grows with what it
@@ -98,7 +111,9 @@ def check_archive(data, *, consume=False):
     return parsed
 
 
-def import_archive(data, *, replace=False, consume=False):
+def import_archive(
+    data: dict[str, Any] | str | BinaryIO | None, *, replace: bool = False, consume: bool = False
+) -> Event | None:
     """Check a whole archive, then write it in one transaction. Returns the `Event`.
 
     Every round is checked (and every deal scored) before the transaction
@@ -113,7 +128,7 @@ def import_archive(data, *, replace=False, consume=False):
 
 
 @without_collection
-def write_archive(parsed, *, replace=False):
+def write_archive(parsed: ParsedEvent, *, replace: bool = False) -> Event:
     """Write a checked archive (`check_archive`) in one transaction; the rounds are released
     as they are written."""
     info = parsed.event
@@ -164,12 +179,12 @@ def write_archive(parsed, *, replace=False):
     return event
 
 
-def _batches(items, size=BATCH):
+def _batches(items: list[dict[str, Any]], size: int = BATCH) -> Iterator[list[dict[str, Any]]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
 
-def _write_people(event, parsed):
+def _write_people(event: Event, parsed: ParsedEvent) -> tuple[dict[str, int], dict[str, int]]:
     """The players, the entrants and their memberships, written a batch at a time and referred
     to by id after: 20,000 of each as model objects took about 50 MB, for an archive of 1 MB.
     Returns the players' and the entrants' ids by code."""
@@ -223,13 +238,13 @@ class _RoundWriter:
 
     TABLES = 500  # tables (and their matches) a batch holds; deals: BATCH
 
-    def __init__(self, rnd, game, ids):
+    def __init__(self, rnd: Round, game: Game, ids: tuple[dict[str, int], dict[str, int], dict[str, Any]]) -> None:
         self.round, self.game = rnd, game
         self.entrant_ids, self.player_ids, self.members_by_entrant = ids
         self.matches, self.tables, self.lineups, self.deals = [], [], [], []
         self.number = 0
 
-    def match(self, parsed_match):
+    def match(self, parsed_match: ParsedMatch) -> Match:
         self.number += 1
         extra = dict(parsed_match.extra)
         match = Match(round=self.round, number=self.number, label=extra.pop("label", ""), extra=extra)
@@ -241,7 +256,7 @@ class _RoundWriter:
         self.matches.append(match)
         return match
 
-    def table(self, match, parsed_table):
+    def table(self, match: Match, parsed_table: ParsedTable) -> Table:
         player_ids = self.player_ids
         seats = {seat: player_ids[code] for seat, code in parsed_table.seats.items()}
         if not seats and parsed_table.ns:
@@ -272,7 +287,7 @@ class _RoundWriter:
         )
         return table
 
-    def deal(self, table, sequence, parsed_deal):
+    def deal(self, table: Table, sequence: int, parsed_deal: ParsedDeal) -> None:
         scored, adjusted = parsed_deal.unpacked()
         row = {
             "board": parsed_deal.board,
@@ -285,10 +300,10 @@ class _RoundWriter:
         }
         self.deals.append((table, row))
 
-    def full(self):
+    def full(self) -> bool:
         return len(self.deals) >= BATCH or len(self.tables) >= self.TABLES or len(self.matches) >= self.TABLES
 
-    def flush(self):
+    def flush(self) -> None:
         """Write what waits, each kind after the rows it refers to (a deal's table is saved
         before it, so its new id is read then); the deals as plain rows (`_insert_rows`)."""
         for model, rows in ((Match, self.matches), (Table, self.tables), (LineUp, self.lineups)):
@@ -302,7 +317,9 @@ class _RoundWriter:
         self.matches, self.tables, self.lineups, self.deals = [], [], [], []
 
 
-def _write_round(event, parsed_round, ids):
+def _write_round(
+    event: Event, parsed_round: ParsedRound, ids: tuple[dict[str, int], dict[str, int], dict[str, Any]]
+) -> None:
     published = parsed_round.status in Round.PUBLISHED
     rnd = Round.objects.create(
         event=event,
@@ -332,7 +349,7 @@ def _write_round(event, parsed_round, ids):
     writer.flush()
 
 
-def _insert_rows(model, rows, compact=()):
+def _insert_rows(model: type[Deal], rows: Iterator[Any], compact: tuple[str, str, str] = ()) -> None:
     """Insert `rows` (dicts of column values by attribute name, every row with the same keys;
     the model's defaults for the rest) into `model`'s table without model instances or the
     ORM's per-value preparation: as `bulk_create`, an archive's 360,000 deals took most of the
@@ -349,14 +366,14 @@ def _insert_rows(model, rows, compact=()):
     names = list(first)
     absent = [f for name, f in fields.items() if name not in first]
 
-    def preparer(field):
+    def preparer(field: Any) -> Callable[..., Any] | None:
         if field.get_internal_type() != "JSONField":
             return None
         if field.attname in compact:
             return lambda value: orjson.dumps(value).decode()
         return lambda value: field.get_db_prep_save(value, connection)
 
-    def default(field):
+    def default(field: Any) -> int | str | None:
         value, prepare = field.get_default(), preparer(field)
         return prepare(value) if prepare and value is not None else value
 
@@ -364,7 +381,7 @@ def _insert_rows(model, rows, compact=()):
     defaults = [default(f) for f in absent]
     given = itemgetter(*names) if len(names) > 1 else lambda row: (row[names[0]],)
 
-    def values(row):
+    def values(row: dict[str, Any]) -> list[int | str | None]:
         value = [*given(row), *defaults]
         for index, prepare in json_at:
             if value[index] is not None:
@@ -386,7 +403,7 @@ def _insert_rows(model, rows, compact=()):
             cursor.executemany(sql, batch)
 
 
-def _delete_event(event):
+def _delete_event(event: Event) -> None:
     """The event replaced by an import goes whole. Announced like any write: its pages are keyed
     by its id, which the slug leads to no more (this process reads the slug's page stamp again)."""
     announce_results_changed(event)

@@ -1,5 +1,9 @@
 """Exporting a whole event from the database as a `huapai-event/1` document."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.archive.format import AVAILABILITY, FORMAT
 from scoring.games import DEFAULT_GAME, game_of
 from scoring.models import (
@@ -9,16 +13,21 @@ from scoring.models import (
     Membership,
 )
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _availability(entrant):
+    from scoring.models import Entrant, Round
+
+
+def _availability(entrant: Entrant) -> dict[str, int]:
     return {key: getattr(entrant, key) for key in AVAILABILITY if getattr(entrant, key) is not None}
 
 
-def _availability_keys(exported):
+def _availability_keys(exported: dict[str, list[str] | str]) -> dict[Any, Any]:
     return {key: exported[key] for key in AVAILABILITY if key in exported}
 
 
-def export_archive(event):
+def export_archive(event: Event) -> dict[str, Any]:
     """The event as a `huapai-event/1` document (a dict ready for `json.dumps`)."""
     players = [
         {
@@ -90,7 +99,7 @@ def export_archive(event):
     return document
 
 
-def _export_deal(deal):
+def _export_deal(deal: Deal) -> dict[str, Any]:
     # The deal as its game keeps it (without "game": the event's).
     exported = {"board": deal.board, **deal.game_data, **deal.extra}
     if deal.adjusted is not None:
@@ -101,7 +110,7 @@ def _export_deal(deal):
     return exported
 
 
-def _export_round(event, rnd):
+def _export_round(event: Event, rnd: Round) -> dict[str, Any]:
     lineups = {}
     for lineup in (
         LineUp.objects.filter(table__round=rnd).select_related("north", "east", "south", "west").order_by("session")

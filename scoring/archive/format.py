@@ -6,9 +6,11 @@ and tests compute standings straight from it.
 One module, read top to bottom in the order of event-archive.md (the header, the event,
 players and entrants, then each round, match, table and deal): every check names the place of
 a fault with the same dozen helpers, and a reader comparing the code with the format follows
-one file. About 900 lines for that reason (the checks of four games' deals and of every
-structure the format names).
+one file, so the module stays whole although it checks four games' deals and every
+structure the format names.
 """
+
+from __future__ import annotations
 
 import json
 import re
@@ -17,6 +19,7 @@ import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -52,6 +55,15 @@ from scoring.games.stored import (
     table_outcome,
     table_points,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from io import BytesIO
+    from typing import Any
+
+    from django.core.files.uploadedfile import UploadedFile
+
+    from scoring.games.base import Game
 
 FORMAT = "huapai-event/1"
 KINDS = tuple(Kind)
@@ -93,7 +105,7 @@ DEAL_STATUSES = {status: status for status in ("draft", "confirmed", "disputed")
 class ArchiveError(Refusal):
     """An archive refused as a whole; the message names the round, table, board and card."""
 
-    def __init__(self, template, code="bad_archive", **params):
+    def __init__(self, template: str, code: str = "bad_archive", **params: Any) -> None:
         super().__init__(code, template, **params)
 
 
@@ -108,12 +120,12 @@ _PACKING = (
 )
 
 
-def _pack(value):
+def _pack(value: list[dict[str, Any] | None]) -> bytes:
     packer = zlib.compressobj(1, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _PACKING)
     return packer.compress(orjson.dumps(value)) + packer.flush()
 
 
-def _unpack(packed):
+def _unpack(packed: bytes) -> list[dict[str, Any] | None]:
     return orjson.loads(zlib.decompressobj(-15, _PACKING).decompress(packed))
 
 
@@ -127,7 +139,15 @@ class ParsedDeal:
 
     __slots__ = ("_extra", "_value", "adjusted_reason", "board", "status")
 
-    def __init__(self, board, scored, adjusted, adjusted_reason, extra, status="confirmed"):
+    def __init__(
+        self,
+        board: int,
+        scored: dict[str, Any],
+        adjusted: dict[str, int] | None,
+        adjusted_reason: str,
+        extra: dict[str, dict[str, Any] | str],
+        status: str = "confirmed",
+    ) -> None:
         self.board = board
         self._value = _pack([scored, adjusted])
         self.adjusted_reason = adjusted_reason or ""
@@ -135,26 +155,33 @@ class ParsedDeal:
         self.status = status
 
     @classmethod
-    def _read(cls, board, adjusted_reason, extra, status, value):
+    def _read(
+        cls,
+        board: int,
+        adjusted_reason: str,
+        extra: dict[str, dict[str, Any] | str] | None,
+        status: str,
+        value: list[dict[str, Any] | None],
+    ) -> ParsedDeal:
         deal = cls.__new__(cls)
         deal.board, deal.adjusted_reason, deal._extra, deal.status = board, adjusted_reason, extra, status
         deal._value = tuple(value)
         return deal
 
     @property
-    def scored(self):
+    def scored(self) -> dict[str, Any]:
         return self.unpacked()[0]
 
     @property
-    def adjusted(self):
+    def adjusted(self) -> None:
         return self.unpacked()[1]
 
-    def unpacked(self):
+    def unpacked(self) -> tuple[dict[str, Any], dict[str, int] | None]:
         """`(scored, adjusted)`, unpacked once."""
         value = self._value
         return tuple(_unpack(value)) if isinstance(value, bytes) else value
 
-    def _json(self):
+    def _json(self) -> bytes:
         """`[scored, adjusted]` as the JSON it was packed from."""
         value = self._value
         if isinstance(value, bytes):
@@ -162,18 +189,18 @@ class ParsedDeal:
         return orjson.dumps(list(value))
 
     @property
-    def extra(self):
+    def extra(self) -> dict[str, dict[str, Any] | str]:
         return self._extra if self._extra is not None else {}
 
-    def _fields(self):
+    def _fields(self) -> tuple[Any, ...]:
         return (self.board, self.scored, self.adjusted, self.adjusted_reason, self.extra, self.status)
 
-    def __eq__(self, other):
+    def __eq__(self, other: ParsedDeal) -> bool:
         return isinstance(other, ParsedDeal) and self._fields() == other._fields()
 
     __hash__ = None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ParsedDeal{self._fields()!r}"
 
 
@@ -201,13 +228,13 @@ class ParsedMatch:
     extra: dict = field(default_factory=dict)
 
 
-def _dumps(value):
+def _dumps(value: list[Any]) -> bytes | None:
     # The standard library's encoder, not orjson: the extra keys an archive carries are kept as
     # they were read, integers beyond 64 bits and NaN included.
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True).encode()
 
 
-def _loads(line):
+def _loads(line: bytes) -> list[Any]:
     try:
         return json.loads(line)
     except RecursionError:
@@ -233,14 +260,14 @@ class PackedMatches:
 
     BLOCK = 1 << 20  # uncompressed bytes a block holds before it is closed
 
-    def __init__(self, matches=()):
+    def __init__(self, matches: tuple[()] = ()) -> None:
         self._blocks = []  # (compressed bytes, matches in it)
         self._packer = None
         self._pending, self._count, self._size = [], 0, 0
         for match in matches:
             self.append(match)
 
-    def append(self, match):
+    def append(self, match: ParsedMatch) -> None:
         if self._packer is None:
             self._packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, _PACKING)
         put = self._put
@@ -255,23 +282,23 @@ class PackedMatches:
         if self._size >= self.BLOCK:
             self.close()
 
-    def _put(self, line):
+    def _put(self, line: bytes) -> None:
         self._size += len(line) + 1
         piece = self._packer.compress(line + b"\n")
         if piece:
             self._pending.append(piece)
 
-    def close(self):
+    def close(self) -> None:
         """Close the open block (appending opens another)."""
         if self._packer is not None:
             self._pending.append(self._packer.flush())
             self._blocks.append((b"".join(self._pending), self._count))
             self._packer, self._pending, self._count, self._size = None, [], 0, 0
 
-    def __len__(self):
+    def __len__(self) -> int:
         return sum(count for _block, count in self._blocks) + self._count
 
-    def _lines(self):
+    def _lines(self) -> Iterator[list[Any]]:
         self.close()
         for block, _count in self._blocks:
             unpacker = zlib.decompressobj(-15, _PACKING)
@@ -284,7 +311,7 @@ class PackedMatches:
             pending += unpacker.flush()
             yield from map(_loads, pending.split(b"\n")[:-1])
 
-    def walk(self):
+    def walk(self) -> Iterator[tuple[ParsedMatch, ParsedTable | None, ParsedDeal | None]]:
         """Each match, then each of its tables, then each of that table's deals, one at a time:
         `(match, table, deal)` with the ones not reached yet None (a match's and a table's
         `tables` and `deals` are empty)."""
@@ -299,7 +326,7 @@ class PackedMatches:
                 for _deal in range(deals):
                     yield match, table, ParsedDeal._read(*next(lines))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[ParsedMatch]:
         match = None
         for step, table, deal in self.walk():
             if deal is not None:
@@ -313,7 +340,7 @@ class PackedMatches:
         if match is not None:
             yield match
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> ParsedMatch:
         if index < 0:
             index += len(self)
         for number, match in enumerate(self):
@@ -321,12 +348,12 @@ class PackedMatches:
                 return match
         raise IndexError(index)
 
-    def __eq__(self, other):
+    def __eq__(self, other: PackedMatches) -> bool:
         return isinstance(other, PackedMatches | list) and list(self) == list(other)
 
     __hash__ = None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"PackedMatches({list(self)!r})"
 
 
@@ -349,11 +376,11 @@ class ParsedEvent:
     rounds: list
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return GAMES[self.event["game"]]
 
     @property
-    def format(self):
+    def format(self) -> Format:
         e = self.event
         return Format(
             kind=e["kind"],
@@ -366,7 +393,7 @@ class ParsedEvent:
             game=e["game"],
         )
 
-    def match_results(self):
+    def match_results(self) -> list[MatchResult]:
         results = []
         by_points = self.format.standings == "table_points"
         for rnd in self.rounds:
@@ -398,7 +425,7 @@ class ParsedEvent:
                 )
         return results
 
-    def entrant_ids(self):
+    def entrant_ids(self) -> list[str]:
         if self.event["kind"] == Kind.INDIVIDUAL:
             return [p["id"] for p in self.players]
         return [e["id"] for e in self.entrants]
@@ -425,20 +452,20 @@ ENTRANT_ID = re.compile(r"[A-Za-z0-9_-]{1,20}")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # players of pairs and teams are not entrants
 
 
-def _require(condition, template, **params):
+def _require(condition: bool | str | tuple[int, int], template: str, **params: Any) -> None:
     if not condition:
         raise ArchiveError(template, **params)
 
 
-def _round(number):
+def _round(number: int) -> Text:
     return Text(_("第{round}轮"), round=number)
 
 
-def _table(round_number, table_number):
+def _table(round_number: int, table_number: int) -> Text:
     return Text(_("第{round}轮 {table}号桌"), round=round_number, table=table_number)
 
 
-def _storable(text):
+def _storable(text: str) -> bool:
     """No NUL (PostgreSQL stores none in text or JSON) and no lone surrogate (JSON's "\\ud800"
     decodes to one; no database can encode it)."""
     return "\x00" not in text and not _LONE_SURROGATE.search(text)
@@ -447,7 +474,7 @@ def _storable(text):
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _without_nul(value, where):
+def _without_nul(value: dict[str, Any], where: str) -> None:
     """Refuse, by name and anywhere in the archive, text no database can store.
 
     Depth first, each container's children from the last to the first (the order the first
@@ -476,7 +503,7 @@ def _without_nul(value, where):
             frames.pop()
 
 
-def _path(where, trail):
+def _path(where: str, trail: tuple[tuple[Any, int | str] | None, int | str]) -> str:
     """A place named as `where` then each key (`.key`) and index (`[n]`) down to it."""
     steps = []
     while trail is not None:
@@ -485,7 +512,7 @@ def _path(where, trail):
     return where + "".join(reversed(steps))
 
 
-def _plainly_storable(value):
+def _plainly_storable(value: dict[str, Any]) -> bool:
     """Whether `value` holds no such text, decided at C speed for the usual archive (walking
     every string of every match in Python was a fifth of checking a large one): orjson refuses
     a lone surrogate and writes NUL as \\u0000. A text that spells "\\u0000" out, and anything
@@ -504,7 +531,7 @@ LABELS = ("", "quarter_final", "semi_final", "final", "third_place")
 AVAILABILITY = ("withdrawn_after_round", "joined_round")
 
 
-def _availability(raw):
+def _availability(raw: dict[str, Any]) -> dict[str, int | None]:
     found = {}
     for key in AVAILABILITY:
         value = raw.get(key)
@@ -513,12 +540,12 @@ def _availability(raw):
     return found
 
 
-def _known(value, ids):
+def _known(value: list[Any] | str, ids: dict[str, str] | set[str]) -> bool:
     """An id the archive declared: a string (a list or object can be in no set) that is in `ids`."""
     return isinstance(value, str) and value in ids
 
 
-def _text(value, limit, what):
+def _text(value: str | None, limit: int, what: Text | str) -> str | None:
     _require(
         value is None or (isinstance(value, str) and len(value) <= limit and _storable(value)),
         _("{what} 必须是不超过 {limit} 个字符的文字"),
@@ -528,7 +555,7 @@ def _text(value, limit, what):
     return (value or "").strip()
 
 
-def _moment(value):
+def _moment(value: str) -> datetime | None:
     """An ISO 8601 time as an aware datetime (UTC when no offset is given), or None."""
     if not isinstance(value, str) or len(value) > 40:
         return None
@@ -539,16 +566,16 @@ def _moment(value):
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _number(value, limit=999_999_999):
+def _number(value: Any, limit: int = 999_999_999) -> bool:
     """A whole number for a column: not a bool, positive, within a 32-bit column."""
     return type(value) is int and 0 < value <= limit
 
 
-def _extra(obj, known):
+def _extra(obj: dict[str, Any], known: set[str]) -> dict[str, Any]:
     return {key: value for key, value in obj.items() if key not in known}
 
 
-def _event(raw):
+def _event(raw: dict[str, Any] | int) -> dict[str, Any]:
     _require(isinstance(raw, dict), _("“event” 必须是对象"))
     slug = raw.get("slug")
     _require(isinstance(slug, str) and slug.strip(), _("event.slug 缺失"))
@@ -692,7 +719,7 @@ def _event(raw):
     }
 
 
-def parse_archive(data, rules_for=None):
+def parse_archive(data: dict[str, Any] | list[int | None] | None, rules_for: Any = None) -> ParsedEvent:
     """Check a whole archive and return a `ParsedEvent`; raise `ArchiveError` naming the fault."""
     parsed, context = parse_header(data, rules_for)
     parsed.rounds = sorted(
@@ -705,7 +732,7 @@ def parse_archive(data, rules_for=None):
 HEADER_KEYS = {"format", "event", "players", "pairs", "teams"}
 
 
-def read_archive(binary, rules_for=None):
+def read_archive(binary: Any, rules_for: Any = None) -> ParsedEvent | None:
     """Check an archive read from a binary, seekable file, one match at a time; return a
     `ParsedEvent` as `parse_archive` does, or raise `ArchiveError` naming the fault (a file
     that is not JSON or not UTF-8 with json's words and its place in the file).
@@ -721,7 +748,7 @@ def read_archive(binary, rules_for=None):
 
 
 @contextmanager
-def json_refusals():
+def json_refusals() -> Iterator[None]:
     """The faults of a file that is not JSON (or not UTF-8) as `ArchiveError`s."""
     try:
         yield
@@ -737,7 +764,7 @@ def json_refusals():
         raise ArchiveError(_("JSON 嵌套过深")) from None
 
 
-def _read_archive(stream, rules_for):
+def _read_archive(stream: JsonStream, rules_for: None) -> ParsedEvent | None:
     if stream.peek() != "{":  # nothing, or not an object: refused as parse_archive refuses it
         data = stream.value(limit=MAX_HEADER_CHARACTERS) if stream.peek() else None
         stream.end()
@@ -769,7 +796,7 @@ def _read_archive(stream, rules_for):
     return parsed
 
 
-def read_event_slug(binary):
+def read_event_slug(binary: UploadedFile | BytesIO) -> str | None:
     """The slug an archive file names (None when it names none), reading no further than its
     `event`; the file is left where it was. Raises `ArchiveError` for a file that is not JSON
     up to there."""
@@ -790,7 +817,7 @@ def read_event_slug(binary):
         binary.seek(start)
 
 
-def _header_complete(header):
+def _header_complete(header: dict[str, Any]) -> bool:
     """Whether the keys the rounds' checks need have all been read (the kind's entrants too)."""
     if not {"format", "event", "players"} <= set(header):
         return False
@@ -803,7 +830,7 @@ def _header_complete(header):
     return kind == Kind.INDIVIDUAL or ("teams" if kind == Kind.TEAMS else "pairs") in header
 
 
-def _stream_rounds(stream, context):
+def _stream_rounds(stream: JsonStream, context: _Context) -> list[ParsedRound]:
     rounds = []
     for _element in stream.elements():
         _require(len(rounds) < MAX_ROUNDS, _("“{key}” 超过 {limit} 项"), key="rounds", limit=MAX_ROUNDS)
@@ -814,7 +841,7 @@ def _stream_rounds(stream, context):
     return rounds
 
 
-def _stream_round(stream, context):
+def _stream_round(stream: JsonStream, context: _Context) -> ParsedRound | None:
     """One round read key by key, its matches one at a time (after its own keys when the
     number comes first, as exports write it; else read again once the number is known)."""
     head, matches_at, rnd, seated = {}, None, None, None
@@ -844,14 +871,14 @@ def _stream_round(stream, context):
     return _round_end(rnd, seated)
 
 
-def _stream_round_begin(head, context):
+def _stream_round_begin(head: dict[str, Any], context: _Context) -> tuple[ParsedRound, _Seated]:
     _require(_number(head.get("number")), _("每轮需要正整数 number"))
     _without_nul(head, f"rounds[number={head['number']}]")
     rnd = _round_begin(head, context)
     return rnd, _Seated(rnd.number)
 
 
-def _stream_matches(stream, rnd, context, seated):
+def _stream_matches(stream: JsonStream, rnd: ParsedRound, context: _Context, seated: _Seated) -> None:
     for index, _element in enumerate(stream.elements()):
         try:
             raw_match = stream.value(limit=MAX_MATCH_CHARACTERS)
@@ -882,7 +909,7 @@ class _Context:
     deals: int = 0  # (MAX_DEALS)
 
 
-def parse_header(data, rules_for=None):
+def parse_header(data: dict[str, Any] | None, rules_for: Any = None) -> tuple[ParsedEvent, _Context]:
     """Check everything but the rounds; returns `(ParsedEvent with no rounds, context)`.
 
     `parse_round(raw_round, context)` then checks one round at a time, so a
@@ -994,7 +1021,7 @@ def parse_header(data, rules_for=None):
     return ParsedEvent(event=event, players=players, entrants=entrants, rounds=[]), context
 
 
-def parse_round(raw_round, context):
+def parse_round(raw_round: dict[str, Any], context: _Context) -> ParsedRound | None:
     """Check one round of the archive (rounds come in any order, each number once)."""
     _require(
         isinstance(raw_round, dict) and _number(raw_round.get("number")),
@@ -1013,7 +1040,7 @@ def parse_round(raw_round, context):
     return _round_end(rnd, seated)
 
 
-def _round_begin(raw_round, context):
+def _round_begin(raw_round: dict[str, Any], context: _Context) -> ParsedRound:
     """A round's own keys checked (all but its matches; the number first) and its number
     taken: the round, without matches yet."""
     numbers = context.round_numbers
@@ -1023,7 +1050,7 @@ def _round_begin(raw_round, context):
     return _round_keys(ParsedRound(number=number, status=""), raw_round)
 
 
-def _round_keys(rnd, raw_round):
+def _round_keys(rnd: ParsedRound, raw_round: dict[str, Any]) -> ParsedRound:
     """The keys of a round other than its number and matches, checked onto `rnd` (again when
     a streamed round names some after its matches)."""
     number = rnd.number
@@ -1057,7 +1084,7 @@ def _round_keys(rnd, raw_round):
     return rnd
 
 
-def _label(raw_match, number):
+def _label(raw_match: dict[str, Any] | list[Any], number: int) -> None:
     label = raw_match.get("label", "") if isinstance(raw_match, dict) else ""
     _require(label in LABELS, _("第{round}轮 label {label!r:.40} 无效"), round=number, label=label)
 
@@ -1067,18 +1094,18 @@ class _Seated:
     asks of its matches, noted as each is checked (they wait packed): the first table whose match
     is neither over nor ruled on, and whether a match was played without deals."""
 
-    def __init__(self, number):
+    def __init__(self, number: int) -> None:
         self.number = number
         self.tables, self.entrants = set(), set()
         self.unruled, self.without_deals = None, False
 
-    def checked(self, match):
+    def checked(self, match: ParsedMatch) -> None:
         if self.unruled is None:
             self.unruled = next((t.number for t in match.tables if not t.finished), None)
         if not any(t.deals for t in match.tables):
             self.without_deals = True
 
-    def __call__(self, entrant, where):
+    def __call__(self, entrant: str, where: Text | str) -> None:
         _require(
             entrant not in self.entrants,
             _("第{round}轮：{id} 出现两次（{where}）"),
@@ -1089,7 +1116,9 @@ class _Seated:
         self.entrants.add(entrant)
 
 
-def _round_match(rnd, raw_match, context, seated, consume=False):
+def _round_match(
+    rnd: ParsedRound, raw_match: dict[str, Any] | list[Any], context: _Context, seated: _Seated, consume: bool = False
+) -> None:
     """One match of a round checked, its deals scored, and added to the round. With `consume`
     (the match was read for this alone), each deal's JSON is let go once it is checked."""
     event, kind = context.event, context.event["kind"]
@@ -1138,7 +1167,7 @@ def _round_match(rnd, raw_match, context, seated, consume=False):
     rnd.matches.append(match)
 
 
-def _round_end(rnd, seated):
+def _round_end(rnd: ParsedRound, seated: _Seated) -> ParsedRound:
     """A round's status when the archive gives none, and no unruled match in a published round."""
     number = rnd.number
     rnd.matches.close()
@@ -1157,7 +1186,7 @@ def _round_end(rnd, seated):
     return rnd
 
 
-def _match_ruling(table, match, round_number, rules, event):
+def _match_ruling(table: ParsedTable, match: ParsedMatch, round_number: int, rules: Any, event: dict[str, Any]) -> None:
     """A pairs table of a game whose match carries a state (升级): the chief arbiter's ruling the
     match carries (`"ruling": {"outcome", "reason"}`, kept out of the match's extra keys: the
     site stores it on the table), checked as the site checks it — a match that did not finish
@@ -1189,7 +1218,7 @@ def _match_ruling(table, match, round_number, rules, event):
     table.finished = outcome is None or bool(outcome[3])
 
 
-def _is_date(value):
+def _is_date(value: str) -> bool:
     try:
         date.fromisoformat(value)
     except (TypeError, ValueError):
@@ -1197,15 +1226,15 @@ def _is_date(value):
     return True
 
 
-def _rules_for(event):
+def _rules_for(event: dict[str, Any]) -> Any:
     return rules_for_event(GAMES[event["game"]], event["ruleset"], event["options"], event["game_threshold"])
 
 
-def _option_default(game, name):
+def _option_default(game: Game, name: str) -> Any:
     return next(spec.default for spec in event_option_specs(game) if spec.name == name)
 
 
-def _table_number(raw, where, tables_seen):
+def _table_number(raw: dict[str, Any], where: Text, tables_seen: set[int]) -> int:
     number = raw.get("table")
     _require(_number(number), _("{where}：需要正整数桌号"), where=where)
     _require(number not in tables_seen, _("{where}：{table}号桌重复"), where=where, table=number)
@@ -1213,7 +1242,17 @@ def _table_number(raw, where, tables_seen):
     return number
 
 
-def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_seen, seat_once, game_id):
+def _table_match(
+    raw: dict[str, Any],
+    number: int,
+    kind: str,
+    entrant_ids: set[str],
+    player_ids: set[str],
+    members_of: dict[str, set[str]],
+    tables_seen: set[int],
+    seat_once: _Seated,
+    game_id: str,
+) -> ParsedMatch | None:
     table_number = _table_number(raw, _round(number), tables_seen)
     where = _table(number, table_number)
     at_table = Text(_("{table}号桌"), table=table_number)
@@ -1258,7 +1297,14 @@ def _table_match(raw, number, kind, entrant_ids, player_ids, members_of, tables_
     return ParsedMatch(tables=[table], extra=_extra(raw, {"table", "seats", "deals"}))
 
 
-def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
+def _team_match(
+    raw: dict[str, list[Any] | str],
+    number: int,
+    entrant_ids: set[str],
+    members_of: dict[str, set[str]],
+    tables_seen: set[int],
+    seat_once: _Seated,
+) -> ParsedMatch:
     where = _round(number)
     home, away = raw.get("home"), raw.get("away")
     for code in (home, away):
@@ -1316,7 +1362,9 @@ def _team_match(raw, number, entrant_ids, members_of, tables_seen, seat_once):
     return match
 
 
-def _lineups(raw, where, ns_members, ew_members):
+def _lineups(
+    raw: list[dict[str, Any]] | None, where: Text, ns_members: set[str], ew_members: set[str]
+) -> list[dict[str, Any]]:
     """A team or pair table's substitutions (site key `lineups`):
     [{"session": n ≥ 2, "ns": [N, S], "ew": [E, W]}]."""
     if raw is None:
@@ -1348,11 +1396,18 @@ def _lineups(raw, where, ns_members, ew_members):
     return found
 
 
-def _board_or_zero(raw):
+def _board_or_zero(raw: dict[str, Any]) -> int:
     return raw.get("board") if isinstance(raw, dict) and _number(raw.get("board")) else 0
 
 
-def _deals(table, raw_match, round_number, rules, event, consume=False):
+def _deals(
+    table: ParsedTable,
+    raw_match: dict[str, Any] | None,
+    round_number: int,
+    rules: Any,
+    event: dict[str, Any],
+    consume: bool = False,
+) -> None:
     game = GAMES[event["game"]]
     # A game whose match is a number of deals (`deals_per_match`) has no board beyond it.
     counted = any(spec.name == MATCH_LENGTH_OPTION for spec in event_option_specs(game))

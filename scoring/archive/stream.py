@@ -14,9 +14,16 @@ line 5 column 3 (char 120)"); a byte that is not UTF-8 raises `UnicodeDecodeErro
 piece it decides is read first, then the piece again: `mark` and `seek`).
 """
 
+from __future__ import annotations
+
 import codecs
 import json
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 CHUNK = 1 << 16  # bytes read at a time
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -33,7 +40,7 @@ _BOMS = {
 class StreamError(ValueError):
     """A JSON syntax error, worded and placed as `json.JSONDecodeError` words it."""
 
-    def __init__(self, msg, line, column, char):
+    def __init__(self, msg: str, line: int, column: int, char: int) -> None:
         super().__init__(f"{msg}: line {line} column {column} (char {char})")
         self.msg, self.lineno, self.colno, self.pos = msg, line, column, char
 
@@ -46,7 +53,7 @@ class JsonStream:
     """A cursor over a binary, seekable file of JSON. `peek` the next character, read a
     `value` whole, or walk an object's `members` and an array's `elements` one at a time."""
 
-    def __init__(self, binary):
+    def __init__(self, binary: Any) -> None:
         self.file = binary
         start = binary.tell()
         head = binary.read(4)
@@ -60,14 +67,14 @@ class JsonStream:
 
     # --- the window -----------------------------------------------------------------------
 
-    def _seek(self, mark):
+    def _seek(self, mark: tuple[int, int, int, int]) -> None:
         self.byte, self.chars, self.lines, self.line_start = mark
         self.file.seek(self.byte)
         self.decoder = codecs.getincrementaldecoder(self.codec)(errors="surrogatepass")
         self.text, self.pos, self.eof = "", 0, False
         self.read_bytes = self.byte
 
-    def _fill(self, grow=False):
+    def _fill(self, grow: bool = False) -> bool:
         """Drop the text already read, then read a chunk more (False at the end of the file);
         `grow`: as much again as the text still held, so that a long value is read in a number
         of tries that grows with the log of its length."""
@@ -95,7 +102,7 @@ class JsonStream:
         self.read_bytes += len(data)
         return True
 
-    def mark(self):
+    def mark(self) -> tuple[int, int, int, int]:
         """Where the cursor is, for `seek` to come back to."""
         self.peek()
         done = self.text[: self.pos]
@@ -108,10 +115,10 @@ class JsonStream:
             line_start,
         )
 
-    def seek(self, mark):
+    def seek(self, mark: tuple[int, int, int, int]) -> None:
         self._seek(mark)
 
-    def error(self, msg, pos=None):
+    def error(self, msg: str, pos: int | None = None) -> StreamError:
         pos = self.pos if pos is None else pos
         newlines = self.text.count("\n", 0, pos)
         line_start = self.chars + self.text.rfind("\n", 0, pos) + 1 if newlines else self.line_start
@@ -120,7 +127,7 @@ class JsonStream:
 
     # --- reading --------------------------------------------------------------------------
 
-    def peek(self):
+    def peek(self) -> str | None:
         """The next character after whitespace ('' at the end of the file)."""
         while True:
             self.pos = _WHITESPACE.match(self.text, self.pos).end()
@@ -129,7 +136,7 @@ class JsonStream:
             if not self._fill():
                 return ""
 
-    def value(self, limit=None):
+    def value(self, limit: int | None = None) -> Any:
         """The next value, whole (a piece small enough to hold: a match, a round's number);
         `TooLarge` when its text runs past `limit` characters."""
         self.peek()
@@ -148,12 +155,12 @@ class JsonStream:
             self.pos = end
             return value
 
-    def _more(self, limit):
+    def _more(self, limit: int) -> bool | None:
         if limit is not None and len(self.text) - self.pos > limit:
             raise TooLarge(limit)
         return self._fill(grow=True)
 
-    def _string(self):
+    def _string(self) -> str:
         while True:
             try:
                 text, end = json.decoder.scanstring(self.text, self.pos + 1)
@@ -164,12 +171,12 @@ class JsonStream:
             self.pos = end
             return text
 
-    def _expect(self, char, msg):
+    def _expect(self, char: str, msg: str) -> None:
         if self.peek() != char:
             raise self.error(msg)
         self.pos += 1
 
-    def members(self):
+    def members(self) -> Iterator[str]:
         """An object's keys, one at a time: the caller reads each key's value (`value`, or
         walks it) before asking for the next key."""
         self._expect("{", "Expecting value")
@@ -190,7 +197,7 @@ class JsonStream:
             if following != ",":
                 raise self.error("Expecting ',' delimiter", self.pos - 1)
 
-    def elements(self):
+    def elements(self) -> Iterator[None]:
         """An array's elements, one at a time: the caller reads each before the next."""
         self._expect("[", "Expecting value")
         if self.peek() == "]":
@@ -205,7 +212,7 @@ class JsonStream:
             if following != ",":
                 raise self.error("Expecting ',' delimiter", self.pos - 1)
 
-    def skip(self, depth=2, limit=None):
+    def skip(self, depth: int = 2, limit: int | None = None) -> None:
         """Pass over the next value, holding no more of it than one piece `depth` levels down
         (of at most `limit` characters)."""
         start = self.peek()
@@ -218,7 +225,7 @@ class JsonStream:
         else:
             self.value(limit)
 
-    def end(self):
+    def end(self) -> None:
         """Nothing but whitespace may follow the document."""
         if self.peek():
             raise self.error("Extra data")

@@ -12,15 +12,24 @@ connection in the same snapshot the file is written from (SQLite: one read trans
 connection; PostgreSQL: a REPEATABLE READ transaction whose snapshot `pg_dump --snapshot` shares).
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import sqlite3
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.db import connection, connections, transaction
 from django.db.utils import load_backend
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
+    from django.db.backends.base.base import BaseDatabaseWrapper
 
 SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".pgdump"}
 
@@ -29,11 +38,11 @@ class BackupToolMissing(RuntimeError):
     pass
 
 
-def vendor():
+def vendor() -> str:
     return connection.vendor
 
 
-def dump(target, read_manifest):
+def dump(target: Path, read_manifest: Callable[..., Any]) -> dict[str, Any]:
     """Write the live database to `target`; returns `read_manifest()` as read in the same snapshot."""
     if connection.in_atomic_block:
         raise RuntimeError("a backup is taken outside any transaction (it opens its own snapshot)")
@@ -44,7 +53,7 @@ def dump(target, read_manifest):
     raise RuntimeError(f"no backup for {connection.vendor}")
 
 
-def _dump_sqlite(target, read_manifest):
+def _dump_sqlite(target: Path, read_manifest: Callable[..., Any]) -> dict[str, Any]:
     connection.ensure_connection()
     raw = connection.connection  # Django's, in autocommit: no BEGIN of the module's own
     raw.execute("BEGIN DEFERRED")
@@ -62,14 +71,14 @@ def _dump_sqlite(target, read_manifest):
     return contents
 
 
-def _client(name):
+def _client(name: str) -> Any:
     found = shutil.which(name)
     if found is None:
         raise BackupToolMissing(f"{name} is missing: apt-get install postgresql-client")
     return found
 
 
-def _pg_arguments(settings_dict, name=None):
+def _pg_arguments(settings_dict: Any, name: str | None = None) -> Any:
     arguments = []
     if settings_dict.get("HOST"):
         arguments += ["--host", str(settings_dict["HOST"])]
@@ -80,20 +89,20 @@ def _pg_arguments(settings_dict, name=None):
     return [*arguments, "--dbname", name or settings_dict["NAME"]]
 
 
-def _pg_environment(settings_dict):
+def _pg_environment(settings_dict: Any) -> Any:
     environment = dict(os.environ)
     if settings_dict.get("PASSWORD"):
         environment["PGPASSWORD"] = settings_dict["PASSWORD"]
     return environment
 
 
-def _run(command, settings_dict):
+def _run(command: Any, settings_dict: Any) -> None:
     completed = subprocess.run(command, capture_output=True, text=True, env=_pg_environment(settings_dict), check=False)
     if completed.returncode != 0:
         raise RuntimeError(f"{Path(command[0]).name} failed: {completed.stderr.strip()[-2000:]}")
 
 
-def _dump_postgres(target, read_manifest):
+def _dump_postgres(target: Path, read_manifest: Callable[..., Any]) -> Any:
     pg_dump = _client("pg_dump")
     settings_dict = connection.settings_dict
     with transaction.atomic():
@@ -119,7 +128,7 @@ def _dump_postgres(target, read_manifest):
 # --- restoring -------------------------------------------------------------------------
 
 
-def restore_sqlite(source, target):
+def restore_sqlite(source: Path, target: Path) -> None:
     """Copy the backup file `source` into the SQLite database at `target` (made if missing;
     replaced page by page if not) through the backup API."""
     original = sqlite3.connect(f"file:{Path(source).resolve()}?mode=ro", uri=True)
@@ -133,31 +142,31 @@ def restore_sqlite(source, target):
         original.close()
 
 
-def postgres_database_exists(name):
+def postgres_database_exists(name: str) -> bool:
     with connection._nodb_cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
         return cursor.fetchone() is not None
 
 
-def postgres_databases():
+def postgres_databases() -> Any:
     with connection._nodb_cursor() as cursor:
         cursor.execute("SELECT datname FROM pg_database")
         return [name for (name,) in cursor.fetchall()]
 
 
-def create_postgres_database(name):
+def create_postgres_database(name: str) -> None:
     with connection._nodb_cursor() as cursor:
         cursor.execute(f"CREATE DATABASE {connection.ops.quote_name(name)}")
 
 
-def drop_postgres_database(name):
+def drop_postgres_database(name: str) -> None:
     if name == connection.settings_dict["NAME"]:
         raise RuntimeError("never the live database")
     with connection._nodb_cursor() as cursor:
         cursor.execute(f"DROP DATABASE IF EXISTS {connection.ops.quote_name(name)} WITH (FORCE)")
 
 
-def restore_postgres(source, name, *, clean=False):
+def restore_postgres(source: Any, name: str, *, clean: bool = False) -> None:
     """`pg_restore` the custom-format `source` into the database `name` (which exists); `clean`:
     drop each object first, in one transaction (the live database, `restore --force`)."""
     pg_restore = _client("pg_restore")
@@ -169,7 +178,7 @@ def restore_postgres(source, name, *, clean=False):
 
 
 @contextmanager
-def scratch_default(name):
+def scratch_default(name: str) -> Iterator[BaseDatabaseWrapper]:
     """Within the block, this thread's `default` connection is the database `name` (a SQLite
     path or a PostgreSQL database) with the live one's settings otherwise: every read of the site
     (ORM and raw SQL alike) then reads it. Other threads keep the live database: Django keeps

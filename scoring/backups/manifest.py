@@ -3,17 +3,23 @@ versions, and a hash of each event's standings — read through whatever connect
 thread's `default` at the time (the live database when a backup is taken, the scratch one
 when it is checked: `scoring.backups.files.scratch_default`)."""
 
+from __future__ import annotations
+
 import dataclasses
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from django.db import connection
 
 from scoring.cache.versions import public_versions
 from scoring.models import Event, Round
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def row_counts():
+
+def row_counts() -> dict[str, int]:
     """{table: rows} of every table of the database (Django's and the site's alike)."""
     quote = connection.ops.quote_name
     counts = {}
@@ -24,7 +30,7 @@ def row_counts():
     return counts
 
 
-def standings_hash(event):
+def standings_hash(event: Event) -> str:
     """sha256 of the event's standings after every round, computed from the database (never the
     cache: the restored database has the live one's versions, so the cache's keys)."""
     from scoring.results.standings import standings_computed
@@ -34,7 +40,7 @@ def standings_hash(event):
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def events_summary():
+def events_summary() -> list[dict[str, Any]]:
     """The events, their rounds (number, status) and public version, and their standings' hash."""
     versions = public_versions()
     rounds = {}
@@ -54,12 +60,12 @@ def events_summary():
     ]
 
 
-def database_contents():
+def database_contents() -> dict[str, Any]:
     """The part of the manifest read from the database: what a restore must give back."""
     return {"vendor": connection.vendor, "row_counts": row_counts(), "events": events_summary()}
 
 
-def differences(expected, found):
+def differences(expected: dict[str, Any], found: dict[str, Any]) -> list[str]:
     """In words (for the log and `Backup.message`), where `found` (read from the restored
     database) differs from `expected` (the manifest); empty when it does not."""
     problems = []

@@ -9,6 +9,8 @@ database (a temporary SQLite file; a PostgreSQL database created and dropped), i
 and every event's standings, recomputed there, equal to the manifest's.
 """
 
+from __future__ import annotations
+
 import fcntl
 import hashlib
 import json
@@ -21,6 +23,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import UTC, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.files import File
@@ -32,6 +35,13 @@ from django.utils import timezone
 from scoring.backups import files
 from scoring.backups.manifest import database_contents, differences
 from scoring.models import Backup, Event, Round, random_version_start
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from datetime import datetime
+    from typing import Any
+
+    from django.core.files.storage.memory import InMemoryStorage
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +59,7 @@ class BackupRefused(RuntimeError):
     pass
 
 
-def backup_dir():
+def backup_dir() -> Path:
     """HUAPAI_BACKUP_DIR, made if missing (owner only). Refused under anything served over HTTP."""
     folder = Path(settings.HUAPAI_BACKUP_DIR).resolve()
     served = [settings.STATIC_ROOT, *settings.STATICFILES_DIRS, getattr(settings, "MEDIA_ROOT", "") or None]
@@ -61,7 +71,7 @@ def backup_dir():
     return folder
 
 
-def sha256_of(path):
+def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as stream:
         for block in iter(lambda: stream.read(1 << 20), b""):
@@ -69,17 +79,17 @@ def sha256_of(path):
     return digest.hexdigest()
 
 
-def companions(path):
+def companions(path: Path) -> tuple[Path, Path]:
     """The backup file's checksum and manifest, beside it."""
     path = Path(path)
     return path.with_name(path.name + ".sha256"), path.with_name(path.name + ".json")
 
 
-def read_manifest(path):
+def read_manifest(path: Path) -> dict[str, Any]:
     return json.loads(companions(path)[1].read_text(encoding="utf-8"))
 
 
-def verify_checksum(path):
+def verify_checksum(path: Path) -> str:
     """The file's sha256 against its `.sha256`; raises BackupRefused when they differ."""
     checksum_file = companions(path)[0]
     if not checksum_file.exists():
@@ -91,7 +101,9 @@ def verify_checksum(path):
     return found
 
 
-def take_backup(reason="manual", *, check=True, kept=None, row=None):
+def take_backup(
+    reason: str = "manual", *, check: bool = True, kept: bool | None = None, row: Backup | None = None
+) -> Backup:
     """Take a backup now (outside any transaction), check it unless `check` is False, rotate.
     Returns its `Backup` row, whose status says how it went (a failure is logged, never raised)."""
     if kept is None:
@@ -142,7 +154,7 @@ def take_backup(reason="manual", *, check=True, kept=None, row=None):
     return row
 
 
-def _copy(path):
+def _copy(path: Path) -> None:
     """The three files into HUAPAI_BACKUP_COPY_DIR as well, when it is set, and into the Django
     storage HUAPAI_BACKUP_STORAGE names (an object store of `STORAGES`), when that is set. A copy
     that fails fails the backup: a second place that silently lacks it is no second place."""
@@ -170,20 +182,20 @@ def _copy(path):
 STORED_PREFIX = "huapai-backups/"
 
 
-def _copy_storage():
+def _copy_storage() -> InMemoryStorage | None:
     """The Django storage backups are copied to (`HUAPAI_BACKUP_STORAGE`, an alias of
     `STORAGES`), or None."""
     alias = settings.HUAPAI_BACKUP_STORAGE
     return storages[alias] if alias else None
 
 
-def _failed(row, message):
+def _failed(row: Backup, message: str) -> None:
     row.status, row.message = Backup.Status.FAILED, message[:5000]
     row.save(update_fields=["status", "message"])
     logger.error("backup %s (%s): %s", row.pk, row.file or row.reason, message)
 
 
-def check_backup(row):
+def check_backup(row: Backup) -> Backup:
     """Restore the backup into a scratch database, compare it with its manifest, record the
     result on `row` (ok or failed, with the differences in words). Returns the row."""
     try:
@@ -199,7 +211,7 @@ def check_backup(row):
     return row
 
 
-def restored_differences(path):
+def restored_differences(path: Path) -> list[str] | None:
     """Restore `path` into a scratch database (dropped afterwards) and list how what it holds
     differs from its manifest: an empty list proves the backup."""
     path = Path(path)
@@ -242,17 +254,17 @@ SQLITE_SCRATCH_PREFIX = "check-"
 CHECK_LOCK_FILE = ".checking.lock"
 
 
-def _lock_file(folder):
+def _lock_file(folder: Path) -> Any:
     """The SQLite checks' lock file, the owner's only like everything beside the backups."""
     return os.fdopen(os.open(Path(folder) / CHECK_LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600), "r+b")
 
 
-def _scratch_prefix():
+def _scratch_prefix() -> str:
     return f"{connection.settings_dict['NAME'][:40]}_check_"
 
 
 @contextmanager
-def checking(folder):
+def checking(folder: Path) -> Iterator[None]:
     """Held while a check runs (shared: checks run side by side)."""
     if files.vendor() == "sqlite":
         with _lock_file(folder) as handle:
@@ -268,7 +280,7 @@ def checking(folder):
             cursor.execute("SELECT pg_advisory_unlock_shared(%s)", [CHECK_LOCK_KEY])
 
 
-def sweep_scratch(folder):
+def sweep_scratch(folder: Path) -> list[str]:
     """Drop the scratch databases (SQLite: folders) that checks stopped midway left, when no
     check runs anywhere; returns their names. A failure is logged, never raised: the check goes on."""
     try:
@@ -280,7 +292,7 @@ def sweep_scratch(folder):
         return []
 
 
-def _sweep_sqlite(folder):
+def _sweep_sqlite(folder: Path) -> list[str]:
     with _lock_file(folder) as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -293,7 +305,7 @@ def _sweep_sqlite(folder):
         return [scratch.name for scratch in left]
 
 
-def _sweep_postgres():
+def _sweep_postgres() -> Any:
     pattern = re.compile(re.escape(_scratch_prefix()) + "[0-9a-f]{12}")
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [CHECK_LOCK_KEY])
@@ -310,7 +322,7 @@ def _sweep_postgres():
             cursor.execute("SELECT pg_advisory_unlock(%s)", [CHECK_LOCK_KEY])
 
 
-def after_restore():
+def after_restore() -> None:
     """In the restored database (this thread's `default`): every event's versions start afresh
     from new random values. The restored versions are those of the backup's moment, and the
     writes lost since had moved them on: the cache (Redis outlives the site's restart) holds
@@ -322,7 +334,7 @@ def after_restore():
         )
 
 
-def rotate():
+def rotate() -> None:
     """Keep the newest HUAPAI_BACKUP_KEEP backups, every milestone's (`kept`) and the newest
     proven one; delete the others' files (and their copies) and rows."""
     taken = list(Backup.objects.exclude(file="").order_by("-taken_at", "-id"))
@@ -349,15 +361,15 @@ def rotate():
 # --- when -------------------------------------------------------------------------------
 
 
-def interval():
+def interval() -> timedelta:
     return timedelta(minutes=settings.HUAPAI_BACKUP_MINUTES)
 
 
-def round_in_play():
+def round_in_play() -> bool:
     return Round.objects.unpublished().filter(tables__isnull=False).exists()
 
 
-def latest_milestone():
+def latest_milestone() -> tuple[datetime | None, str | None]:
     """The time of the latest publication, officialisation or close, and its reason."""
     rounds = Round.objects.aggregate(publish=Max("published_at"), official=Max("official_at"))
     times = {**rounds, "close": Event.objects.aggregate(at=Max("finished_at"))["at"]}
@@ -368,7 +380,7 @@ def latest_milestone():
     return times[reason], reason
 
 
-def due(now=None):
+def due(now: datetime | None = None) -> tuple[str | None, bool]:
     """(reason, kept) of the backup due now, or (None, False): one for a milestone not backed up
     since, or every HUAPAI_BACKUP_MINUTES while a round is in play."""
     now = now or timezone.now()
@@ -383,7 +395,7 @@ def due(now=None):
     return None, False
 
 
-def backup_if_due(now=None):
+def backup_if_due(now: datetime | None = None) -> Backup | None:
     """Take the backup due now, if any (the warmer's every pass). The decision and the row that
     claims it are one transaction, under PostgreSQL's advisory lock (SQLite: its write lock), so
     of several workers deciding at once one takes it and the others see its row."""
@@ -402,7 +414,7 @@ def backup_if_due(now=None):
     return take_backup(reason, kept=kept, row=row)
 
 
-def after_milestone(reason):
+def after_milestone(reason: str) -> None:
     """Called when a publication, an officialisation or a close has committed. With the warmer
     in the background (gunicorn) it takes the backup within its next pass (`due` finds the
     milestone in the database, so a worker that dies meanwhile loses nothing); without it (tests,
@@ -415,7 +427,7 @@ def after_milestone(reason):
         logger.exception("backup after %s failed", reason)
 
 
-def backup_state(now=None):
+def backup_state(now: Any = None) -> dict[str, Any]:
     """What the console and `manage.py backups` say: the newest backup, the last proven one and
     its age, whether a round is in play; `failed` (the newest backup's check failed), `overdue`
     (the newest taken is older than the interval and a minute), `alarm` (either, while a round

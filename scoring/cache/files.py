@@ -2,9 +2,9 @@
 score sheets, cross table, the draw) — rendered once per public version and served from the
 cache to everyone after, as public pages are (`cache.pages`).
 
-A 600-pair round's travellers cost half a minute of CPU, and every download rendered them
-again: a few visitors clicking the link took every worker. Now a file is keyed like a page, by
-the event's page stamp (its public version and its rounds' states and draws) and the file's
+A 600-pair round's travellers cost half a minute of CPU; rendering them for every download
+again would let a few visitors clicking the link take every worker. So a file is keyed like a
+page, by the event's page stamp (its public version and its rounds' states and draws) and the file's
 name, so a publication makes new keys and nothing is invalidated. One render at a time per file
 (`flight.computed_once`); the others get the previous version of the file at once, or are told
 at once to come back (`FileBusy`: 503 with Retry-After; `FILE_WAIT_SECONDS` is 0), so no thread

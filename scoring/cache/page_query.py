@@ -6,20 +6,18 @@ back, or refuse) agree on what a valid value is.
 Each value has one spelling — digits, no sign, no leading zero, no spaces — so one page is one
 cache entry and a value the cache keeps is one the view reads.
 
-Before this form the view and the cache each had their rule, and they disagreed; the cache's
-rule stands (docs/security.md describes it), because the cache must bound the addresses it
-stores and every value it keeps must mean something to the view:
-- `page`: 1 to 999 (the view took [0-9]{1,6}). 999 pages of the smallest size (25 rows) hold
-  24,975 rows, more than the largest event (10,000 players); six digits would let random page
-  numbers each fill a cache entry; 0 is no page. The view shows the first page for a value
-  refused, as the cache's redirect always did (page 0 and pages past 999 showed the last page
-  only to a search, `q`, which the cache lets through). A page past the last is redirected to
-  the last (`past_the_last`): each canonical page number was otherwise a cache entry of its
-  own holding a copy of the last page (`?page=1..999` times five sizes, per language).
-- `per_page`: one of `PAGE_SIZES` (both agreed); else the default, 100.
-- `after`: a round number 1 to 999 (the view took whatever int() reads: "01", "+1", " 1", "1_0").
-  A value refused is a bad round, 404, as is a round not published; the cache sends a refused
-  value to the canonical address instead (it stores no 404s).
+The rules are the cache's (docs/security.md describes them): the cache must bound the
+addresses it stores, and every value it keeps must mean something to the view.
+- `page`: 1 to 999. 999 pages of the smallest size (25 rows) hold 24,975 rows, more than the
+  largest event (10,000 players); a longer number would let random page numbers each fill a
+  cache entry; 0 is no page. The view shows the first page for a value refused, as the
+  cache's redirect does. A page past the last is redirected to the last (`past_the_last`):
+  otherwise each page number past the end would be a cache entry of its own holding a copy of
+  the last page (`?page=1..999` times five sizes, per language).
+- `per_page`: one of `PAGE_SIZES`; else the default, 100.
+- `after`: a round number 1 to 999, so "01", "+1", " 1" and "1_0" are refused. A value
+  refused is a bad round, 404, as is a round not published; the cache sends a refused value
+  to the canonical address instead (it stores no 404s).
 An empty value is no value: the view reads it as absent, the cache drops it from the address.
 """
 

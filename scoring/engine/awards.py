@@ -5,8 +5,17 @@ before the last round keeps its rank in the standings but takes no prize, and th
 up. Entrants sharing a rank share the prize place (the tie-break chain left them equal).
 """
 
+from __future__ import annotations
 
-def awards_order(rows, *, places, withdrawn=()):
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def awards_order(
+    rows: list[dict[str, int | str]], *, places: int, withdrawn: dict[Any, Any] | set[str] | tuple[()] = ()
+) -> list[tuple[int, Any]]:
     """`rows`: standings rows (dicts with "id" and "rank") in standings order; `places`: how many
     prize places; `withdrawn`: ids of entrants that take no prize. Returns
     `[(place, [row, …])]` in the order the prizes are given: the last place first."""

@@ -8,11 +8,19 @@ enter it as a manual round). After the semi-finals, the winners play the final a
 the losers the match for third place, both in the same round.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from scoring.engine.pairing import PairingError, berger_round
 from scoring.engine.standings import compute_standings
 from scoring.games.refusals import _
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.engine.standings import Format, MatchResult
 
 KNOCKOUT_SIZES = (4, 8)
 ROUND_ROBIN_SIZES = range(3, 17)
@@ -30,7 +38,7 @@ class MatchLabel:
     THIRD_PLACE = "third_place"
 
 
-def bracket_positions(size):
+def bracket_positions(size: int) -> list[int]:
     """Seeds in bracket order, so that 1 and 2 can meet only in the final: 4 → [1, 4, 2, 3],
     8 → [1, 8, 4, 5, 2, 7, 3, 6]."""
     order = [1, 2]
@@ -40,7 +48,7 @@ def bracket_positions(size):
     return order
 
 
-def knockout_first_round(seeds):
+def knockout_first_round(seeds: list[str]) -> tuple[list[Any], str]:
     """`seeds`: entrant ids, best first. Returns `(tables, label)`: [(higher seed, lower seed)]."""
     size = len(seeds)
     if size not in KNOCKOUT_SIZES:
@@ -57,7 +65,7 @@ class Outcome:
     decided_by: str  # "match_points", "score_difference" or "seed"
 
 
-def match_outcome(fmt, match, seed_of):
+def match_outcome(fmt: Format, match: MatchResult, seed_of: dict[str, int]) -> Outcome:
     """Who goes through: 场分, then the score difference, then the higher seed."""
     chain = replace(fmt, tiebreaks=["match_points", "score_difference"])
     rows = {row.id: row for row in compute_standings(chain, [match], [match.home, match.away])}
@@ -71,7 +79,7 @@ def match_outcome(fmt, match, seed_of):
     return Outcome(better, worse, "seed")
 
 
-def knockout_next_round(fmt, matches, seed_of):
+def knockout_next_round(fmt: Format, matches: list[MatchResult], seed_of: dict[str, int]) -> list[tuple[str, str, str]]:
     """The next knockout round from the current one's matches (in bracket order, all played;
     not the final's round). Returns `[(ns, ew, label)]`."""
     outcomes = [match_outcome(fmt, m, seed_of) for m in matches]
@@ -86,7 +94,7 @@ def knockout_next_round(fmt, matches, seed_of):
     return tables
 
 
-def final_round_robin(finalists):
+def final_round_robin(finalists: list[str]) -> list[list[Any]]:
     """Every round of a round robin of `finalists` (best first): [[(ns, ew) or (id, None)]]."""
     if len(finalists) not in ROUND_ROBIN_SIZES:
         raise PairingError(_("决赛循环需要 3–16 个参赛者"), code="bad_stage_size")

@@ -15,11 +15,17 @@ The time a round runs is fixed when its clock starts (the start entry carries it
 change of the event's settings does not move a running round. Plain data in and out.
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import _
+
+if TYPE_CHECKING:
+    from typing import Any
 
 START, PAUSE, RESUME, EXTEND, CALL_TIME = "start", "pause", "resume", "extend", "call_time"
 ACTIONS = (START, PAUSE, RESUME, EXTEND, CALL_TIME)
@@ -44,7 +50,7 @@ class ClockSettings:
     board_minutes: int = 0
     late_penalty: int = 0
 
-    def minutes_for(self, boards):
+    def minutes_for(self, boards: int | None) -> int:
         """The minutes a round runs: minutes per round, else minutes per board × the boards of a
         match (`boards`, None in games mode); 0 when the event is untimed."""
         if self.round_minutes:
@@ -54,11 +60,11 @@ class ClockSettings:
         return 0
 
 
-def _whole(value, low, high):
+def _whole(value: bool | int | str | None, low: int, high: int) -> bool:
     return type(value) is int and low <= value <= high
 
 
-def settings_problems(raw):
+def settings_problems(raw: dict[str, Any]) -> list[str]:
     """The clock keys of an event's settings (`event.extra`, the archive's event object) that are
     not what the site stores: a list of message templates, empty when all is well."""
     problems = []
@@ -71,7 +77,7 @@ def settings_problems(raw):
     return problems
 
 
-def clock_settings(raw):
+def clock_settings(raw: dict[str, int | str]) -> ClockSettings:
     """An event's `ClockSettings` from its stored settings; a value out of bounds reads as unset."""
     raw = raw if isinstance(raw, dict) else {}
     values = {}
@@ -115,14 +121,14 @@ class Clock:
     called_at: datetime | None = None
 
     @property
-    def timed(self):
+    def timed(self) -> bool:
         return self.phase != UNTIMED
 
     @property
-    def time_up(self):
+    def time_up(self) -> bool:
         return self.state == TIME_UP
 
-    def face(self):
+    def face(self) -> dict[str, int | str | None] | None:
         """What a table's phone or the referees' grid needs to show the clock, independent of the
         moment it is read (a cached answer stays right): None when untimed."""
         if self.phase == UNTIMED:
@@ -136,11 +142,11 @@ class Clock:
         }
 
 
-def _seconds(delta):
+def _seconds(delta: timedelta) -> float:
     return delta / timedelta(seconds=1)
 
 
-def clock_at(entries, minutes, now):
+def clock_at(entries: list[Entry], minutes: int, now: datetime) -> Clock:
     """The clock of a round at `now` from its entries (in the order they were made) and the
     round's time in minutes from the event's settings (used until the clock starts)."""
     started_at = called_at = running_since = None
@@ -182,7 +188,7 @@ def clock_at(entries, minutes, now):
     return Clock(PAUSED, state, max(0, math.ceil(left)), int(used), total, started_at)
 
 
-def allowed_actions(clock):
+def allowed_actions(clock: Clock) -> tuple[str, ...]:
     """What an organiser may do with the clock now. Calling time again after it was called only
     records boards still empty (it is idempotent); nothing else follows it."""
     if clock.called_at is not None:
@@ -195,7 +201,7 @@ def allowed_actions(clock):
     }[clock.phase]
 
 
-def boards_due(clock, board_minutes, boards):
+def boards_due(clock: Clock, board_minutes: int, boards: int) -> int | None:
     """With minutes per board, how many boards a table should have played by now (at most
     `boards`); None without a pace."""
     if not board_minutes or clock.started_at is None:

@@ -5,11 +5,17 @@ plain data out; the same scoring of a match as the standings (`score_match`), so
 Pairs and teams only: an individual meets three others at a table, never one opponent.
 """
 
+from __future__ import annotations
+
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from scoring.engine.standings import match_finished, score_match
 from scoring.engine.vocabulary import Kind
+
+if TYPE_CHECKING:
+    from scoring.engine.standings import Format, MatchResult
 
 
 @dataclass(frozen=True)
@@ -26,11 +32,13 @@ class CrossLine:
     meetings: list = field(default_factory=list)  # [Meeting] in round order
     byes: list = field(default_factory=list)  # round numbers of the byes that scored a win
 
-    def against(self, opponent):
+    def against(self, opponent: str) -> list[Meeting]:
         return [meeting for meeting in self.meetings if meeting.opponent == opponent]
 
 
-def cross_table(fmt, matches, *, published_rounds=()):
+def cross_table(
+    fmt: Format, matches: list[MatchResult], *, published_rounds: list[int] | set[int] | tuple[()] = ()
+) -> dict[str, CrossLine]:
     """{entrant: CrossLine} for every entrant named in `matches` (pairs and teams; empty for an
     individual event). `published_rounds`: rounds whose matches count as they stand (the arbiter's
     word), whatever `match_finished` says of them."""

@@ -1,6 +1,13 @@
 """Sorting Chinese names by pinyin (pypinyin), with the surnames it misreads; names in Latin letters."""
 
+from __future__ import annotations
+
 from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 # As surnames these characters take a special reading; pypinyin reads the
 # common word. An organiser can still correct any key by hand.
@@ -36,7 +43,7 @@ SURNAME_READINGS = {
 
 
 @cache
-def _pinyin():
+def _pinyin() -> Callable[..., Any]:
     """pypinyin, imported on first use: loading its dictionaries takes ~175 ms and ~50 MB,
     which every `manage.py` command (score_deal's 100,000 deals included) would pay
     at start-up although only saving a name needs them."""
@@ -45,7 +52,7 @@ def _pinyin():
     return lambda text: lazy_pinyin(text, style=Style.NORMAL)
 
 
-def pinyin_sort_key(name):
+def pinyin_sort_key(name: str) -> str:
     """`单伟` → `shan wei`: lower-case pinyin without tones, surname reading fixed."""
     lazy_pinyin = _pinyin()
     name = (name or "").strip()
@@ -56,7 +63,7 @@ def pinyin_sort_key(name):
     return " ".join(lazy_pinyin(name)).lower()
 
 
-def romanised(sort_key):
+def romanised(sort_key: str) -> str:
     """`zhu juan` → `Zhu Juan`, `zhang san feng` → `Zhang Sanfeng`: the surname, then the given name."""
     if not sort_key.split():
         return ""

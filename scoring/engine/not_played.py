@@ -19,10 +19,16 @@ on the event's rule:
 Penalties ruled on the board are added to whichever score it gets, as on any deal.
 """
 
+from __future__ import annotations
+
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import Text, _
+
+if TYPE_CHECKING:
+    from typing import Any
 
 ZERO, AVERAGE, ADJUSTED = "zero", "average", "adjusted"
 RULES = (ZERO, AVERAGE, ADJUSTED)
@@ -33,20 +39,20 @@ MARK_KEY = "not_played"  # the key in a deal's `extra` (and so in an archive's d
 REASON_LIMIT = 500
 
 
-def rule_of(raw):
+def rule_of(raw: dict[str, int | str] | None) -> str:
     """The event's rule from its stored settings (`event.extra`); anything unknown reads as the default."""
     rule = raw.get(MARK_KEY) if isinstance(raw, dict) else None
     return rule if rule in RULES else DEFAULT_RULE
 
 
-def rule_problems(raw):
+def rule_problems(raw: dict[str, Any]) -> list[str]:
     """The archive's `event.not_played`, when given, must name a rule."""
     if MARK_KEY in raw and raw[MARK_KEY] not in RULES:
         return [_("event.not_played 必须是 zero、average 或 adjusted")]
     return []
 
 
-def mark_problems(raw_deal):
+def mark_problems(raw_deal: dict[str, Any]) -> list[str]:
     """An archive deal's `not_played` mark, when given: a rule, a reason of at most 500
     characters, a count of tables for the average. Returns message templates."""
     mark = raw_deal.get(MARK_KEY)
@@ -68,17 +74,17 @@ def mark_problems(raw_deal):
     return []
 
 
-def zero_scores():
+def zero_scores() -> dict[str, int]:
     return dict.fromkeys(SEATS, 0)
 
 
-def _round_half_away(value):
+def _round_half_away(value: Fraction) -> int:
     """A Fraction rounded to an integer, halves away from zero (so −x rounds to −(x rounded))."""
     sign = -1 if value < 0 else 1
     return sign * math.floor(abs(value) + Fraction(1, 2))
 
 
-def average_scores(rows):
+def average_scores(rows: list[dict[str, int]]) -> dict[str, int] | None:
     """The not-played board's seat scores from the same board at other tables: `rows` holds each
     table's seat scores without its penalties (`{seat: int}`). None when there is no row.
 
@@ -100,7 +106,7 @@ def average_scores(rows):
     return scores
 
 
-def new_mark(rule, reason, *, tables=0, awaiting=False, time=False):
+def new_mark(rule: str, reason: str, *, tables: int = 0, awaiting: bool = False, time: bool = False) -> dict[str, Any]:
     """The mark a not-played deal carries. `tables`: how many tables the average came from
     (0 with the average rule: none had the board, scored 0); `awaiting`: the adjusted rule's
     board before the chief arbiter's score; `time`: recorded when time was called."""
@@ -114,11 +120,11 @@ def new_mark(rule, reason, *, tables=0, awaiting=False, time=False):
     return mark
 
 
-def is_awaiting(mark):
+def is_awaiting(mark: dict[str, Any] | None) -> bool:
     return bool(mark) and bool(mark.get("awaiting"))
 
 
-def mark_words(mark):
+def mark_words(mark: dict[str, Any]) -> Text:
     """A not-played mark in words: "未打：…" naming the rule applied (a `Text`, rendered in a
     page's language by `scoring.messages.message_text`; `str()` gives the Chinese)."""
     rule = mark.get("rule")
@@ -133,7 +139,7 @@ def mark_words(mark):
     return Text(_("未打：无成绩（双方 0 分）"))
 
 
-def rule_words(rule):
+def rule_words(rule: str) -> str:
     """The event's rule in words, for its settings and the rules in force."""
     return {
         ZERO: _("无成绩（双方 0 分）"),

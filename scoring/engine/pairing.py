@@ -17,11 +17,20 @@ Individual events seat groups of four in standings order and split each group
 into the partnerships that repeat least; a game of three seats (跑胡子) seats groups of three.
 """
 
+from __future__ import annotations
+
 import random
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import Refusal, _
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from scoring.engine.standings import MatchResult, Row
 
 FOUR_SEATS = ("N", "E", "S", "W")  # an individual table of a four-seat game
 SEARCH_BUDGET = 200_000  # backtracking steps before falling back to allowing rematches
@@ -54,14 +63,14 @@ class Pairing:
 class PairingError(Refusal):
     """A pairing refused, in domain terms: a stable code and a message naming why."""
 
-    def __init__(self, template, code="pairing_refused", **params):
+    def __init__(self, template: str, code: str = "pairing_refused", **params: int | str) -> None:
         super().__init__(code, template, **params)
 
 
 # --- round robin -------------------------------------------------------------
 
 
-def berger_round(ids, round_index):
+def berger_round(ids: list[int | str], round_index: int) -> list[tuple[int | str | None, int | str | None]]:
     """Pairs of round `round_index` (0-based) of a Berger round robin, colour first.
 
     With n entrants (a None is added for an odd count: meeting it is a bye),
@@ -85,7 +94,7 @@ def berger_round(ids, round_index):
     return pairs
 
 
-def pair_roundrobin(candidates, round_index):
+def pair_roundrobin(candidates: list[Candidate], round_index: int) -> Pairing:
     ids = [c.id for c in sorted(candidates, key=lambda c: c.id)]
     tables, byes = [], []
     for ns, ew in berger_round(ids, round_index):
@@ -99,7 +108,7 @@ def pair_roundrobin(candidates, round_index):
 # --- Swiss and random ----------------------------------------------------------
 
 
-def _monrad(order, may_meet, budget):
+def _monrad(order: list[str], may_meet: Callable[..., Any], budget: int) -> list[tuple[str, str]] | None:
     """Depth-first Monrad pairing of `order` (even length); None when the budget runs out."""
     n = len(order)
     used = [False] * n
@@ -132,7 +141,7 @@ def _monrad(order, may_meet, budget):
         start = previous + 1
 
 
-def _sides(a, b):
+def _sides(a: Candidate, b: Candidate) -> tuple[Candidate, Candidate]:
     """Who sits NS: the one who has sat NS less, then who sat EW last, then the higher placed."""
     if a.ns - a.ew != b.ns - b.ew:
         return (a, b) if a.ns - a.ew < b.ns - b.ew else (b, a)
@@ -141,7 +150,9 @@ def _sides(a, b):
     return a, b
 
 
-def _pair_in_order(order, budget=SEARCH_BUDGET, avoid_same_club=False):
+def _pair_in_order(
+    order: list[Candidate], budget: int = SEARCH_BUDGET, avoid_same_club: bool = False
+) -> tuple[list[Any], int]:
     """Pairs for `order` (Candidates, even count): rematch-free when possible, and
     with `avoid_same_club` also free of same-club tables when that is possible too."""
     by_id = {c.id: c for c in order}
@@ -170,13 +181,15 @@ def _pair_in_order(order, budget=SEARCH_BUDGET, avoid_same_club=False):
     return seated, rematches
 
 
-def club_clashes(tables, candidates):
+def club_clashes(tables: list[tuple[str, str]], candidates: list[Candidate]) -> int:
     """How many tables seat two entrants that share a club."""
     clubs = {c.id: c.clubs for c in candidates}
     return sum(1 for ns, ew in tables if clubs.get(ns, frozenset()) & clubs.get(ew, frozenset()))
 
 
-def _choose_bye(order, pair_rest, avoid_same_club=False):
+def _choose_bye(
+    order: list[Candidate], pair_rest: Callable[..., Any], avoid_same_club: bool = False
+) -> tuple[Candidate, list[Any], int]:
     """The lowest-placed entrant without a bye whose absence leaves a rematch-free
     (and, when asked, club-clash-free) pairing."""
     eligible = [c for c in reversed(order) if c.byes == 0] or list(reversed(order))
@@ -192,13 +205,13 @@ def _choose_bye(order, pair_rest, avoid_same_club=False):
     return best[1]
 
 
-def pair_swiss(candidates, avoid_same_club=False):
+def pair_swiss(candidates: list[Candidate], avoid_same_club: bool = False) -> Pairing:
     """`candidates` in standings order (best first)."""
     order = list(candidates)
     if len(order) < 2:
         raise PairingError(_("至少需要两个参赛者"), code="too_few_entrants")
 
-    def pair_rest(rest):
+    def pair_rest(rest: list[Candidate]) -> tuple[list[Any], int]:
         return _pair_in_order(rest, avoid_same_club=avoid_same_club)
 
     byes = []
@@ -210,7 +223,7 @@ def pair_swiss(candidates, avoid_same_club=False):
     return Pairing(tables=tables, byes=byes, rematches=rematches, club_clashes=club_clashes(tables, order))
 
 
-def pair_random(candidates, seed, avoid_same_club=False):
+def pair_random(candidates: list[Candidate], seed: int, avoid_same_club: bool = False) -> Pairing:
     order = list(candidates)
     random.Random(seed).shuffle(order)
     pairing = pair_swiss(order, avoid_same_club)
@@ -218,7 +231,9 @@ def pair_random(candidates, seed, avoid_same_club=False):
     return pairing
 
 
-def pair_manual(text, candidates, individual=False, seats=FOUR_SEATS):
+def pair_manual(
+    text: str, candidates: list[Candidate], individual: bool = False, seats: tuple[str, ...] = FOUR_SEATS
+) -> Pairing | None:
     """The organiser's draw, one table per line: "NS EW" (pairs, teams), "N E S W" (individual;
     a game of three seats "E S W"), or "bye X". Every entrant named must be one of `candidates`,
     and only once."""
@@ -257,18 +272,18 @@ def pair_manual(text, candidates, individual=False, seats=FOUR_SEATS):
 # --- individual events ------------------------------------------------------------
 
 
-def _best_split(four):
+def _best_split(four: list[Candidate]) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
     """Of the three ways to split four players into partnerships, the one that repeats least."""
     a, b, c, d = four
     options = [((a, c), (b, d)), ((a, b), (c, d)), ((a, d), (b, c))]
 
-    def repeats(option):
+    def repeats(option: tuple[tuple[Any, Any], tuple[Any, Any]]) -> int:
         return sum(x.partners.get(y.id, 0) for x, y in option)
 
     return min(options, key=repeats)
 
 
-def _sitting_out(order, out):
+def _sitting_out(order: list[Candidate], out: int) -> list[Candidate]:
     """The `out` players who sit the round out: the lowest placed without a bye first (then the
     lowest placed, once everyone has had one), so no one sits out twice while another has not."""
     if not out:
@@ -279,7 +294,7 @@ def _sitting_out(order, out):
     return (eligible + sorted(rest, key=lambda c: c.byes))[:out]
 
 
-def pair_individual(candidates, seats=FOUR_SEATS):
+def pair_individual(candidates: list[Candidate], seats: tuple[str, ...] = FOUR_SEATS) -> Pairing:
     """Tables of as many players as the game has seats, in standings order (the order given:
     a random round shuffles it first). At four seats each group is split into the partnerships
     that repeat least; at three (跑胡子: E, S, W, North empty) each table meets again as few
@@ -305,7 +320,7 @@ def pair_individual(candidates, seats=FOUR_SEATS):
 GROUP_WINDOW = 8  # how far down the standings a table of three looks for players not yet met
 
 
-def _groups_meeting_least(order, size):
+def _groups_meeting_least(order: list[Candidate], size: int) -> list[list[Any]]:
     """Tables of `size` (three) in standings order, each meeting again as few as it can: the
     highest placed player still free sits with the players among the next `GROUP_WINDOW` free
     ones who have met them (and each other) least, the higher placed on a tie — so a table
@@ -325,12 +340,12 @@ def _groups_meeting_least(order, size):
     return groups
 
 
-def _meetings(group):
+def _meetings(group: list[Candidate]) -> int:
     """How many pairs of the group have sat at one table before (`Candidate.opponents`)."""
     return sum(b.id in a.opponents for a, b in combinations(group, 2))
 
 
-def candidates_from_history(rows, matches):
+def candidates_from_history(rows: list[Row], matches: list[MatchResult]) -> list[Candidate]:
     """`Candidate`s in standings order from ranked rows and the plain matches played so far."""
     by_id = {row.id: Candidate(id=row.id, match_points=row.match_points) for row in rows}
     for match in sorted(matches, key=lambda m: m.round):

@@ -7,18 +7,25 @@ most of the command's time (the engine is ~20 µs a deal), and bytes also mean a
 line that is not UTF-8 is one `bad_json` line, not an exception that ends the stream.
 """
 
+from __future__ import annotations
+
 import sys
 from itertools import chain
+from typing import TYPE_CHECKING
 
 import orjson
 
 from scoring.games import DEFAULT_GAME, GAMES
 from scoring.games.refusals import DealError, _, shown
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 BAD_JSON = "bad_json"
 
 
-def _loads_object(line):
+def _loads_object(line: bytes) -> dict[str, Any] | None:
     try:
         value = orjson.loads(line)
     except orjson.JSONDecodeError:
@@ -26,7 +33,7 @@ def _loads_object(line):
     return value if isinstance(value, dict) else None
 
 
-def result_of(value):
+def result_of(value: dict[str, Any]) -> dict[str, Any]:
     """One deal's result, scored by the game its top-level `"game"` names (华牌 without one).
 
     The common checks of shared/rules/games/README.md §0 come first: G1 a deal that is not an
@@ -39,19 +46,18 @@ def result_of(value):
         game = GAMES.get(game_id) if isinstance(game_id, str) else None
         if game is None:
             return DealError("unknown_game", _("未知的游戏 {game!r:.40}"), game=shown(game_id)).as_json()
-    if "game" in value:
-        del value["game"]  # the value was parsed from this line: nobody else holds it
+    value.pop("game", None)  # the value was parsed from this line: nobody else holds it
     try:
         return game.score_deal(value)
     except DealError as error:
         return error.as_json()
 
 
-def _bad_json(message):
+def _bad_json(message: str) -> dict[str, dict[str, str]]:
     return DealError(BAD_JSON, _("不是有效的 JSON：{detail}"), detail=message).as_json()
 
 
-def score_stream(lines, write):
+def score_stream(lines: Any, write: Callable[..., Any]) -> int:
     """Score what `lines` (bytes) yields and `write` one JSON document (bytes) per result.
 
     Returns the exit status of deal-json.md: for a single object 0, or 2 when it
@@ -107,13 +113,13 @@ def score_stream(lines, write):
     return status
 
 
-def run_command(file, stdin=None, stdout=None):
+def run_command(file: Any, stdin: Any = None, stdout: Any = None) -> Any:
     """`score_deal FILE` (or `-` for standard input): write each result as a line and
     return the exit status. Raises `OSError` when FILE cannot be opened."""
     out = stdout or sys.stdout.buffer
     write = out.write
 
-    def emit(data):
+    def emit(data: Any) -> None:
         write(data)
         write(b"\n")
 
@@ -126,7 +132,7 @@ def run_command(file, stdin=None, stdout=None):
     return status
 
 
-def fast_path_arguments(argv):
+def fast_path_arguments(argv: Any) -> Any:
     """The FILE of `manage.py score_deal [FILE]` when nothing else is asked (no option),
     else None: then Django's own command runs, with its --help and options."""
     if argv[1:2] != ["score_deal"] or len(argv) > 3:
@@ -137,5 +143,5 @@ def fast_path_arguments(argv):
     return rest[0] if rest else "-"
 
 
-def unreadable_message(file, error):
+def unreadable_message(file: Any, error: DealError) -> str:
     return f"无法读取 {file}：{error.strerror}"

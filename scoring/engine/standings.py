@@ -5,9 +5,12 @@ the archive import builds it from JSON; both call `compute_standings`. What depe
 game's law is asked of the event's game, named by the `Format` (`Format.units`).
 """
 
+from __future__ import annotations
+
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from scoring.engine.vocabulary import (
     DEFAULT_GAME_THRESHOLD,
@@ -22,6 +25,10 @@ from scoring.engine.vocabulary import (
 )
 from scoring.games import DEFAULT_GAME, get_game
 from scoring.games.refusals import Refusal, _
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 CRITERIA_LABELS = {**TIEBREAK_LABELS, **INDIVIDUAL_LABELS}
 
@@ -42,7 +49,7 @@ class Format:
     # one game today whose matches may be played in units: `Game.match_thresholds`).
     game: str = DEFAULT_GAME
 
-    def units(self, side_scores):
+    def units(self, side_scores: list[tuple[int, int]]) -> list[Any]:
         """A games-mode table's deals (`[(ns, ew)]` in playing order) grouped by the event's game
         into the units its match is won by (`Game.match_units`: 华牌's 局 at `threshold`)."""
         return get_game(self.game).match_units(side_scores, self.threshold)
@@ -75,14 +82,16 @@ class TableResult:
     winner: str | None = None
     finished: bool | None = None
 
-    def set_outcome(self, outcome):
+    def set_outcome(self, outcome: tuple[int, int, str | None, bool]) -> None:
         """A table of a game that carries a state (`games.stored.table_outcome`): the totals
         are the levels the sides reached, the match's winner and end its own."""
         if outcome is not None:
             self.ns_total, self.ew_total, self.winner, self.finished = outcome
 
     @classmethod
-    def from_deals(cls, ns, ew, deals, seats=None):
+    def from_deals(
+        cls, ns: str | None, ew: str | None, deals: list[dict[str, Any]], seats: dict[str, str] | None = None
+    ) -> TableResult:
         """`deals`: [{"scores": {seat: int}, "penalties": {seat: int}}] in playing order."""
         table = cls(ns=ns, ew=ew, seats=seats or {})
         totals = defaultdict(int)
@@ -111,7 +120,7 @@ class MatchResult:
     tables: list = field(default_factory=list)
 
     @property
-    def played(self):
+    def played(self) -> bool:
         return any(table.deal_count for table in self.tables)
 
 
@@ -130,7 +139,7 @@ class Row:
     head_to_head: int | None = None  # 场分 within the tied group, when it was used
     explanation: dict | None = None
 
-    def as_json(self, kind=Kind.PAIRS):
+    def as_json(self, kind: str = Kind.PAIRS) -> dict[str, int | str]:
         if kind == Kind.INDIVIDUAL:
             points = {"table_points": self.table_points} if self.by_table_points else {}
             return {"rank": self.rank, "id": self.id, **points, "total_score": self.total_score, "deals": self.deals}
@@ -146,12 +155,12 @@ class Row:
 
 
 class StandingsError(Refusal):
-    def __init__(self, template, deal_index=None, **params):
+    def __init__(self, template: str, deal_index: int | None = None, **params: int) -> None:
         super().__init__("after_last_game", template, **params)
         self.deal_index = deal_index  # the first deal after the match's last 局, when that is the fault
 
 
-def _outcome_points(points, own, other):
+def _outcome_points(points: dict[str, int], own: int, other: int) -> int:
     if own > other:
         return points["win"]
     if own < other:
@@ -159,7 +168,7 @@ def _outcome_points(points, own, other):
     return points["draw"]
 
 
-def match_games(split, games):
+def match_games(split: list[Any], games: int) -> list[Any]:
     """The units of a `games`-mode match (华牌's 局), as its game grouped the table's deals
     (`Format.units`, `Game.match_units`); a deal after the last of `games` ended is an error."""
     if len(split) > games:
@@ -168,7 +177,9 @@ def match_games(split, games):
     return split
 
 
-def table_points(fmt, side_scores, ns_total, ew_total, winner=None):
+def table_points(
+    fmt: Format, side_scores: list[tuple[int, int]], ns_total: int, ew_total: int, winner: str | None = None
+) -> tuple[int, int]:
     """场分 (NS, EW) of one pairs table: per 局 in games mode, on the totals in boards mode; by
     the match's own winner where its game says (升级: the side that passed the target level)."""
     if winner is not None:
@@ -184,7 +195,7 @@ def table_points(fmt, side_scores, ns_total, ew_total, winner=None):
     return _outcome_points(fmt.points, ns_total, ew_total), _outcome_points(fmt.points, ew_total, ns_total)
 
 
-def score_match(fmt, match):
+def score_match(fmt: Format, match: MatchResult) -> dict[str, tuple[int, int, int, int]]:
     """Per-side figures of one played match: {entrant: (points, own_total, other_total, penalties)}."""
     if fmt.kind == Kind.TEAMS:
         totals = {match.home: 0, match.away: 0}
@@ -207,7 +218,7 @@ def score_match(fmt, match):
     }
 
 
-def match_finished(fmt, match):
+def match_finished(fmt: Format, match: MatchResult) -> bool:
     """Whether every table of the match has played its length: all its boards, or all its 局.
 
     A bye is finished. (A published round is finished by the arbiter's word whatever this
@@ -229,7 +240,13 @@ def match_finished(fmt, match):
     return True
 
 
-def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
+def compute_standings(
+    fmt: Format,
+    matches: list[MatchResult],
+    entrants: list[str] = (),
+    after_round: int | None = None,
+    joined: dict[str, int] | None = None,
+) -> list[Row]:
     """Ranked `Row`s for the matches of rounds ≤ `after_round` (all when None).
 
     `entrants` lists every entrant id so that those who have not played yet
@@ -271,7 +288,9 @@ def compute_standings(fmt, matches, entrants=(), after_round=None, joined=None):
     return rank_rows(list(rows.values()), fmt.tiebreaks, meetings, met)
 
 
-def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL, bye_points=0):
+def _individual_standings(
+    matches: list[MatchResult], entrants: list[str], standings: str = STANDINGS_TOTAL, bye_points: int = 0
+) -> list[Row]:
     """Individuals rank by total score; by table points first when the event ranks by them
     (games law §0: the total is then the first tie-break). Players level on these share the
     rank: the number of deals played never decides a place (event-archive.md), since "fewer
@@ -293,7 +312,7 @@ def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL, bye_poin
                     row.table_points += table.seat_points.get(seat, 0)
     chain = ["table_points", "total_score"] if by_points else ["total_score"]
 
-    def key(row):
+    def key(row: Row) -> tuple[int, ...]:
         return tuple(-getattr(row, c) for c in chain)
 
     ordered = sorted(rows.values(), key=lambda r: (key(r), natural_key(r.id)))
@@ -303,7 +322,7 @@ def _individual_standings(matches, entrants, standings=STANDINGS_TOTAL, bye_poin
     return ordered
 
 
-def natural_key(code):
+def natural_key(code: str) -> list[tuple[int, int, str]]:
     """A01 < A2 < A10: entrant numbers sort as organisers read them."""
     parts, number = [], ""
     for char in str(code):
@@ -319,7 +338,9 @@ def natural_key(code):
     return parts
 
 
-def rank_rows(rows, chain, meetings, met):
+def rank_rows(
+    rows: list[Row], chain: list[str], meetings: defaultdict | dict[tuple[str, str], int], met: set[frozenset[str]]
+) -> list[Row]:
     """Order rows by the tie-break chain; equal on every criterion share a rank."""
     chain = [criterion for criterion in chain if criterion in CRITERIA_LABELS]
     groups = [sorted(rows, key=lambda r: natural_key(r.id))]
@@ -346,7 +367,7 @@ def rank_rows(rows, chain, meetings, met):
     return ordered
 
 
-def _split(group, key):
+def _split(group: list[Row], key: Callable[..., Any]) -> list[list[Any]]:
     """Split one tied group by `key`, highest first, keeping the incoming order within equal keys."""
     by_value = defaultdict(list)
     for row in group:
@@ -354,7 +375,7 @@ def _split(group, key):
     return [by_value[value] for value in sorted(by_value, reverse=True)]
 
 
-def _assign_ranks(ordered, tie_key):
+def _assign_ranks(ordered: list[Row], tie_key: Callable[..., Any]) -> None:
     previous = object()
     for position, row in enumerate(ordered, start=1):
         key = tie_key(row)
@@ -364,7 +385,7 @@ def _assign_ranks(ordered, tie_key):
         row.rank = rank
 
 
-def _explain_plain(above, row, chain):
+def _explain_plain(above: Row, row: Row, chain: list[str]) -> dict[str, Any]:
     """What separates `row` from the row above: the criteria they share and the first that differs."""
     same = []
     for criterion in chain:

@@ -5,6 +5,8 @@ default order, 局 thresholds and seat names. Model choices, validation, archive
 reading, standings labels and templates all take them from here.
 """
 
+from __future__ import annotations
+
 from enum import StrEnum
 
 from scoring.games import GAMES, get_game
@@ -37,7 +39,7 @@ PUBLISHED_STATUSES = (RoundStatus.PROVISIONAL, RoundStatus.OFFICIAL)
 LABEL_CONTEXT = "tie-break"
 
 
-def pgettext_noop(context, message):
+def pgettext_noop(context: str, message: str) -> str:
     """Marks a label for `makemessages` (scoring's makemessages extracts this name) without
     importing Django: the Django layer shows it with `pgettext(LABEL_CONTEXT, label)`."""
     return message

@@ -1,6 +1,10 @@
 """Blind double entry: two referees enter the same board independently; two identical entries
 make a confirmed deal, differing ones a conflict for the head referee."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 
 from scoring.entry.versioned import (
@@ -19,11 +23,18 @@ from scoring.games.stored import (
 )
 from scoring.models import BlindEntry, Deal, DealHistory, Table
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
 # Stored as the history's reason in Chinese; pages show it through gettext (history_reason).
 BLIND_AGREEMENT = _("两名裁判独立录入一致")
 
 
-def blind_entry_submit(*, table, board, deal_json, user, reason="", ip=None):
+def blind_entry_submit(
+    *, table: Table, board: int, deal_json: dict[str, Any], user: User, reason: str = "", ip: str | None = None
+) -> tuple[str, Deal | None]:
     """Store one referee's independent entry. Two identical entries by different
     referees make a confirmed deal; differing ones leave a conflict for the head referee.
     Returns `("waiting" | "confirmed" | "conflict", deal or None)`.

@@ -6,12 +6,20 @@ widgets drawn whole (华牌's card grid, `scoring.entry.grid`) rather than one i
 Plain data, no scoring: the game's engine checks and scores the deal JSON made from them.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext, pgettext
 
 from scoring.engine.vocabulary import SEAT_NAMES
 from scoring.messages import message_text
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.base import Game
 
 # What a field asks (the games' entry fields): one seat; several seats; one of some values; yes
 # or no; an integer per seat; an integer; a seat or nobody (跑胡子's 黄庄).
@@ -63,7 +71,7 @@ class GameField:
     holders_always: bool = False
 
 
-def _read(spec):
+def _read(spec: dict[str, Any]) -> GameField:
     """A game's field description (a dict, or an object with the same names) as a `GameField`."""
     get = spec.get if isinstance(spec, dict) else lambda name, default=None: getattr(spec, name, default)
     most = get("max", None)
@@ -88,14 +96,14 @@ def _read(spec):
     )
 
 
-def on_its_grid(game, rules=None) -> bool:
+def on_its_grid(game: Game, rules: Any = None) -> bool:
     """Whether the game's deal is entered and drawn on a card grid (华牌's point cards by seat)
     rather than in fields and their words: the one question the pages and papers that draw a
     deal ask (tests/games/test_game_boundary.py lists where)."""
     return any(spec.kind == CARDS for spec in game_fields(game, rules))
 
 
-def game_fields(game, rules=None, board=None):
+def game_fields(game: Game, rules: Any = None, board: int | None = None) -> list[GameField]:
     """The game's entry fields in the order a referee records them, widgets among them. With
     `board`, the fields that board asks: a field of a table's first deal only (`first_only`) is
     left out of the later ones."""
@@ -105,11 +113,11 @@ def game_fields(game, rules=None, board=None):
     return fields
 
 
-def seat_word(seat):
+def seat_word(seat: str) -> str:
     return f"{gettext(SEAT_NAMES[seat])}({seat})" if seat in SEAT_NAMES else str(seat)
 
 
-def value_word(spec, value):
+def value_word(spec: GameField, value: Any) -> str:
     """One value of a field in words: a seat by its name, a choice by its word, yes or no."""
     if spec.kind == SEAT_OR_NONE and value is None and spec.words.get(None):
         return gettext(spec.words[None])  # nobody, in the game's word (跑胡子: 黄庄)
@@ -127,7 +135,7 @@ def value_word(spec, value):
     return gettext(word) if word else str(value)
 
 
-def deal_words(game, deal, rules=None):
+def deal_words(game: Game, deal: dict[str, Any], rules: Any = None) -> list[tuple[str, str]]:
     """[(label, value in words)] of the fields a stored deal gives (`Deal.game_data`), then what
     the game says of it beyond its fields (`Game.deal_words`: 升级's levels before the deal)."""
     deal = deal or {}
@@ -142,14 +150,14 @@ def deal_words(game, deal, rules=None):
     return words
 
 
-def deal_text(game, deal, rules=None):
+def deal_text(game: Game, deal: dict[str, Any], rules: Any = None) -> str:
     """A stored deal in one line of the fields' words ("地主：东(E) · 叫分：2 …"), the colon the
     page language's ("Landlord: East(E)" in English)."""
     colon = pgettext("label and value", "：")
     return " · ".join(f"{label}{colon}{value}" for label, value in deal_words(game, deal, rules))
 
 
-def drop_defaults_without_winner(fields, deal):
+def drop_defaults_without_winner(fields: list[GameField], deal: dict[str, Any]) -> dict[str, Any]:
     """A deal whose seat-or-nobody field says nobody (跑胡子's 黄庄) keeps no field that only a
     winner has while it holds just its default (王钓 "none", 0 省: the page's untouched values);
     anything else the referee gave stays, for the law to refuse in its words (V4)."""

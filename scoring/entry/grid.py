@@ -1,24 +1,35 @@
 """The entry page's form fields ⇄ deal JSON. Plain data; no scoring here."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext as _
 
 from scoring.engine.vocabulary import SEATS
 from scoring.games.huapai import EXPOSABLE, POINT_CARDS, card_label
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _int(value):
+    from django.http.request import QueryDict
+
+    from scoring.models import Deal
+
+
+def _int(value: str) -> int:
     try:
         return int(str(value).strip())
     except (TypeError, ValueError):
         return None
 
 
-def copy_suffix(copy):
+def copy_suffix(copy: int) -> str:
     """Form field suffix of a copy: `card-SQ` for the first (one deck as before), `card-SQ-2` for the second."""
     return "" if copy == 1 else f"-{copy}"
 
 
-def deal_from_form(data, decks=1):
+def deal_from_form(data: dict[str, str], decks: int = 1) -> dict[str, dict[str, Any]]:
     """A deal JSON from the entry form (a QueryDict or a dict of strings).
 
     Unassigned cards are simply left out, so the engine reports them as
@@ -74,11 +85,11 @@ def deal_from_form(data, decks=1):
     return deal
 
 
-def _as_list(value):
+def _as_list(value: Any) -> Any:
     return value if isinstance(value, list) else [value]
 
 
-def form_from_deal(deal):
+def form_from_deal(deal: Deal) -> dict[str, str]:
     """Initial form values for a stored deal (or {} for a new one); copies fill rows in order."""
     if deal is None:
         return {}
@@ -108,7 +119,7 @@ def form_from_deal(deal):
 COPY_MARKS = {1: "①", 2: "②"}
 
 
-def card_rows(values, decks=1):
+def card_rows(values: dict[str, str] | QueryDict, decks: int = 1) -> list[dict[str, str]]:
     """The card rows of the entry grid, in the order a referee counts them (16, or 32 for two decks)."""
     return [
         {
@@ -122,7 +133,7 @@ def card_rows(values, decks=1):
     ]
 
 
-def exposable_rows(values, decks=1):
+def exposable_rows(values: dict[str, str] | QueryDict, decks: int = 1) -> list[dict[str, str]]:
     names = {"SQ": _("猪"), "DJ": _("羊"), "C10": _("变压器"), "HA": _("红桃A")}
     return [
         {

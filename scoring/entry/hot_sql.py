@@ -31,8 +31,11 @@ loudly when Django's version moves, so that someone re-reads that section
 (tests/entry/test_hot_sql.py).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
@@ -41,32 +44,40 @@ from scoring.cache import announce_results_changed
 from scoring.cache.versions import version_bump
 from scoring.models import ApiToken, Deal, DealHistory, Event, EventRole, Round, Table
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from django.contrib.auth.models import User
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.models.expressions import Col
+
 # --- Django internals: everything below that Django does not document as public -------
 
 WRITTEN_FOR_DJANGO = (5, 2)
 
 
-def _concrete_fields(model):
+def _concrete_fields(model: type[Any]) -> Sequence:
     return model._meta.concrete_fields
 
 
-def _field_converters(model_field, alias):
+def _field_converters(model_field: Any, alias: str) -> tuple[Col, list[Any]]:
     """The converters the ORM applies to a column read through `alias` (Query internals)."""
     column = model_field.get_col(alias)
     return column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)
 
 
-def _save_values(instance, fields, db):
+def _save_values(instance: Deal | DealHistory, fields: list[Any], db: BaseDatabaseWrapper) -> list[Any]:
     """The values `Model.save()` would send for a new row (`pre_save` with add=True)."""
     return [f.get_db_prep_save(f.pre_save(instance, True), db) for f in fields]
 
 
-def _mark_saved(instance, db):
+def _mark_saved(instance: Deal | DealHistory, db: BaseDatabaseWrapper) -> None:
     instance._state.adding = False
     instance._state.db = db.alias
 
 
-def _raw_cursor(db):
+def _raw_cursor(db: BaseDatabaseWrapper) -> Any:
     """A psycopg cursor on Django's own connection, inside Django's error wrapping."""
     import psycopg  # here only: a SQLite-only install has no psycopg
 
@@ -75,7 +86,7 @@ def _raw_cursor(db):
     return db.wrap_database_errors, psycopg.Cursor(db.connection)
 
 
-def _skip_health_check(db):
+def _skip_health_check(db: BaseDatabaseWrapper) -> None:
     """Tell Django this request's connection was checked (CONN_HEALTH_CHECKS)."""
     db.health_check_done = True
 
@@ -86,25 +97,25 @@ def _skip_health_check(db):
 class RowReader:
     """Reads one model's columns out of a wider row, as `Model.from_db` would get them."""
 
-    def __init__(self, model, alias):
+    def __init__(self, model: type[Any], alias: str) -> None:
         self.model = model
         self.alias = alias
         self.fields = _concrete_fields(model)
         self.names = [model_field.attname for model_field in self.fields]
 
-    def columns(self):
+    def columns(self) -> str:
         quote = connection.ops.quote_name
         return ", ".join(f"{self.alias}.{quote(model_field.column)}" for model_field in self.fields)
 
     @property
-    def width(self):
+    def width(self) -> int:
         return len(self.fields)
 
     @cache  # noqa: B019 — one reader per model for the life of the process
-    def converters(self):
+    def converters(self) -> list[tuple[Any, Any]]:
         return [_field_converters(model_field, self.alias) for model_field in self.fields]
 
-    def read(self, db, row, start=0):
+    def read(self, db: BaseDatabaseWrapper, row: tuple[Any, ...], start: int = 0) -> Any:
         """The instance in `row[start:start + width]`, or None when its key is NULL (an outer join missed)."""
         values = list(row[start : start + self.width])
         if values[self.names.index(self.model._meta.pk.attname)] is None:
@@ -115,12 +126,12 @@ class RowReader:
         return self.model.from_db(db.alias, self.names, values)
 
 
-def _table(model):
+def _table(model: type[Any]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
 @cache
-def _readers():
+def _readers() -> dict[str, RowReader]:
     return {
         "user": RowReader(get_user_model(), "u"),
         "event": RowReader(Event, "e"),
@@ -130,7 +141,7 @@ def _readers():
     }
 
 
-def _fetchone(db, sql, params):
+def _fetchone(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
     """Run one statement and fetch one row. On PostgreSQL the server binds the
     parameters and the statement is prepared once per connection: the look-up's
     five joins took longer to plan (0.37 ms) than to run (0.1 ms). Only these
@@ -144,8 +155,8 @@ def _fetchone(db, sql, params):
     with errors, raw_cursor as cursor:
         # Every integer goes to the server as a plain int8. Django's field preparation wraps
         # integers in psycopg's Int4/Int2 for their column, and psycopg's binary dumper packs
-        # those into 32 or 16 bits without a range check: 2^31 was stored as −2^31 (the
-        # forged score of issue 10). As int8 the server converts each value into its column
+        # those into 32 or 16 bits without a range check, so a forged score of 2^31 would be
+        # stored as −2^31. As int8 the server converts each value into its column
         # and refuses one that does not fit.
         from psycopg.types.numeric import Int8BinaryDumper
 
@@ -157,7 +168,7 @@ def _fetchone(db, sql, params):
         return cursor.fetchone()
 
 
-def _first_statement(db, sql, params):
+def _first_statement(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
     """Run a request's first statement and fetch one row.
 
     Django's health check (CONN_HEALTH_CHECKS) spends a `SELECT 1` round trip
@@ -178,7 +189,7 @@ def _first_statement(db, sql, params):
     return _fetchone(db, sql, params)
 
 
-def first_row(sql, params):
+def first_row(sql: str, params: list[str]) -> tuple[Any, ...] | None:
     """A hot read's one row, for other modules' hot paths (a table link's poll,
     `scoring.table_entry.state.state_stamp`): prepared once per connection on PostgreSQL, and
     the request's health-check round trip skipped as for the referee's look-up."""
@@ -197,7 +208,7 @@ class BoardLookup:
 
 
 @cache
-def _board_sql(by_token):
+def _board_sql(by_token: bool) -> str:
     readers = _readers()
     role = _table(EventRole)
     user = _table(get_user_model())
@@ -215,7 +226,9 @@ def _board_sql(by_token):
     )
 
 
-def board_lookup(*, slug, round_number, table_number, board, token=None, user=None):
+def board_lookup(
+    *, slug: str, round_number: int, table_number: int, board: int, token: str | None = None, user: User | None = None
+) -> BoardLookup | None:
     """Everything about one board in one statement, for the user behind `token` (None if
     the token is unknown) or for `user`."""
     by_token = user is None
@@ -244,11 +257,11 @@ def board_lookup(*, slug, round_number, table_number, board, token=None, user=No
 
 
 @cache
-def _deal_sql():
+def _deal_sql() -> str:
     return f"SELECT {_readers()['deal'].columns()} FROM {_table(Deal)} d WHERE d.table_id = %s AND d.board = %s"
 
 
-def deal_at(table, board):
+def deal_at(table: Table, board: int) -> Deal | None:
     """The deal stored for `board` at `table`, or None."""
     db = connections[DEFAULT_DB_ALIAS]
     row = _fetchone(db, _deal_sql(), [table.pk, board])
@@ -260,7 +273,7 @@ def deal_at(table, board):
 
 
 @cache
-def _insert_plan(model):
+def _insert_plan(model: type[Deal | DealHistory]) -> tuple[list[Any], str]:
     fields = [f for f in _concrete_fields(model) if not f.primary_key]
     quote = connection.ops.quote_name
     sql = (
@@ -270,7 +283,7 @@ def _insert_plan(model):
     return fields, sql
 
 
-def insert(instance):
+def insert(instance: Deal | DealHistory) -> Deal | DealHistory:
     """INSERT a new instance as `instance.save()` would (no signals: the app sends none), setting its pk."""
     fields, sql = _insert_plan(type(instance))
     db = connections[DEFAULT_DB_ALIAS]
@@ -280,7 +293,7 @@ def insert(instance):
 
 
 @cache
-def _create_with_history_sql():
+def _create_with_history_sql() -> str:
     """PostgreSQL: the deal, its history row and the version bump as one statement."""
     deal_fields, _ = _insert_plan(Deal)
     history_fields, _ = _insert_plan(DealHistory)
@@ -297,7 +310,7 @@ def _create_with_history_sql():
     )
 
 
-def create_with_history(deal, history, *, public, shard):
+def create_with_history(deal: Deal, history: DealHistory, *, public: bool, shard: int) -> None:
     """Insert a new deal and its history row and bump the event's results version,
     atomically; raises IntegrityError if the board already has a deal.
 
@@ -328,7 +341,7 @@ def create_with_history(deal, history, *, public, shard):
     history.deal = deal
 
 
-def round_status_for_write(round_id):
+def round_status_for_write(round_id: int) -> str:
     """The round's status, read inside the caller's write transaction so that it cannot
     change before the transaction ends.
 

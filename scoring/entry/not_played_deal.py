@@ -1,6 +1,10 @@
 """A board recorded as not played: `scoring.rulings.not_played` decides its score and its mark;
 this writes the deal (no cards, the adjusted score, the mark) with the ruling in its history."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import IntegrityError, transaction
 
 from scoring.engine.not_played import MARK_KEY, is_awaiting
@@ -26,10 +30,27 @@ from scoring.entry.versioned import (
 from scoring.games.refusals import _
 from scoring.models import Deal, DealHistory
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.models import RefereeCall, Table
+
 
 def deal_not_played(
-    *, table, board, user, adjusted, mark, reason, expected_version=None, ip=None, existing=UNREAD, call=None
-):
+    *,
+    table: Table,
+    board: int,
+    user: User,
+    adjusted: dict[str, int],
+    mark: dict[str, Any],
+    reason: str,
+    expected_version: int | None = None,
+    ip: str | None = None,
+    existing: Deal | None = UNREAD,
+    call: RefereeCall | None = None,
+) -> tuple[Deal, bool]:
     """Record a board as not played; `scoring.rulings.not_played` has decided its score
     (`adjusted`) and its mark (`scoring.engine.not_played.new_mark`). Returns `(deal, created)`.
 

@@ -3,6 +3,10 @@ the dashboard's board states, blind-entry differences and the entry page's live 
 
 Writes are in `scoring.entry.services`; nothing here changes the database."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.engine.vocabulary import SEATS, MatchMode
 from scoring.entry.errors import EntryError
 from scoring.entry.game_fields import on_its_grid
@@ -23,21 +27,29 @@ from scoring.games.stored import (
 from scoring.messages import breakdown_lines, games_line, message_text, term_text
 from scoring.models import BlindEntry, Deal, DealHistory, Event, Table
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.games.base import Game
+    from scoring.models import Round
+
 NO_SUCH_BOARD = _("没有这一副")
 
 
-def enters_blind(user, event):
+def enters_blind(user: User, event: Event) -> bool:
     """Whether `user` enters this event's deals blind (双人独立录入): in an event with double
     entry every referee does, and sees neither the stored deal nor the other's entry; the
     organisers (the head referee) enter and correct openly and settle the differences."""
     return event.double_entry and not is_organiser(user, event)
 
 
-def not_found(template=NO_SUCH_BOARD, **params):
+def not_found(template: str = NO_SUCH_BOARD, **params: int) -> EntryError:
     return EntryError("not_found", template, **params)
 
 
-def locate_board(event, round_number, table_number, board):
+def locate_board(event: Event, round_number: int, table_number: int, board: int) -> tuple[Table, int]:
     """The table and board addressed by a page, or `EntryError("not_found")` (see `check_board`)."""
     table = (
         Table.objects.select_related("round")
@@ -50,7 +62,7 @@ def locate_board(event, round_number, table_number, board):
     return check_board(event, table, board)
 
 
-def check_board(event, table, board):
+def check_board(event: Event, table: Table, board: int) -> tuple[Table, int]:
     """`(table, board)` if the board belongs to the table's match, else `EntryError("not_found")`.
 
     A board must belong to the match: 1…N in boards mode; in games mode a
@@ -73,7 +85,7 @@ def check_board(event, table, board):
     return table, board
 
 
-def snapshot(deal):
+def snapshot(deal: Deal) -> dict[str, Any]:
     """A deal as the API and the history show it."""
     if deal is None:
         return None
@@ -97,7 +109,7 @@ def snapshot(deal):
     return data
 
 
-def api_view(deal):
+def api_view(deal: Deal) -> dict[str, Any]:
     return {
         "board": deal.board,
         **snapshot(deal),
@@ -106,7 +118,7 @@ def api_view(deal):
     }
 
 
-def next_to_confirm(rnd, user, after=(0, 0)):
+def next_to_confirm(rnd: Round, user: User, after: Any = (0, 0)) -> Any:
     """The first deal of the round after (table number, board) that `user` may confirm
     (a draft entered by someone else), else the first one before it; or None."""
     waiting = list(
@@ -119,7 +131,7 @@ def next_to_confirm(rnd, user, after=(0, 0)):
     return (later or [place for place in waiting if place != after] or [None])[0]
 
 
-def _history_row(row, links=False):
+def _history_row(row: DealHistory, links: bool = False) -> dict[str, Any]:
     return {
         "version": row.version,
         "user": row.user.username if row.user else None,
@@ -137,7 +149,7 @@ def _history_row(row, links=False):
     }
 
 
-def history_rows(table, board, links=False):
+def history_rows(table: Table, board: int, links: bool = False) -> list[dict[str, Any]]:
     """One board's history, oldest first, as the history API and pages show it."""
     return [
         _history_row(row, links)
@@ -147,7 +159,7 @@ def history_rows(table, board, links=False):
     ]
 
 
-def table_history(table):
+def table_history(table: Table) -> dict[int, list[Any]]:
     """{board: history rows} of every board of a table, in one query (the whole-table page)."""
     found = {}
     for row in DealHistory.objects.filter(table=table).select_related("user", "entrant").order_by("board", "at", "id"):
@@ -155,7 +167,7 @@ def table_history(table):
     return found
 
 
-def blind_differences(table, board):
+def blind_differences(table: Table, board: int) -> list[tuple[str, Any]]:
     """The cells where the blind entries of a board differ: [(what, {username: value})]."""
     entries = list(BlindEntry.objects.filter(table=table, board=board).select_related("user"))
     if len(entries) < 2:
@@ -169,7 +181,7 @@ def blind_differences(table, board):
         return found
     differences = []
 
-    def seats_of(payload, card):
+    def seats_of(payload: dict[str, dict[str, Any]], card: str) -> str:
         # Every copy's taker: with two decks a card has two.
         return ",".join(sorted(seat for seat, cards in payload["captured"].items() for c in cards if c == card)) or None
 
@@ -184,7 +196,7 @@ def blind_differences(table, board):
     return differences
 
 
-def table_board_states(rnd):
+def table_board_states(rnd: Round) -> dict[int, dict[int, str]]:
     """{table id: {board: "missing" | "draft" | "confirmed" | "conflict"}} for a round's dashboard."""
     states = {}
     for table_id, board, status in Deal.objects.filter(table__round=rnd).values_list("table_id", "board", "status"):
@@ -201,7 +213,7 @@ def table_board_states(rnd):
     return states
 
 
-def deal_preview(table, board, deal_json):
+def deal_preview(table: Table, board: int, deal_json: dict[str, Any]) -> dict[str, Any]:
     """What the entry page shows as the referee types: problems, or scores, and the 局 running totals.
 
     The page's JavaScript only collects the form and draws this; every number
@@ -270,7 +282,7 @@ def deal_preview(table, board, deal_json):
     }
 
 
-def placed_deal(table, board, game, rules, entered):
+def placed_deal(table: Table, board: int, game: Game, rules: Any, entered: dict[str, Any]) -> dict[str, Any] | None:
     """The deal JSON of board `board` of a game that carries a state (升级) with the state the
     table's match reached before it: every earlier board must be there (entered, in whatever
     status), in order (`games.stored.place_deal`); none after the deals a chief arbiter's ruling
@@ -294,13 +306,13 @@ def placed_deal(table, board, game, rules, entered):
     return place_deal(game, rules, entered, [deal.as_deal_json() for deal in earlier])
 
 
-def ruled_deals(table) -> int | None:
+def ruled_deals(table: Table) -> int | None:
     """The deals a chief arbiter's ruling on the table's match decided it on, or None (not ruled)."""
     ruling = getattr(table, "match_ruling", None)
     return ruling.get("deals") if isinstance(ruling, dict) else None
 
 
-def match_lines(table, board, game, rules, entered=None):
+def match_lines(table: Table, board: int, game: Game, rules: Any, entered: dict[str, Any] | None = None) -> list[str]:
     """The table's match around board `board` in the game's words, for a game that carries a
     state from deal to deal (升级: the levels before and after the deal, the match's progress to
     its end): the engine's match of the earlier deals as stored, and with the deal as entered
@@ -318,7 +330,7 @@ def match_lines(table, board, game, rules, entered=None):
     return lines
 
 
-def match_ended_at(table, board, game, rules):
+def match_ended_at(table: Table, board: int, game: Game, rules: Any) -> bool:
     """Whether the table's match, as stored, ended with board `board` or before it (a game that
     carries a state: 升级's target reached, or its deals played); False for any other game."""
     if not carries_state(game):
@@ -331,12 +343,12 @@ def match_ended_at(table, board, game, rules):
     return bool(result and result["finished"])
 
 
-def refused_field(game, problem):
+def refused_field(game: Game, problem: DealError) -> str:
     """The entry field a refusal is about, where the game says (another game's deal key)."""
     return game.refusal_key(problem) or ""
 
 
-def _table_totals(table, board, game, result):
+def _table_totals(table: Table, board: int, game: Game, result: dict[str, Any] | None) -> dict[str, int]:
     """Each seat's total at the table with this deal as entered (a game of individuals: the
     match is the sum of the deals), from the scores the engine gave the stored deals."""
     totals = dict.fromkeys(game.seats, 0)
@@ -351,7 +363,7 @@ def _table_totals(table, board, game, result):
     return totals
 
 
-def holder_questions(deal_json):
+def holder_questions(deal_json: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
     """The special cards someone captured whose holder is not given: 自得 (and a 明) depends on
     who held it, so the page asks instead of scoring it silently without."""
     captured = deal_json.get("captured") if isinstance(deal_json.get("captured"), dict) else {}

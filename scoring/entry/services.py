@@ -7,6 +7,10 @@ verification and dispute `scoring.entry.verification`, a board not played
 `scoring.entry.not_played_deal`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
@@ -48,11 +52,21 @@ from scoring.games.stored import (
 )
 from scoring.models import Deal, DealHistory, Irregularity, Table
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.models import RefereeCall
+    from scoring.table_entry.codes import TableSide
+
 # A later deal of a game that carries state, rewritten because an earlier one changed.
 RETHREADED = _("前面一副更改：本副的台上与级数随之更新")
 
 
-def _placed_again(table, board, deal_json, adjusted, scored):
+def _placed_again(
+    table: Table, board: int, deal_json: dict[str, Any], adjusted: dict[str, int] | None, scored: dict[str, Any]
+) -> dict[str, Any] | None:
     """For a game that carries state (升级), the deal scored again under the table's row lock:
     the state before it comes from the earlier deals as they stand now, not as they stood when it
     was first placed outside the transaction (a referee may have corrected one meanwhile; their
@@ -64,7 +78,7 @@ def _placed_again(table, board, deal_json, adjusted, scored):
     return None if fresh == scored else fresh
 
 
-def _rethread_later(table, board, user, ip=None):
+def _rethread_later(table: Table, board: int, user: User | None, ip: str | None = None) -> None:
     """After board `board` of a game that carries state changed, every later deal at the table
     takes the state the match now reaches (its own entry — the points — as it was): each one
     whose result moves is rewritten with a history row. A later deal the match can no longer
@@ -101,13 +115,22 @@ def _rethread_later(table, board, user, ip=None):
         earlier.append(deal.as_deal_json())
 
 
-def _same_scores(deal, scored):
+def _same_scores(deal: Any, scored: Any) -> bool:
     return all(deal.scores[seat] == scored["scores"].get(seat, 0) for seat in deal.scores)
 
 
 def deal_save(
-    *, table, board, deal_json, user, expected_version=None, reason="", ip=None, existing=UNREAD, player=None
-):
+    *,
+    table: Table,
+    board: int,
+    deal_json: dict[str, Any],
+    user: User | None,
+    expected_version: int | None = None,
+    reason: str = "",
+    ip: str | None = None,
+    existing: Any = UNREAD,
+    player: TableSide | None = None,
+) -> tuple[Deal, bool]:
     """Create or replace a deal. Returns `(deal, created)`.
 
     Replacing needs `expected_version` (else 428); a stale one is 412 and
@@ -227,12 +250,14 @@ def deal_save(
     return existing, False
 
 
-def _has_captures(deal_json):
+def _has_captures(deal_json: dict[str, dict[str, int] | str]) -> bool:
     captured = deal_json.get("captured")
     return isinstance(captured, dict) and any(captured.values())
 
 
-def _extra_after_save(existing, deal_json, adjusted):
+def _extra_after_save(
+    existing: Deal, deal_json: dict[str, dict[str, Any] | str], adjusted: dict[str, int] | None
+) -> dict[str, dict[str, str]]:
     """A board recorded not played, changed through the normal path: a result with cards (or
     without an adjusted score) means it was played after all, and the record is replaced; an
     adjusted score that is not the one recorded is the chief arbiter's (rule `adjusted`)."""
@@ -246,7 +271,7 @@ def _extra_after_save(existing, deal_json, adjusted):
     return extra
 
 
-def _check_keeps_ruled_penalties(deal, penalties):
+def _check_keeps_ruled_penalties(deal: Deal, penalties: dict[str, int]) -> None:
     """Penalties are the referees': a player's change of the deal may not lower or drop one."""
     ruled = {}
     for seat, points in Irregularity.objects.filter(deal=deal).exclude(penalty=0).values_list("seat", "penalty"):
@@ -261,7 +286,7 @@ def _check_keeps_ruled_penalties(deal, penalties):
             )
 
 
-def deal_confirm(*, deal, user, expected_version, ip=None, reason=""):
+def deal_confirm(*, deal: Deal, user: User, expected_version: int, ip: str | None = None, reason: str = "") -> Deal:
     """A second referee confirms the deal; the last person who entered or changed it may not.
     Confirming a disputed deal settles the dispute: it needs a reason."""
     table = deal.table
@@ -293,7 +318,18 @@ def deal_confirm(*, deal, user, expected_version, ip=None, reason=""):
     return deal
 
 
-def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_version, ip=None, call=None):
+def irregularity_record(
+    *,
+    deal: Deal,
+    user: User,
+    seat: str,
+    kind: str,
+    ruling: str,
+    penalty: int,
+    expected_version: int,
+    ip: str | None = None,
+    call: RefereeCall | None = None,
+) -> Deal:
     """Record an irregularity and its ruling; a penalty adds to the offender's penalties (a new version).
     `call` is the call at the table it rules on (`scoring.rulings.calls`), if any."""
     table = deal.table
@@ -341,13 +377,15 @@ def irregularity_record(*, deal, user, seat, kind, ruling, penalty, expected_ver
     return deal
 
 
-def kind_words(kind):
+def kind_words(kind: str) -> str:
     """An irregularity's kind as the history stores it: its Chinese name (pages translate it)."""
     with translation.override(None):  # no language: the Chinese msgid itself
         return str(Irregularity.Kind(kind).label) if kind in Irregularity.Kind.values else kind
 
 
-def deal_back_to_draft(*, deal, user, reason, expected_version, ip=None, call=None):
+def deal_back_to_draft(
+    *, deal: Deal, user: User, reason: str, expected_version: int, ip: Any = None, call: RefereeCall | None = None
+) -> Deal:
     """A ruling voids the deal's result (the board was redealt): the deal goes back to draft,
     unconfirmed, with the ruling (and `call`, the call it was ruled on) in its history, and the
     redeal's result replaces it."""

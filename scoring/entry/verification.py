@@ -2,6 +2,10 @@
 table link, or disputes it. What a player may do is checked by `scoring.table_entry.services`;
 these write the deal, with the same version check and history as every write."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 
 from scoring.entry.errors import EntryError
@@ -19,8 +23,13 @@ from scoring.entry.versioned import (
 from scoring.games.refusals import _
 from scoring.models import Deal, DealHistory, RefereeCall
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def deal_verify(*, deal, player, expected_version, ip=None):
+    from scoring.table_entry.codes import TableSide
+
+
+def deal_verify(*, deal: Deal, player: TableSide, expected_version: int | None, ip: str | None = None) -> Deal:
     """The other side at the table checks a draft and confirms it: counts exactly as a
     confirmation by a second referee."""
     if expected_version is None:
@@ -43,7 +52,9 @@ def deal_verify(*, deal, player, expected_version, ip=None):
     return deal
 
 
-def deal_dispute(*, deal, player, reason, expected_version=None, ip=None):
+def deal_dispute(
+    *, deal: Deal, player: TableSide, reason: str, expected_version: Any = None, ip: str | None = None
+) -> Deal:
     """A side disagrees with the deal as entered: it goes to the referees' queue, and the
     players can no longer change it (a referee settles it, `deal_save`/`deal_confirm`)."""
     reason = checked_text(reason, REASON)

@@ -6,7 +6,10 @@ the change to `DealHistory`, announcing it to the caches. Penalties ruled on cal
 deal existed join it here too.
 """
 
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
@@ -25,12 +28,20 @@ from scoring.games.stored import (
 )
 from scoring.models import Appeal, Deal, DealHistory, Irregularity, RefereeCall, Round
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.models import Table
+    from scoring.models.DealHistory import Action
+
 # Control characters, and lone surrogates (JSON's "\\ud800"), which no database encodes.
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 UNREAD = object()  # a deal not looked up yet (None means looked up and absent)
 
 
-def last_change(deal):
+def last_change(deal: Deal) -> tuple[User | None, str]:
     """`(who, what)` of the deal's newest version: the person (or None) and the history action."""
     row = (
         DealHistory.objects.filter(table_id=deal.table_id, board=deal.board)
@@ -43,7 +54,7 @@ def last_change(deal):
     return row.user, row.action
 
 
-def stale(deal):
+def stale(deal: Deal) -> EntryError:
     """Someone else's newer version stands: say who made it and what they did."""
     who, what = last_change(deal)
     return EntryError(
@@ -55,7 +66,7 @@ def stale(deal):
     )
 
 
-def check_may_write(user, table, reason):
+def check_may_write(user: User, table: Table, reason: str) -> None:
     event, rnd = table.round.event, table.round
     if not may_enter(user, event, rnd):
         if rnd.status == Round.Status.OFFICIAL:
@@ -70,13 +81,13 @@ def check_may_write(user, table, reason):
         raise EntryError("reason_required", _("本桌成绩已签字确认：更改必须写明理由"))
 
 
-def check_settles_dispute(deal, reason):
+def check_settles_dispute(deal: Deal, reason: str) -> None:
     """A referee settling a disputed deal (changing or confirming it) says why."""
     if deal.status == Deal.Status.DISPUTED and not reason.strip():
         raise EntryError("reason_required", _("这一副有争议：裁决必须写明理由"))
 
 
-def check_round_unchanged(table):
+def check_round_unchanged(table: Table) -> None:
     """Inside the write transaction: the round is still in the state the write was checked
     against. Publication and "make official" lock the round, so either they wait for this
     write or this write sees their new state and is refused."""
@@ -90,7 +101,7 @@ def check_round_unchanged(table):
         )
 
 
-def check_not_awaiting(deal):
+def check_not_awaiting(deal: Deal) -> None:
     if is_awaiting(not_played_mark(deal)):
         raise EntryError("awaiting_adjusted", _("这一副未打，等裁判长给调整分：给出之前不能确认"))
 
@@ -100,19 +111,19 @@ REASON = Text(_("理由"))
 BOARD_LIMIT = 10_000
 
 
-def checked_board(board):
+def checked_board(board: bool | int | None) -> int:
     """An optional board number as sent (a call, an appeal): None, or an integer 1 … BOARD_LIMIT."""
     if board is not None and (not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= BOARD_LIMIT):
         raise EntryError("bad_board", _("副号无效"))
     return board
 
 
-def irregularity_kind(call):
+def irregularity_kind(call: RefereeCall) -> str:
     """The irregularity a call's penalty is recorded as (the kinds a call has beyond them: other)."""
     return call.kind if call.kind in Irregularity.Kind.values else Irregularity.Kind.OTHER
 
 
-def checked_text(value, label):
+def checked_text(value: str | None, label: Text) -> str | None:
     """A reason as typed: text of at most REASON_LIMIT characters, without control characters
     other than line breaks (PostgreSQL refuses NUL; nothing else belongs in a ruling)."""
     if value is None:
@@ -127,7 +138,19 @@ def checked_text(value, label):
     return value.strip()
 
 
-def history_row(deal, *, table, action, user, before, reason="", ip=None, player=None, call=None, appeal=None):
+def history_row(
+    deal: Deal,
+    *,
+    table: Table,
+    action: Action,
+    user: User | None,
+    before: dict[str, Any] | None,
+    reason: str = "",
+    ip: str | None = None,
+    player: Any = None,
+    call: RefereeCall | None = None,
+    appeal: Appeal | None = None,
+) -> DealHistory:
     """A history row; `player` (a `scoring.table_entry.codes.TableSide`) when a player acted
     through the table link; `call` the call at the table whose ruling made the change, `appeal`
     the appeal it corrects the board for."""
@@ -151,7 +174,7 @@ def history_row(deal, *, table, action, user, before, reason="", ip=None, player
     )
 
 
-def record(deal, *, table, **history):
+def record(deal: Deal, *, table: Table, **history: Any) -> None:
     """Append to the history and announce the change (inside the writing transaction). A
     change to a published board that has an undecided appeal is that appeal's correction (the
     normal path of `scoring.rulings.appeals`): the row names it."""
@@ -161,12 +184,12 @@ def record(deal, *, table, **history):
     insert(history_row(deal, table=table, **history))
 
 
-def open_appeal(table, board):
+def open_appeal(table: Table, board: int) -> Appeal | None:
     """The latest undecided appeal about `board` at `table`, or None."""
     return Appeal.objects.filter(table=table, board=board, decided_at=None).order_by("-filed_at", "-id").first()
 
 
-def adjusting_call(table, board):
+def adjusting_call(table: Table, board: int) -> RefereeCall | None:
     """The latest ruled call of the board whose outcome the chief arbiter's adjusted score carries
     out (an adjusted score, or a board not played awaiting his score), or None."""
     return (
@@ -181,7 +204,9 @@ def adjusting_call(table, board):
     )
 
 
-def score_at_table(table, deal_json, adjusted=None, board=None):
+def score_at_table(
+    table: Table, deal_json: dict[str, Any], adjusted: dict[str, int] | None = None, board: int | None = None
+) -> dict[str, Any] | None:
     """The deal scored by the event's game as it will be stored, with what players' statistics
     need of it (where the game keeps anything). A game that carries a state from deal to deal
     (升级's levels) scores board `board` at its place in the table's match (`placed_deal`)."""
@@ -199,11 +224,11 @@ def score_at_table(table, deal_json, adjusted=None, board=None):
         raise EntryError(error.code, error.template, **error.params) from None
 
 
-def apply_scored(deal, table, scored):
+def apply_scored(deal: Deal, table: Table, scored: dict[str, Any]) -> None:
     deal.record_scored(scored, game_of(table.round.event))
 
 
-def conditional_update(deal, expected_version, with_extra=False):
+def conditional_update(deal: Deal, expected_version: int, with_extra: bool = False) -> None:
     """Write `deal` only if nobody has moved it past `expected_version` (its `extra` too, when
     a write changes it: a board's not-played mark)."""
     columns = (*Deal.RESULT_COLUMNS, "status", "entered_by", "entered_side", "confirmed_by")
@@ -215,27 +240,27 @@ def conditional_update(deal, expected_version, with_extra=False):
     deal.version = expected_version + 1
 
 
-def start_round(rnd):
+def start_round(rnd: Round) -> None:
     if rnd.status == Round.Status.SCHEDULED:
         Round.objects.filter(pk=rnd.pk, status=Round.Status.SCHEDULED).update(status=Round.Status.IN_PLAY)
         rnd.status = Round.Status.IN_PLAY
 
 
-def answer_dispute(deal, user):
+def answer_dispute(deal: Deal, user: User) -> None:
     """The referee's ruling answers the table's dispute call of this board."""
     RefereeCall.objects.filter(
         table_id=deal.table_id, board=deal.board, kind=RefereeCall.Kind.DISPUTE, answered_at=None
     ).update(answered_at=timezone.now(), answered_by=user)
 
 
-def not_played_mark(deal):
+def not_played_mark(deal: Deal) -> dict[str, Any] | None:
     """The deal's not-played mark (`scoring.engine.not_played`), or None for a board played."""
     extra = deal.extra if isinstance(deal.extra, dict) else {}
     mark = extra.get(MARK_KEY)
     return mark if isinstance(mark, dict) else None
 
 
-def pending_penalties(table, board):
+def pending_penalties(table: Table, board: int) -> tuple[dict[str, int], list[Any]]:
     """Penalties ruled on calls for this board (`scoring.rulings.calls`) that are not on its
     deal yet: `({seat: points}, [calls])`. `deal_save` adds them when it creates the deal."""
     calls = list(
@@ -249,7 +274,7 @@ def pending_penalties(table, board):
     return totals, calls
 
 
-def attach_rulings(deal, calls):
+def attach_rulings(deal: Deal, calls: list[RefereeCall]) -> None:
     """The irregularities of penalties ruled on calls before the deal existed, now on it."""
     for call in calls:
         Irregularity.objects.create(

@@ -7,6 +7,8 @@ one attempt at a time through per (username, address). The web's side of the thr
 lockout answer, the middleware taking that lock) is `scoring.web.login_throttle`.
 """
 
+from __future__ import annotations
+
 import fcntl
 import hashlib
 import re
@@ -15,6 +17,7 @@ import tempfile
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
@@ -27,12 +30,20 @@ from django.db.models import Sum
 
 from scoring.models import ApiToken, EventRole
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from django.contrib.auth.models import User
+    from django.http import HttpRequest
+
+    from scoring.models import Event
+
 LOGIN_FAILURES_EVERYWHERE = 50  # per username, from any number of addresses (AXES_FAILURE_LIMIT: per address)
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @transaction.atomic
-def role_grant(*, username, role, event):
+def role_grant(*, username: str, role: str, event: Event) -> tuple[User, bool]:
     user, created = get_user_model().objects.get_or_create(username=username)
     if created:
         user.set_unusable_password()
@@ -44,12 +55,12 @@ def role_grant(*, username, role, event):
     return user, created
 
 
-def token_for(user):
+def token_for(user: User) -> str:
     token, _ = ApiToken.objects.get_or_create(user=user, defaults={"key": secrets.token_hex(20)})
     return token.key
 
 
-def normalised_username(username):
+def normalised_username(username: str) -> str:
     """The one spelling a username is throttled under: NFKC (full-width letters become
     ASCII), no surrounding or control characters, case-folded, at most 150 characters."""
     text = unicodedata.normalize("NFKC", str(username or ""))
@@ -57,7 +68,7 @@ def normalised_username(username):
     return text[:150]
 
 
-def throttled_username(request, credentials):
+def throttled_username(request: HttpRequest, credentials: dict[str, str]) -> str:
     """AXES_USERNAME_CALLABLE: the submitted username, normalised, for counting and look-up."""
     field = settings.AXES_USERNAME_FORM_FIELD
     if credentials:
@@ -71,7 +82,7 @@ class LoginThrottle(AxesDatabaseHandler):
     guess, which no single address's counter would stop. Axes has one limit per parameter set,
     all equal, so this second, higher limit is ours."""
 
-    def is_locked(self, request, credentials=None):
+    def is_locked(self, request: HttpRequest, credentials: dict[str, str] | None = None) -> bool:
         if super().is_locked(request, credentials):
             return True
         username = get_client_username(request, credentials)
@@ -82,7 +93,7 @@ class LoginThrottle(AxesDatabaseHandler):
 
 
 @contextmanager
-def one_attempt_at_a_time(key):
+def one_attempt_at_a_time(key: str) -> Iterator[None]:
     """PostgreSQL: an advisory lock for a transaction (other logins and writes go on; every
     application host shares it). SQLite — one host by design — an exclusive `flock` on one of
     64 lock files, not a database transaction: SQLite has one write lock, and holding it

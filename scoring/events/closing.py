@@ -6,6 +6,10 @@ mistaken close, a late appeal) is the organiser's, with a reason that stays in t
 record (`Event.extra["closing_history"]`): the papers then say 正式成绩 again, not 最终成绩.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -14,15 +18,20 @@ from scoring.cache import announce_results_changed
 from scoring.games.refusals import Refusal, Text, _
 from scoring.models import Event, Round
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
 REASON_LIMIT = 500
 
 
 class ClosingError(Refusal):
-    def __init__(self, template, code="closing_refused", **params):
+    def __init__(self, template: str, code: str = "closing_refused", **params: int) -> None:
         super().__init__(code, template, **params)
 
 
-def closing_state(event):
+def closing_state(event: Event) -> dict[str, Any]:
     """Plain data for the console: rounds played, planned, whether the event may be closed and why not."""
     statuses = list(Round.objects.filter(event=event).order_by("number").values_list("status", flat=True))
     blocking = None
@@ -42,7 +51,7 @@ def closing_state(event):
 
 
 @transaction.atomic
-def event_finish(event, *, user):
+def event_finish(event: Event, *, user: User) -> Event:
     stored = Event.objects.select_for_update().get(pk=event.pk)
     if stored.is_finished:
         raise ClosingError(_("赛事已经结束"), code="already_finished")
@@ -58,7 +67,7 @@ def event_finish(event, *, user):
 
 
 @transaction.atomic
-def event_reopen(event, *, user, reason):
+def event_reopen(event: Event, *, user: User, reason: str) -> Event:
     reason = (reason or "").strip()
     if not reason or len(reason) > REASON_LIMIT:
         raise ClosingError(_("重新开放赛事须写明理由（1–500 字）"), code="reason_required")
@@ -72,7 +81,7 @@ def event_reopen(event, *, user, reason):
     return stored
 
 
-def _note(event, action, user, reason):
+def _note(event: Event, action: str, user: User, reason: str) -> None:
     history = list(event.extra.get("closing_history", []))
     history.append(
         {"action": action, "by": getattr(user, "username", ""), "at": timezone.now().isoformat(), "reason": reason}

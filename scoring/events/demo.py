@@ -3,6 +3,8 @@ fixtures/make_demo.py), a small 蚌埠斗地主 event (fixtures/demo-doudizhu.js
 fixtures/make_demo_doudizhu.py) and a small 升级 pairs event (fixtures/demo-shengji.json, made by
 fixtures/make_demo_shengji.py)."""
 
+from __future__ import annotations
+
 import json
 
 from django.conf import settings
@@ -33,7 +35,7 @@ DEMO_USERS = [
 
 
 @transaction.atomic
-def load_demo(*, reset=False):
+def load_demo(*, reset: bool = False) -> dict[str, bool]:
     """Import each demo event unless it is there already; returns {slug: True when (re)loaded}."""
     loaded = {}
     User = get_user_model()

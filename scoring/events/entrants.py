@@ -6,9 +6,12 @@ Columns, by header (Chinese or English): 编号/id, 姓名/name (individual) or
 rejected row is reported with its row number and the reason.
 """
 
+from __future__ import annotations
+
 import re
 import zipfile
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from openpyxl import load_workbook
@@ -18,6 +21,12 @@ from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import Refusal, Text, _
 from scoring.models import Entrant, Membership, Player
 from scoring.rounds.creation import hold_round_numbers, next_round_number
+
+if TYPE_CHECKING:
+    from io import BytesIO
+    from typing import Any
+
+    from scoring.models import Event
 
 HEADERS = {
     "编号": "id",
@@ -62,7 +71,7 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 class SpreadsheetError(Refusal):
     """The file as a whole cannot be read; nothing was written."""
 
-    def __init__(self, template, code="bad_spreadsheet", **params):
+    def __init__(self, template: str, code: str = "bad_spreadsheet", **params: int) -> None:
         super().__init__(code, template, **params)
 
 
@@ -72,7 +81,7 @@ class ImportReport:
     rejected: list = field(default_factory=list)  # (row number, reason as a `Text`)
 
 
-def _text(value):
+def _text(value: str | None) -> str:
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -92,7 +101,7 @@ MAX_COLUMNS = 2 * len(HEADERS)  # every known header once, and as many unknown o
 MAX_CELL_CHARACTERS = 1000
 
 
-def _check_unpacked_size(handle):
+def _check_unpacked_size(handle: BytesIO) -> None:
     """Refuse, from the zip's directory alone, a workbook whose XML would take too long to read."""
     try:
         with zipfile.ZipFile(handle) as workbook:
@@ -113,7 +122,7 @@ def _check_unpacked_size(handle):
         )
 
 
-def read_rows(handle):
+def read_rows(handle: BytesIO) -> list[tuple[int, Any]]:
     """[(row number, {field: text})] from the first sheet; unknown columns are ignored."""
     _check_unpacked_size(handle)
     sheet = load_workbook(handle, read_only=True, data_only=True).worksheets[0]
@@ -140,7 +149,7 @@ class NewEntrant:
     team: str = ""
     federation_id: str = ""
 
-    def as_dict(self):
+    def as_dict(self) -> Any:
         return {
             "code": self.code,
             "names": list(self.names),
@@ -154,12 +163,14 @@ class NewEntrant:
 NAMES_NEEDED = {Kind.PAIRS: (2, 3), Kind.TEAMS: (2, 6), Kind.INDIVIDUAL: (1, 1)}
 
 
-def taken_codes(event):
+def taken_codes(event: Event) -> set[str]:
     taken = set(Player.objects.filter(event=event).values_list("code", flat=True))
     return taken | set(Entrant.objects.filter(event=event).values_list("code", flat=True))
 
 
-def entrant_problem(event, code, names, club="", taken=()):
+def entrant_problem(
+    event: Event, code: str, names: list[str] | tuple[str, str], club: str = "", taken: set[str] | tuple[()] = ()
+) -> Text | None:
     """Why this entrant cannot be added (a `Text`), or None."""
     least, most = NAMES_NEEDED[event.kind]
     if not code:
@@ -179,7 +190,7 @@ def entrant_problem(event, code, names, club="", taken=()):
     return None
 
 
-def entrants_preview(event, handle):
+def entrants_preview(event: Event, handle: BytesIO) -> ImportReport:
     """Check every row of a spreadsheet without writing: `ImportReport` with `to_create`
     (NewEntrant) and `rejected` ((row, reason))."""
     report = ImportReport()
@@ -208,7 +219,7 @@ def entrants_preview(event, handle):
 
 
 @transaction.atomic
-def entrants_create(event, new_entrants):
+def entrants_create(event: Event, new_entrants: list[NewEntrant]) -> list[Entrant]:
     """Create checked entrants (checked again: a code may have been taken meanwhile).
     Entrants added after round N was paired are late entries joining from round N+1."""
     hold_round_numbers(event)
@@ -238,23 +249,23 @@ def entrants_create(event, new_entrants):
     return created
 
 
-def _first_unpaired_round(event):
+def _first_unpaired_round(event: Event) -> int:
     """None before round 1 is paired (an ordinary entry), else the next round's number."""
     following = next_round_number(event)
     return None if following == 1 else following
 
 
-def _last_paired_round(event):
+def _last_paired_round(event: Event) -> int:
     return next_round_number(event) - 1
 
 
 class EntrantError(Refusal):
-    def __init__(self, template, code="entrant_refused", **params):
+    def __init__(self, template: str, code: str = "entrant_refused", **params: int) -> None:
         super().__init__(code, template, **params)
 
 
 @transaction.atomic
-def entrant_update(entrant, *, names, club, team=""):
+def entrant_update(entrant: Entrant, *, names: list[str], club: str, team: str = "") -> Entrant:
     """Correct the names and club (the number stays: it is on every sheet)."""
     event = entrant.event
     problem = entrant_problem(event, entrant.code, names, club)
@@ -284,7 +295,7 @@ def entrant_update(entrant, *, names, club, team=""):
 
 
 @transaction.atomic
-def entrant_withdraw(entrant):
+def entrant_withdraw(entrant: Entrant) -> Entrant:
     """Not paired after the last round paired so far; its results stand."""
     hold_round_numbers(entrant.event)
     entrant.withdrawn_after_round = _last_paired_round(entrant.event)
@@ -294,7 +305,7 @@ def entrant_withdraw(entrant):
 
 
 @transaction.atomic
-def entrant_reinstate(entrant):
+def entrant_reinstate(entrant: Entrant) -> Entrant:
     hold_round_numbers(entrant.event)
     entrant.withdrawn_after_round = None
     entrant.save(update_fields=["withdrawn_after_round"])
@@ -303,7 +314,7 @@ def entrant_reinstate(entrant):
 
 
 @transaction.atomic
-def entrant_request_bye(entrant, round_number):
+def entrant_request_bye(entrant: Entrant, round_number: int) -> Entrant:
     """A bye asked for one round (`None` cancels it): that round pairs the entrant with no one
     and it scores nothing there; only the automatic bye of an odd count scores a win."""
     hold_round_numbers(entrant.event)

@@ -11,6 +11,10 @@ in every even 节). Results are always recorded in the draw's seats — N and S 
 whatever chairs they sit in — so a score can never move to the wrong pair; the papers and entry
 pages of a swapped 节 say which chair each draw seat is in (`session_notes`)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import models, transaction
 
 from scoring.cache import announce_results_changed
@@ -18,9 +22,16 @@ from scoring.engine.vocabulary import Kind
 from scoring.games.refusals import Refusal, _
 from scoring.models import Deal, LineUp, Membership, PairingLog, Table
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.models import Event, Match, Player, Round
+
 
 class LineUpError(Refusal):
-    def __init__(self, template, code="lineup_refused", **params):
+    def __init__(self, template: str, code: str = "lineup_refused", **params: int | str) -> None:
         super().__init__(code, template, **params)
 
 
@@ -31,17 +42,17 @@ SEATS = ("N", "E", "S", "W")
 PAIR_SIZE = 2  # a pair's members after its first two are its registered substitutes (替补)
 
 
-def directions_swapped(event, session):
+def directions_swapped(event: Event, session: int) -> bool:
     """The pairs sit on the other line in this 节 (every even 节 of an event that swaps)."""
     return bool(event.swap_directions) and event.kind == Kind.PAIRS and session % 2 == 0
 
 
-def chairs(event, session):
+def chairs(event: Event, session: int) -> dict[str, str]:
     """{draw seat: the chair it sits in} for a 节."""
     return dict(SWAPPED_CHAIR) if directions_swapped(event, session) else {seat: seat for seat in SEATS}
 
 
-def board_chairs(table, board, event):
+def board_chairs(table: Table, board: int, event: Event) -> list[tuple[str, str]] | None:
     """[(draw seat, chair)] when the pairs sit on the other line at this board, else None."""
     session = session_of(board, event.match_length, table.round.sessions)
     if not directions_swapped(event, session):
@@ -49,18 +60,18 @@ def board_chairs(table, board, event):
     return list(chairs(event, session).items())
 
 
-def session_of(board, boards, sessions):
+def session_of(board: int, boards: int, sessions: int) -> int:
     """The 节 a board belongs to: boards split evenly, the last 节 taking any remainder."""
     if sessions <= 1 or boards <= 0:
         return 1
     return min(sessions, (board - 1) * sessions // boards + 1)
 
 
-def first_board(session, boards, sessions):
+def first_board(session: int, boards: int, sessions: int) -> int:
     return next((b for b in range(1, boards + 1) if session_of(b, boards, sessions) == session), boards + 1)
 
 
-def seats_for(table, board, event):
+def seats_for(table: Table, board: int, event: Event) -> dict[str, Player]:
     """{seat: Player} at `board` of a table (the latest line-up of its 节 or earlier)."""
     session = session_of(board, event.match_length, table.round.sessions)
     lineup = (
@@ -72,7 +83,7 @@ def seats_for(table, board, event):
     return (lineup or table).seat_players()
 
 
-def lineup_matches(rnd):
+def lineup_matches(rnd: Round) -> list[Match]:
     """The matches of a round whose line-ups the organiser may set: every team match; in a pairs
     event of several 节, the matches where a pair has a registered substitute."""
     event = rnd.event
@@ -87,11 +98,11 @@ def lineup_matches(rnd):
     return list(matches.filter(models.Q(home__in=with_substitute) | models.Q(away__in=with_substitute)))
 
 
-def match_tables(match):
+def match_tables(match: Match) -> list[Table]:
     return list(Table.objects.filter(match=match).select_related("ns_entrant", "ew_entrant").order_by("number"))
 
 
-def team_members(tables):
+def team_members(tables: list[Table]) -> dict[int, list[Any]]:
     """{entrant id: [players in their order]} of the teams at `tables`, in one query."""
     members = {}
     teams = {t.ns_entrant_id for t in tables} | {t.ew_entrant_id for t in tables}
@@ -100,7 +111,9 @@ def team_members(tables):
     return members
 
 
-def lineup_set(match, session, seats_by_table, *, user=None):
+def lineup_set(
+    match: Match, session: int, seats_by_table: dict[int, dict[str, str]], *, user: User | None = None
+) -> None:
     """`seats_by_table`: {table number: {"N","S","E","W": player code}} for the match's tables
     (a team match's two, a pair match's one), from `session` on."""
     rnd = match.round
@@ -160,7 +173,9 @@ def lineup_set(match, session, seats_by_table, *, user=None):
         announce_results_changed(event)
 
 
-def session_notes(table, event, sessions, lineups=None):
+def session_notes(
+    table: Table, event: Event, sessions: int, lineups: list[LineUp] | None = None
+) -> list[dict[str, Any]]:
     """What changes at a table after its first 节, for its papers and entry pages:
     [{"session", "boards": (first, last), "swapped", "seats": [(draw seat, chair, Player)]}] for
     every later 节 where a line-up or the direction changes. `lineups`: the table's `LineUp`s

@@ -5,8 +5,11 @@ cannot change a result or a ranking may still change (name, dates, venue, the
 correction period, double entry, 节 per round); the entry mode changes between rounds,
 not while one is in play."""
 
+from __future__ import annotations
+
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import Permission
 from django.db import transaction
@@ -16,6 +19,9 @@ from scoring.cache import announce_results_changed
 from scoring.engine.names import pinyin_sort_key
 from scoring.games.refusals import Refusal, _
 from scoring.models import Deal, Event, EventRole, Round
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # Fields that decide scores, 场分 or ranks: frozen once the first deal is entered.
 RESULT_FIELDS = (
@@ -35,20 +41,20 @@ SLUG_LIMIT = 50
 
 
 class EventError(Refusal):
-    def __init__(self, template, code="event_refused", **params):
+    def __init__(self, template: str, code: str = "event_refused", **params: int | str) -> None:
         super().__init__(code, template, **params)
 
 
-def may_create_events(user):
+def may_create_events(user: User) -> bool:
     """Superusers, and the organisers they named (`scoring.add_event`)."""
     return bool(user and user.is_authenticated and user.has_perm("scoring.add_event"))
 
 
-def has_results(event):
+def has_results(event: Event) -> bool:
     return Deal.objects.filter(table__round__event=event).exists()
 
 
-def slug_proposal(name, taken=None):
+def slug_proposal(name: str, taken: set[str] | None = None) -> str:
     """An event's web address from its name: `2026 太原华牌公开赛` → `2026-tai-yuan-hua-pai-gong-kai-sai`
     (pinyin, lower-case ASCII, at most 50 characters), made unique with -2, -3…"""
     text = unicodedata.normalize("NFKC", name or "")
@@ -70,7 +76,7 @@ def slug_proposal(name, taken=None):
 
 
 @transaction.atomic
-def event_create(event, *, user):
+def event_create(event: Event, *, user: User) -> Event:
     """Save a new (validated) event and make its creator its organiser."""
     if not may_create_events(user):
         raise EventError(_("只有组织者账号可以创建赛事"), code="forbidden")
@@ -80,7 +86,7 @@ def event_create(event, *, user):
 
 
 @transaction.atomic
-def event_update(event, *, changed):
+def event_update(event: Event, *, changed: set[str]) -> Event:
     """Save an edited (validated) event; refuses a change to a result field once deals exist."""
     stored = Event.objects.select_for_update().get(pk=event.pk)
     frozen = [f for f in changed if f in RESULT_FIELDS]
@@ -119,15 +125,15 @@ def event_delete(event: Event) -> None:
         raise EventError(_("赛事的记录仍被引用，不能删除"), code="protected") from None
 
 
-def _add_event_permission():
+def _add_event_permission() -> Permission:
     return Permission.objects.get(codename="add_event", content_type__app_label="scoring")
 
 
-def grant_event_creation(user):
+def grant_event_creation(user: User) -> None:
     """A superuser names an organiser: the account may create events (and organises those)."""
     user.user_permissions.add(_add_event_permission())
 
 
-def revoke_event_creation(user):
+def revoke_event_creation(user: User) -> None:
     """The account creates no more events; the events it organises stay its own."""
     user.user_permissions.remove(_add_event_permission())

@@ -1,7 +1,10 @@
 """An event's staff, managed by its organisers: referee and co-organiser accounts,
 passwords, roles, and who did what. Superusers name the organisers who may create events."""
 
+from __future__ import annotations
+
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -12,6 +15,11 @@ from django.utils.translation import gettext_lazy
 from scoring.events.setup import grant_event_creation
 from scoring.games.refusals import Refusal, _
 from scoring.models import ApiToken, DealHistory, Event, EventRole, PairingLog, StaffAccount
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
 
 # What the activity lists call each step (result changes: DealHistory's own labels).
 ACTION_LABELS = {
@@ -25,17 +33,17 @@ ACTION_LABELS = {
 }
 
 
-def action_label(action):
+def action_label(action: str) -> Any:
     key = action.split(":")[0]
     return ACTION_LABELS.get(key, key)
 
 
 class StaffError(Refusal):
-    def __init__(self, template, code="staff_refused", **params):
+    def __init__(self, template: str, code: str = "staff_refused", **params: str) -> None:
         super().__init__(code, template, **params)
 
 
-def checked_password(password, user=None):
+def checked_password(password: str, user: User | None = None) -> None:
     try:
         validate_password(password, user)
     except ValidationError as failure:
@@ -45,7 +53,7 @@ def checked_password(password, user=None):
 
 
 @transaction.atomic
-def staff_add(event, *, username, role, password=""):
+def staff_add(event: Event, *, username: str, role: str, password: str = "") -> tuple[User, bool]:
     """Give `username` a role on the event, creating the account (with `password`) if it is new.
     An existing account keeps its password: only its owner or a superuser changes it."""
     if role not in EventRole.Role.values:
@@ -68,7 +76,7 @@ def staff_add(event, *, username, role, password=""):
 
 
 @transaction.atomic
-def organiser_add(*, username, password):
+def organiser_add(*, username: str, password: str) -> tuple[User, bool]:
     """A superuser names an organiser: the account may create events (and organises those).
     A new account is created with `password` (checked by the password validators); an
     existing one keeps its own password, which only its owner or a superuser changes.
@@ -85,7 +93,7 @@ def organiser_add(*, username, password):
     return user, created
 
 
-def may_manage_account(organiser, user, event):
+def may_manage_account(organiser: User, user: User, event: Event) -> bool:
     """An organiser may reset the password of an account only if it was created on the staff
     page of an event this organiser organises, every role it holds is on such events, and it
     organises nothing itself: an existing account added as a referee, another event's
@@ -106,7 +114,7 @@ def may_manage_account(organiser, user, event):
 
 
 @transaction.atomic
-def staff_set_password(event, *, organiser, user, password):
+def staff_set_password(event: Event, *, organiser: User, user: User, password: str) -> None:
     """A new password ends every way in with the old one: sessions (Django checks the password
     hash) and the account's API token, which a device set up before may still hold."""
     if not may_manage_account(organiser, user, event):
@@ -118,7 +126,7 @@ def staff_set_password(event, *, organiser, user, password):
 
 
 @transaction.atomic
-def staff_revoke(event, *, role_id):
+def staff_revoke(event: Event, *, role_id: int) -> None:
     """Remove a role; never the event's last organiser. The event's row is locked first, so two
     organisers removing each other at once are counted one after the other (each locking only
     the role it removed, both counted two organisers and both succeeded). An account left with
@@ -135,11 +143,11 @@ def staff_revoke(event, *, role_id):
         ApiToken.objects.filter(user_id=role.user_id).delete()
 
 
-def _organiser_count(event):
+def _organiser_count(event: Event) -> int:
     return EventRole.objects.filter(event=event, role=EventRole.Role.ORGANISER).count()
 
 
-def staff_rows(event):
+def staff_rows(event: Event) -> list[dict[str, Any]]:
     """Each account with a role on the event, its roles and what it did: [{user, roles, actions, last}]."""
     roles = EventRole.objects.filter(event=event).select_related("user").order_by("user__username", "role")
     by_user = {}
@@ -163,7 +171,7 @@ def staff_rows(event):
     return list(by_user.values())
 
 
-def recent_activity(event, limit=50):
+def recent_activity(event: Event, limit: int = 50) -> list[dict[str, Any]]:
     """The latest pairing and publication steps and result changes, newest first."""
     pairing = [
         {

@@ -11,10 +11,16 @@
 How a message names a value is `scoring.games.refusals` (`shown`, `preview`).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from scoring.games.options import EVENT, Option
 from scoring.games.refusals import DealError, _
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # §0 Standings option, an event option of the games that score each player alone.
 STANDINGS = Option(
@@ -29,7 +35,7 @@ STANDINGS = Option(
 )
 
 
-def table_points(totals):
+def table_points(totals: dict[str, int]) -> dict[str, int]:
     """§0 `table_points`: per seat of `totals` ({seat: match total}), 2 for every opponent with a
     lower total and 1 for every equal one."""
     return {
@@ -53,11 +59,16 @@ class DealsMatch:
     finished: bool = False
 
     @property
-    def table_points(self):
+    def table_points(self) -> dict[str, int]:
         return table_points(self.totals)
 
 
-def group_deals(seat_scores, deals_per_match, seats, match=DealsMatch):
+def group_deals(
+    seat_scores: list[dict[str, int] | tuple[int, ...]],
+    deals_per_match: int,
+    seats: tuple[str, ...],
+    match: type[Any] = DealsMatch,
+) -> list[Any]:
     """A table's deals grouped into matches of `deals_per_match` deals, in playing order.
 
     `seat_scores` holds each deal's scores: a dict seat → score, or a sequence in the order of
@@ -89,7 +100,7 @@ _NOT_EVERY_SEAT = {
 }
 
 
-def adjusted_scores(adjusted, seats):
+def adjusted_scores(adjusted: dict[str, bool | float] | list[int] | None, seats: tuple[str, ...]) -> dict[str, int]:
     """An arbiter's adjusted score (调整分) for a table of `seats`: `{seat: score}` in seat order.
 
     Raises `DealError("bad_adjusted")` unless `adjusted` is an object giving every seat, and only

@@ -22,6 +22,8 @@ every game); what the values then mean (a rule set's fields, a match's length) i
 JSON types are strict: `true` is not 1, `1` is not `true`, `2.0` is not 2.
 """
 
+from __future__ import annotations
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +55,7 @@ class Option:
     # (type, value) of each choice: `allows` runs for every option of every deal that has options.
     _typed_choices: frozenset = field(init=False, repr=False, compare=False, default=frozenset())
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.choices is not None:
             object.__setattr__(self, "_typed_choices", frozenset((type(choice), choice) for choice in self.choices))
         if self.level not in LEVELS:
@@ -65,11 +67,11 @@ class Option:
         if not all(self.allows(value) for value, _word in self.words):
             raise ValueError(f"{self.name}: a word for a value that is not allowed")
 
-    def word(self, value):
+    def word(self, value: bool | int | str) -> str | None:
         """The word for `value` (untranslated), or None; types compared strictly (false is not 0)."""
         return next((word for choice, word in self.words if type(choice) is type(value) and choice == value), None)
 
-    def allows(self, value):
+    def allows(self, value: Any) -> bool:
         """Whether `value` (any JSON value) is one of the option's values, types compared strictly."""
         if value is None:
             return self.nullable
@@ -79,7 +81,7 @@ class Option:
         return type(value) is int and self.minimum <= value and (maximum is None or value <= maximum)
 
     @property
-    def hint(self):
+    def hint(self) -> str:
         """The allowed values as a message names them: add / once, false / true, 0…1000, 1…, null."""
         if self.choices is not None:
             text = " / ".join(str(choice).lower() if type(choice) is bool else str(choice) for choice in self.choices)
@@ -87,7 +89,7 @@ class Option:
             text = f"{self.minimum}…{'' if self.maximum is None else self.maximum}"
         return f"{text}, null" if self.nullable else text
 
-    def as_json(self):
+    def as_json(self) -> dict[str, Any]:
         """The option as plain data, for pages and forms (`label` untranslated, Chinese)."""
         values = list(self.choices) if self.choices is not None else {"min": self.minimum, "max": self.maximum}
         return {

@@ -6,14 +6,21 @@ extracts it, and `message` fills it in. The Django layer renders the same templa
 in the request's language through gettext (`scoring.messages.text`), once.
 """
 
+from __future__ import annotations
 
-def _(template):
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _(template: str) -> str:
     """Marks a message template for `makemessages` (xgettext extracts `_("…")`);
     the pure layer cannot import Django's gettext_noop."""
     return template
 
 
-def pgettext(context, word):
+def pgettext(context: str, word: str) -> str:
     """Marks a word with its context for `makemessages` (the games' breakdown vocabularies use
     "breakdown": these words read differently on a form); the engines always write Chinese."""
     return word
@@ -22,24 +29,24 @@ def pgettext(context, word):
 class Refusal(ValueError):
     """Base of every domain error: `code` for machines, `template` + `params` for people."""
 
-    def __init__(self, code, template, **params):
+    def __init__(self, code: str, template: str, **params: Any) -> None:
         self.code = code
         self.template = template
         self.params = params
         super().__init__(self.message)
 
     @property
-    def message(self):
+    def message(self) -> str:
         """The message in the source language (Chinese), for logs, the CLI and tests."""
         return self.template.format(**self.params)
 
-    def as_json(self):
+    def as_json(self) -> dict[str, dict[str, str]]:
         return {"error": {"code": self.code, "message": self.message}}
 
-    def __eq__(self, other):
+    def __eq__(self, other: DealError) -> bool:
         return type(other) is type(self) and (self.code, self.message) == (other.code, other.message)
 
-    def __hash__(self):
+    def __hash__(self) -> Any:
         return hash((self.code, self.message))
 
 
@@ -53,11 +60,11 @@ class Text:
 
     __slots__ = ("params", "template")
 
-    def __init__(self, template, **params):
+    def __init__(self, template: str, **params: Any) -> None:
         self.template = template
         self.params = params
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.template.format(**self.params)
 
 
@@ -66,16 +73,16 @@ class _Shown:
 
     __slots__ = ("text",)
 
-    def __init__(self, text):
+    def __init__(self, text: str) -> None:
         self.text = text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.text
 
     __str__ = __repr__
 
 
-def shown(value):
+def shown(value: Any) -> Any:
     """A JSON value as a message's `{value!r:.40}` may name it without raising: the value
     itself when its `repr` is safe, else a short stand-in (the `repr` of a deeply nested list
     overflows the stack, and that of a huge integer exceeds Python's digit limit)."""
@@ -86,7 +93,7 @@ def shown(value):
     return value
 
 
-def preview(value, width=40):
+def preview(value: Any, width: int = 40) -> str:
     """A JSON value as a message's `{value}` names it: its `repr`, cut to `width` characters
     (… at the cut), or `<int>`, `<list>` where there is no `repr` (a huge integer, a list nested
     too deep). Never raises. `shown` is the same for a template that cuts it (`{value!r:.40}`)."""
@@ -97,7 +104,7 @@ def preview(value, width=40):
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def listed(items):
+def listed(items: list[Any]) -> int | Text | str:
     """Several message parameters as one: 北(N)、东(E) in Chinese, North(N), East(E) in English."""
     *head, text = items
     for item in reversed(head):

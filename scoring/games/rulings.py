@@ -8,7 +8,14 @@ A ruling is plain data, `{"outcome", "reason", "deals"}`: the outcome, the reaso
 ruled (the deals it is decided on; later deals are not expected).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.refusals import DealError, _
+
+if TYPE_CHECKING:
+    from scoring.games.base import Game
 
 # "As it stands": the match is decided by where it stands (升级: the levels reached, equal levels
 # drawn). "draw": drawn whatever it stands at. Otherwise a side of the game's (`Game.sides`), the
@@ -18,12 +25,12 @@ DRAWN = "draw"
 REASON_LIMIT = 500
 
 
-def ruling_outcomes(game) -> tuple[str, ...]:
+def ruling_outcomes(game: Game) -> tuple[str, ...]:
     """The outcomes a ruling on the game's match may have: as it stands, drawn, or a side."""
     return (AS_IT_STANDS, DRAWN, *game.sides)
 
 
-def read_ruling(game, raw, deals: int) -> dict:
+def read_ruling(game: Game, raw: dict[str, str] | None, deals: int) -> dict:
     """A ruling as stored, from `{"outcome", "reason"}` (an archive's match, the arbiter's form):
     `{"outcome", "reason", "deals"}`, `deals` the deals the match had when ruled. Raises
     `DealError` (`bad_ruling`) for a ruling the game cannot have or one without a reason."""

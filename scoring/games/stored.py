@@ -7,15 +7,27 @@ read here (`models.Event`, the archive reader's), and a stored deal is its deal 
 archive reader and the database side share it; no column of the database is known here.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games import game_of
 from scoring.games.options import EVENT
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.base import Game
+    from scoring.games.options import Option
+    from scoring.games.refusals import Text
+    from scoring.games.shengji.options import Rules
 
 # A stored deal has a column per seat of a four-seat table; a game's seats are some of them
 # (a three-seat table leaves North empty: its column holds 0).
 COLUMN_SEATS = ("N", "E", "S", "W")
 
 
-def plays_alone(game):
+def plays_alone(game: Game) -> bool:
     """Every player of the game scores for himself (no partnerships): a table's match is each
     seat's sum of deal scores."""
     return all(len(seats) == 1 for seats in game.sides.values())
@@ -28,18 +40,18 @@ MATCH_LENGTH_OPTION = "deals_per_match"
 STANDINGS_OPTION = "standings"
 
 
-def table_points(game, seat_totals):
+def table_points(game: Game, seat_totals: dict[str, int]) -> dict[str, int]:
     """A table's points per seat (games law §0) from its match totals, by the game (one that
     plays alone); seats the game lacks are not in it."""
     return game.table_points({seat: seat_totals.get(seat, 0) for seat in game.seats})
 
 
-def event_option_specs(game):
+def event_option_specs(game: Game) -> tuple[Option, ...]:
     """The game's event-level options (match length, standings): set on the event only."""
     return tuple(spec for spec in game.option_specs if spec.level == EVENT)
 
 
-def split_options(game, options):
+def split_options(game: Game, options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int | str | None]]:
     """An event's stored options (one dict) as `(deal options, event options)`."""
     event_names = {spec.name for spec in event_option_specs(game)}
     options = options if isinstance(options, dict) else {}
@@ -47,7 +59,7 @@ def split_options(game, options):
     return deal, {name: value for name, value in options.items() if name in event_names}
 
 
-def rules_for_event(game, ruleset, options, threshold=None):
+def rules_for_event(game: Game, ruleset: str, options: dict[str, Any], threshold: int | None = None) -> Any:
     """The rules in force for an event's settings (the game's refusal, a `DealError`, for a
     wrong option). A game whose match unit ends at a threshold (华牌's 局) gets the event's."""
     deal, event = split_options(game, options)
@@ -56,12 +68,12 @@ def rules_for_event(game, ruleset, options, threshold=None):
     return game.rules(ruleset, deal or None, **event)
 
 
-def event_rules(event):
+def event_rules(event: Any) -> Any:
     """The one way to an event's rules: its game's rule set with the event's options."""
     return rules_for_event(game_of(event), event.ruleset, event.options, getattr(event, "game_threshold", None))
 
 
-def event_option(event, name):
+def event_option(event: Any, name: str) -> str | None:
     """The value of one of the event's event options, its default when the event leaves it out
     (None if the game has no such option): `deals_per_match`, `standings`."""
     game = game_of(event)
@@ -72,7 +84,9 @@ def event_option(event, name):
     return options.get(name, spec.default)
 
 
-def score_stored(game, rules, deal_json, adjusted=None):
+def score_stored(
+    game: Game, rules: Any, deal_json: dict[str, Any], adjusted: dict[str, int] | None = None
+) -> dict[str, Any]:
     """A deal scored as it will be stored: the game's canonical fields and scores, and what
     players' statistics keep of it (`seat_stats`, None where the game keeps nothing).
     Raises the game's `DealError`."""
@@ -81,12 +95,12 @@ def score_stored(game, rules, deal_json, adjusted=None):
     return scored
 
 
-def column_scores(scores):
+def column_scores(scores: dict[str, int]) -> dict[str, int]:
     """A game's seat scores on the four seat columns (a seat the game lacks holds 0)."""
     return {seat: scores.get(seat, 0) for seat in COLUMN_SEATS}
 
 
-def canonical_deal(game, scored):
+def canonical_deal(game: Game, scored: dict[str, Any]) -> dict[str, Any]:
     """The deal JSON a `score_stored` result keeps (what two blind entries compare, what a
     stored deal holds): the keys the game names (`Game.deal_keys`)."""
     return {key: scored[key] for key in game.deal_keys if key in scored}
@@ -96,12 +110,14 @@ def canonical_deal(game, scored):
 # deal is scored at its place in the table's match, and a table's result is its match's.
 
 
-def carries_state(game):
+def carries_state(game: Game) -> bool:
     """Whether the game threads a state through a table's deals (`Game.carries_state`)."""
     return game.carries_state
 
 
-def place_deal(game, rules, deal_json, earlier):
+def place_deal(
+    game: Game, rules: Rules, deal_json: dict[str, Any], earlier: list[dict[str, Any]]
+) -> dict[str, Any] | None:
     """The deal JSON to score as the deal after `earlier` (the table's deals before it, as
     stored, in playing order): the game's match puts in the state reached (raises `DealError`).
     A game without a state takes the deal as it is."""
@@ -110,7 +126,7 @@ def place_deal(game, rules, deal_json, earlier):
     return game.place_deal(deal_json, earlier, rules)
 
 
-def table_match(game, rules, deals):
+def table_match(game: Game, rules: Rules, deals: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A table's match from its deals as stored, in playing order (`Game.table_match`): the
     deals the match takes from the first on — a deal it refuses (a board missing before it, a
     later deal still unconfirmed) ends what is counted — as `{"state", "ranks", "deals_played",
@@ -128,7 +144,7 @@ def table_match(game, rules, deals):
     return result if result["deals_played"] else None
 
 
-def ruled_match(game, result: dict | None, ruling: dict | None = None) -> dict | None:
+def ruled_match(game: Game, result: dict | None, ruling: dict | None = None) -> dict | None:
     """A table's match (`table_match`'s result) with the chief arbiter's ruling on it, if any
     (`scoring.games.rulings`): a match that did not finish by itself and was ruled is over, its
     winner what the game says the ruling means (`Game.ruled_winner`); a match that finished by
@@ -138,7 +154,9 @@ def ruled_match(game, result: dict | None, ruling: dict | None = None) -> dict |
     return {**result, "finished": True, "winner": game.ruled_winner(result, ruling["outcome"]), "ruled": True}
 
 
-def table_outcome(game, rules, deals, length, ruling=None):
+def table_outcome(
+    game: Game, rules: Rules, deals: list[dict[str, Any]], length: int, ruling: dict[str, int | str] | None = None
+) -> tuple[int, int, str | None, bool] | None:
     """What the standings take of a table of a game that carries a state (升级 §2.1 Standings),
     from its deals as stored in playing order: `(NS figure, EW figure, winner, finished)` — the
     levels each side reached (their difference the first tie-break), the match's winner ("NS",
@@ -153,7 +171,9 @@ def table_outcome(game, rules, deals, length, ruling=None):
     return levels["NS"], levels["EW"], result["winner"], result["finished"] or result["deals_played"] >= length
 
 
-def boards_played_out(game, rules, deals, length, ruling=None):
+def boards_played_out(
+    game: Game, rules: Rules, deals: list[dict[str, Any]], length: int, ruling: dict[str, int | str] | None = None
+) -> int:
     """How many boards a table's match needs (1…this): `length`, or fewer for a game whose match
     ends by itself (升级: the deals up to the one that ended it, as stored in playing order) or
     was ruled on by the chief arbiter (the deals it had: the rest are not expected). A match
@@ -165,7 +185,9 @@ def boards_played_out(game, rules, deals, length, ruling=None):
     return max(1, min(length, game.boards_in_play(rules, result, length)))
 
 
-def table_summary(game, rules, deals, ruling=None):
+def table_summary(
+    game: Game, rules: Rules, deals: list[dict[str, Any]], ruling: dict[str, int | str] | None = None
+) -> Text | None:
     """A table's match in the game's words (`Game.match_summary`, a `Text`, with the chief
     arbiter's ruling where he made one), or None."""
     result = table_match(game, rules, deals)

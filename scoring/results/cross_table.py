@@ -7,7 +7,10 @@ round it joined; it is not put into rounds published before it came). Withdrawn 
 marked with the round after which they withdrew: their results stand.
 """
 
+from __future__ import annotations
+
 from bisect import bisect_left
+from typing import TYPE_CHECKING
 
 from django.utils import translation
 
@@ -19,12 +22,18 @@ from scoring.results.labels import entrant_labels
 from scoring.results.match_results import event_format, event_match_results
 from scoring.results.standings import standings_by_round
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.engine.cross_table import CrossLine, Meeting
+    from scoring.models import Event
+
 # Beyond this many entrants a grid of every entrant against every other is a wall of empty
 # cells no page or sheet of paper can hold: the table lists each entrant's opponents by round.
 GRID_LIMIT = 32
 
 
-def shown_rounds(event, *, published_only):
+def shown_rounds(event: Event, *, published_only: bool) -> list[Round]:
     """The main part's rounds the cross table covers, in order."""
     rounds = Round.objects.filter(event=event, stage="").order_by("number")
     if published_only:
@@ -32,7 +41,7 @@ def shown_rounds(event, *, published_only):
     return list(rounds)
 
 
-def event_cross_table(event, *, published_only, language=None):
+def event_cross_table(event: Event, *, published_only: bool, language: str | None = None) -> dict[str, list[Any] | str]:
     """The cross table as plain data, or None for an individual event:
 
     `{"rounds": [Round], "layout": "grid" | "rounds", "entrants": [code],
@@ -98,7 +107,7 @@ def event_cross_table(event, *, published_only, language=None):
     return {"rounds": rounds, "layout": "grid" if grid else "rounds", "entrants": codes, "rows": rows}
 
 
-def _in_round(meetings, line, number, bye_points):
+def _in_round(meetings: list[dict[str, Any]], line: CrossLine, number: int, bye_points: int) -> dict[str, Any]:
     """The entrant's meeting in round `number`, its bye (scored as a win, as the standings
     score it: `{"round", "bye": True, "points"}`), or None."""
     found = next((m for m in meetings if m["round"] == number), None)
@@ -107,7 +116,7 @@ def _in_round(meetings, line, number, bye_points):
     return found
 
 
-def _meeting(meeting):
+def _meeting(meeting: Meeting) -> dict[str, Any]:
     found = {
         "round": meeting.round,
         "opponent": meeting.opponent,
@@ -121,7 +130,7 @@ def _meeting(meeting):
     return found
 
 
-def meeting_text(meeting, *, with_opponent=False):
+def meeting_text(meeting: dict[str, Any], *, with_opponent: bool = False) -> str:
     """A meeting in a cell: "2 / +250", the 场分 won and the score difference; "…" marks a match not finished
     (counted nowhere yet); "—" one not played yet. With the opponent: "A07 2 / +250"."""
     if meeting["points"] is None:
@@ -131,12 +140,12 @@ def meeting_text(meeting, *, with_opponent=False):
     return f"{meeting['opponent']} {text}" if with_opponent else text
 
 
-def signed(number):
+def signed(number: int) -> str:
     """+250, -250, 0: a difference reads with its sign."""
     return f"{number:+d}" if number else "0"
 
 
-def ranks_among(ranks, kept):
+def ranks_among(ranks: dict[str, int], kept: list[str]) -> dict[str, int]:
     """{code: rank} counted among the `kept` entrants only: an entrant not yet in the event by
     the rounds shown is no one's better (1 + how many kept entrants rank strictly higher;
     ties stay ties)."""

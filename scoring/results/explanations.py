@@ -1,13 +1,20 @@
 """What separates a standings row from the one above, in words of the active language."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from scoring.engine.standings import CRITERIA_LABELS
 from scoring.engine.vocabulary import LABEL_CONTEXT
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def explanation_text(explanation, words=None):
+
+def explanation_text(explanation: dict[str, Any] | None, words: dict[str, str] | None = None) -> str:
     """What separates a row from the one above, in the active language, e.g. “场分相同，得分差少 230”.
     `words`: the game's own names of some figures, translated (`messages.standings_labels`: 升级's 级差)."""
     if not explanation:

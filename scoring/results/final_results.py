@@ -8,6 +8,10 @@ Prizes go to entrants that did not withdraw (as places in a final stage do,
 `scoring.rounds.final_stage.finalists`): the next entrant moves up (`scoring.engine.awards`).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.engine.awards import awards_order
 from scoring.engine.brackets import StageKind
 from scoring.models import Entrant, Round
@@ -16,8 +20,13 @@ from scoring.results.labels import standings_rows
 from scoring.results.standings import event_standings
 from scoring.rounds.final_stage import stage_summary
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def final_results(event, *, places, language):
+    from scoring.models import Event
+
+
+def final_results(event: Event, *, places: int, language: str) -> dict[str, bool | list[Any]]:
     """`{"final", "rounds_not_official", "stage_undecided", "rows", "awards"}`: `rows` are
     standings rows (dicts) in the final order, each with "withdrawn_after"; `awards` is
     `[(place, [row])]` from the last prize to the first (`awards_order`)."""
@@ -42,7 +51,7 @@ def final_results(event, *, places, language):
     }
 
 
-def _in_the_event(event, rows, published):
+def _in_the_event(event: Event, rows: list[dict[str, int | str]], published: list[Round]) -> list[dict[str, int | str]]:
     """The rows of entrants in the event by the last published round (a late entry that has not
     played a published round is not placed), ranked among themselves."""
     last = max((r.number for r in published), default=0)
@@ -52,7 +61,7 @@ def _in_the_event(event, rows, published):
     return [dict(row, rank=rank_of[row["id"]]) for row in kept]
 
 
-def _with_final_stage(event, rows):
+def _with_final_stage(event: Event, rows: list[dict[str, int | str]]) -> tuple[list[Any], bool]:
     """`(rows in the final order, whether the final stage is still undecided)`."""
     summary = stage_summary(event, public=True)
     if summary is None:

@@ -1,6 +1,9 @@
 """Names, clubs and pinyin of an event's entrants, and standings rows joined with them."""
 
+from __future__ import annotations
+
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.utils import translation
 from django.utils.translation import get_language, gettext
@@ -13,14 +16,20 @@ from scoring.messages import joined, people_label, standings_labels
 from scoring.models import Entrant, Membership, Player
 from scoring.results.explanations import explanation_text
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def entrant_labels(event):
+    from scoring.engine.standings import Row
+    from scoring.models import Event
+
+
+def entrant_labels(event: Event) -> dict[str, dict[str, Any]]:
     """{code: {"name", "club", "sort_key"}} for every entrant (pairs/teams) or player (individual), cached."""
     # Under the public version: entrant and name changes move it, referees' entries do not.
     return cached(event, "labels", lambda: _entrant_labels(event), public=True, variant=get_language())
 
 
-def _entrant_labels(event):
+def _entrant_labels(event: Event) -> dict[str, dict[str, Any]]:
     # Plain rows, not model objects: the 10,000 players of a big event cost twice as much as objects.
     players = {
         p.id: p for p in Player.objects.filter(event=event).values_list("id", "name", "sort_key", "club", named=True)
@@ -55,7 +64,9 @@ def _entrant_labels(event):
     return labels
 
 
-def standings_rows(event, rows, language, *, explain=True, after_round=None):
+def standings_rows(
+    event: Event, rows: list[Row], language: str, *, explain: bool = True, after_round: int | None = None
+) -> list[dict[str, Any]]:
     """Standings rows joined with names and the explanation sentence, as dicts for tables and exports.
 
     `explain=False` leaves each row's explanation as data for the page's table to put in words
@@ -66,13 +77,13 @@ def standings_rows(event, rows, language, *, explain=True, after_round=None):
         return _standings_rows(event, rows, explain, after_round)
 
 
-def withdrawn_by(label, after_round):
+def withdrawn_by(label: dict[str, Any], after_round: int | None) -> bool:
     """The entrant had withdrawn by the end of round `after_round` (None: by now)."""
     withdrawn_after = label.get("withdrawn_after")
     return withdrawn_after is not None and (after_round is None or withdrawn_after <= after_round)
 
 
-def _standings_rows(event, rows, explain, after_round):
+def _standings_rows(event: Event, rows: list[Row], explain: bool, after_round: int | None) -> list[dict[str, Any]]:
     labels = entrant_labels(event)
     words = standings_labels(game_of(event))  # 升级: 级差 for 得分差
     result = []

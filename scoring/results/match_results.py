@@ -1,7 +1,10 @@
 """Reading match results out of the database as the plain data `scoring.engine.standings`
 takes: deal totals summed in SQL, one row per table."""
 
+from __future__ import annotations
+
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.db import connection
 from django.db.models import Count, Sum
@@ -23,8 +26,13 @@ from scoring.games.stored import (
 from scoring.messages import message_text
 from scoring.models import Deal, Entrant, Match, Round, Table
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def event_format(event):
+    from scoring.models import Event
+
+
+def event_format(event: Event) -> Format:
     return Format(
         kind=event.kind,
         mode=event.match_mode,
@@ -37,7 +45,13 @@ def event_format(event):
     )
 
 
-def pairs_table_figures(event, fmt, sides, stored=None, ruling=None):
+def pairs_table_figures(
+    event: Event,
+    fmt: Format,
+    sides: list[tuple[int, int]],
+    stored: list[dict[str, Any]] | None = None,
+    ruling: dict[str, int | str] | None = None,
+) -> tuple[int | str | None, ...]:
     """A pairs table as the round and entrant pages show it: `(NS total, EW total, NS 场分, EW
     场分, words)` from its confirmed deals in playing order (`sides`: [(ns, ew)]; `stored`:
     their deals as stored; `ruling`: the chief arbiter's ruling on its match, `Table.match_ruling`).
@@ -58,7 +72,9 @@ def pairs_table_figures(event, fmt, sides, stored=None, ruling=None):
 
 
 @without_collection  # some 50,000 objects that live till the end (scoring.collector)
-def event_match_results(event, *, published_only=False, after_round=None, stage=""):
+def event_match_results(
+    event: Event, *, published_only: bool = False, after_round: int | None = None, stage: str = ""
+) -> list[MatchResult]:
     """Every match of the event as `MatchResult`s, from confirmed deals only.
 
     Boards-mode totals are summed in SQL (one row per table); games mode needs
@@ -166,21 +182,21 @@ def event_match_results(event, *, published_only=False, after_round=None, stage=
     return results
 
 
-def entrant_codes(event):
+def entrant_codes(event: Event) -> list[str]:
     return list(Entrant.objects.filter(event=event).values_list("code", flat=True))
 
 
-def late_entries(event):
+def late_entries(event: Event) -> dict[str, int]:
     """{code: the round it was first paired in} of the event's late entries."""
     return dict(Entrant.objects.filter(event=event, joined_round__isnull=False).values_list("code", "joined_round"))
 
 
-def unfinished_of(event, fmt, matches):
+def unfinished_of(event: Event, fmt: Format, matches: list[MatchResult]) -> list[Any]:
     published = set(Round.objects.filter(event=event).published().values_list("number", flat=True))
     return [match for match in matches if match.round not in published and not match_finished(fmt, match)]
 
 
-def unfinished_matches(event):
+def unfinished_matches(event: Event) -> list[Any]:
     """The matches of unpublished rounds that are not finished yet, for the officials' files to
     name: [{"round", "sides", "deals"}] (`sides`: the entrants' codes, or the four players' in an
     individual event; `deals`: confirmed deals at its tables)."""

@@ -1,12 +1,21 @@
 """The public list of penalties (罚分) and rulings of the published rounds."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.entry.versioned import not_played_mark
 from scoring.models import Deal, Irregularity, RefereeCall
 from scoring.rulings.calls import claim_text
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _where(path, rnd, board):
+    from scoring.models import Event, Round, Table
+
+
+def _where(path: str, rnd: Round | None, board: int | None) -> dict[str, int | Round]:
     """The filter of one round's board (or of the whole event) along `path` to the table."""
     found = {}
     if rnd is not None:
@@ -16,7 +25,7 @@ def _where(path, rnd, board):
     return found
 
 
-def penalty_list(event, rnd=None, board=None):
+def penalty_list(event: Event, rnd: Round | None = None, board: int | None = None) -> list[dict[str, int | str]]:
     """Every penalty (罚分) and ruling of the published rounds (of `board` of `rnd` only, when
     given), for the public list: round, table, board, seat and who sat there, the irregularity
     and the ruling in the referee's words, and the call it was ruled on (`call`: its id, the
@@ -78,7 +87,7 @@ def penalty_list(event, rnd=None, board=None):
     return rows
 
 
-def _penalty_row(table, board, seat, points, kind, ruling):
+def _penalty_row(table: Table, board: int, seat: str, points: int, kind: str, ruling: str) -> dict[str, int | str]:
     player = table.seat_players().get(seat) if seat else None
     entrant = (table.ns_entrant if seat in "NS" else table.ew_entrant) if seat else None
     return {
@@ -94,7 +103,7 @@ def _penalty_row(table, board, seat, points, kind, ruling):
     }
 
 
-def _call_part(call):
+def _call_part(call: RefereeCall) -> dict[str, Any]:
     """What the public sees of the call a ruling came from: when, the seats, the facts, the outcome."""
     return {
         "call": call.pk,

@@ -1,5 +1,9 @@
 """An entrant's record: every published match, deal and 局, as plain data for the page."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db.models import Q
 
 from scoring.engine.not_played import MARK_KEY
@@ -14,6 +18,13 @@ from scoring.models import Deal, Entrant, Match, Table, public_rounds, with_memb
 from scoring.results.match_results import event_format, pairs_table_figures
 from scoring.results.statistics import members_statistics
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.engine.standings import Format
+    from scoring.games.base import Game
+    from scoring.models import Event, Player
+
 # Only what an entrant's page shows, read as plain values: building model objects cost as much
 # as the query.
 DEAL_ROW_FIELDS = (
@@ -22,11 +33,11 @@ DEAL_ROW_FIELDS = (
 )  # fmt: skip
 
 
-def _exposed(deal):
+def _exposed(deal: Any) -> Any:
     return deal["game_data"].get("exposed") or {}
 
 
-def deal_row(deal, game_number):
+def deal_row(deal: dict[str, int], game_number: int | None) -> dict[str, Any]:
     """A row of an entrant's deal table from a `Deal.objects.values(*DEAL_ROW_FIELDS)` row."""
     return {
         "board": deal["board"],
@@ -45,7 +56,7 @@ def deal_row(deal, game_number):
     }
 
 
-def _alone_match(table, deals, subject, game, fmt):
+def _alone_match(table: Table, deals: list[dict[str, int]], subject: Player, game: Game, fmt: Format) -> dict[str, Any]:
     """A table of a game whose players each play for themselves (蚌埠斗地主): the player's seat,
     every seat's match total with its player, the table points where the standings use them,
     and each deal's scores with the deal in the game's words."""
@@ -84,7 +95,7 @@ def _alone_match(table, deals, subject, game, fmt):
     }
 
 
-def _individual_byes(event, entrant, fmt):
+def _individual_byes(event: Event, entrant: Entrant, fmt: Format) -> list[dict[str, int | None]]:
     """[{"round", "points"}] of the published rounds the player sat out; `points`: what a bye
     earns where the standings count table points (`Format.bye_table_points`), else None."""
     by_points = fmt.standings == STANDINGS_TABLE_POINTS
@@ -97,7 +108,7 @@ def _individual_byes(event, entrant, fmt):
     ]
 
 
-def entrant_record(event, code):
+def entrant_record(event: Event, code: str) -> dict[str, Any]:
     """None when the code is unknown; else the entrant and its published matches."""
     individual = event.kind == Kind.INDIVIDUAL
     entrant = Entrant.objects.filter(event=event, code=code).prefetch_related(with_members()).first()

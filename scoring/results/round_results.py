@@ -1,5 +1,9 @@
 """A published round's results: every table's totals, 局 and 场分."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.engine.vocabulary import STANDINGS_TABLE_POINTS, Kind, MatchMode
 from scoring.games import game_of
 from scoring.games.stored import COLUMN_SEATS, plays_alone
@@ -8,13 +12,19 @@ from scoring.models import Deal, Round, Table
 from scoring.results.labels import entrant_labels
 from scoring.results.match_results import event_format, pairs_table_figures
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def published_round(event, number):
+    from scoring.games.base import Game
+    from scoring.models import Event
+
+
+def published_round(event: Event, number: int) -> Round | None:
     """The round if the public may see it, else None."""
     return Round.objects.published().filter(event=event, number=number).first()
 
 
-def played_boards(event, rnd):
+def played_boards(event: Event, rnd: Round) -> list[int]:
     """The boards a round's travellers compare, in order: in boards mode, every board a table of
     the round played (a match that ends by itself, 升级's to a target, has fewer than the
     round's most, and no traveller beyond them); None in games mode."""
@@ -23,7 +33,7 @@ def played_boards(event, rnd):
     return sorted(set(Deal.objects.filter(table__round=rnd).values_list("board", flat=True)))
 
 
-def round_results(event, rnd):
+def round_results(event: Event, rnd: Round) -> dict[str, list[Any]]:
     """Every table of a round with its totals, 局 and 场分, for the round page and the results PDF."""
     tables = list(
         Table.objects.filter(round=rnd)
@@ -82,7 +92,7 @@ def round_results(event, rnd):
     return {"tables": rows, "byes": byes}
 
 
-def _seats(game, table, totals, standings):
+def _seats(game: Game, table: Table, totals: dict[str, int], standings: str) -> list[dict[str, Any]]:
     """Each seat's player, match total and (where the standings use them) table points."""
     players = table.seat_players()
     totals = {seat: (totals or {}).get(seat, 0) for seat in game.seats}
@@ -90,7 +100,7 @@ def _seats(game, table, totals, standings):
     return [{"seat": s, "player": players[s], "total": totals[s], "points": points.get(s)} for s in game.seats]
 
 
-def _side_labels(table, labels):
+def _side_labels(table: Table, labels: dict[str, dict[str, Any]]) -> tuple[str, str]:
     """“A01 张三、李四” for each side (pairs or teams), or the two players' names (individual)."""
     if table.ns_entrant_id:
         return tuple(

@@ -1,14 +1,21 @@
 """Finding rows of a standings table by number, name, club or pinyin."""
 
+from __future__ import annotations
 
-def filter_rows(rows, query):
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def filter_rows(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     """Rows whose number starts with, or name or club contains, the query; pinyin for two letters or more."""
     query = query.strip().lower()
     if not query:
         return rows
     compact = query.replace(" ", "")
 
-    def matches(row):
+    def matches(row: dict[str, list[str] | str]) -> bool:
         if row["id"].lower().startswith(query) or query in row["name"].lower() or query in row["club"].lower():
             return True
         if len(compact) < 2 or not compact.isascii():

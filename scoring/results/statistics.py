@@ -2,7 +2,10 @@
 public version (`scoring.cache.results`): the whole event's once, and per player for the
 entrant pages."""
 
+from __future__ import annotations
+
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext
 
@@ -16,8 +19,14 @@ from scoring.games.refusals import DealError
 from scoring.games.stored import event_rules
 from scoring.models import Deal, LineUp, Membership, Player
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def warm_player_statistics(event):
+    from scoring.games.base import Game
+    from scoring.models import Event, Table
+
+
+def warm_player_statistics(event: Event) -> None:
     """Every player's statistics, computed once for the public version (the publication's
     warm-up) and stored per player as well, so that each entrant's page reads its own."""
     version = current_version(event, public=True)
@@ -27,7 +36,7 @@ def warm_player_statistics(event):
     store_items(event, "player-stats", totals, public=True, version=version)
 
 
-def members_statistics(event, members, tables):
+def members_statistics(event: Event, members: list[Player], tables: list[Table]) -> dict[int, PlayerStats | GameStats]:
     """{player id: PlayerStats} of an entrant's members: the warm-up's figures when it has
     run for the current public version, else computed over the entrant's own tables (a
     player plays only at their entrant's tables, so the two agree)."""
@@ -39,7 +48,7 @@ def members_statistics(event, members, tables):
     return player_statistics(event, players={player.id for player in members}, tables=[t.id for t in tables])
 
 
-def event_player_statistics(event, version=None):
+def event_player_statistics(event: Event, version: int | None = None) -> dict[int, PlayerStats | GameStats]:
     """{player id: PlayerStats} of the whole event, cached under the public version.
 
     Summed from the figures each deal stored when it was scored (`Deal.seat_stats`); only a
@@ -48,7 +57,9 @@ def event_player_statistics(event, version=None):
     return cached(event, "player-stats", lambda: player_statistics(event), public=True, version=version)
 
 
-def player_statistics(event, *, players=None, tables=None):
+def player_statistics(
+    event: Event, *, players: set[int] | None = None, tables: list[int] | None = None
+) -> dict[int, PlayerStats | GameStats]:
     """{player id: PlayerStats} over the confirmed deals of the published rounds
     (`scoring.games.huapai.player_stats`), computed now; `players` and `tables` (ids) limit it to those
     players at those tables (an entrant's page: its members at its tables, a few index
@@ -110,30 +121,32 @@ class GameStats:
     """One player's statistics in a game that counts them from its deals (`Game.seat_statistics`):
     the deals played and each of the game's figures, as attributes (`stats.landlord`)."""
 
-    def __init__(self, names, highest=()):
+    def __init__(self, names: tuple[str, ...], highest: tuple[str, ...] = ()) -> None:
         self.deals = 0
         self.figures = dict.fromkeys(names, 0)
         self.highest = frozenset(highest)  # figures kept as the largest, not summed (跑胡子's 最高番)
 
-    def add(self, figures):
+    def add(self, figures: tuple[int, ...]) -> None:
         self.deals += 1
         for name, value in zip(self.figures, figures, strict=True):
             self.figures[name] = max(self.figures[name], value) if name in self.highest else self.figures[name] + value
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> int:
         figures = self.__dict__.get("figures", {})
         if name in figures:
             return figures[name]
         raise AttributeError(name)
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return self.__dict__
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
 
-def _game_statistics(event, game, players, tables):
+def _game_statistics(
+    event: Event, game: Game, players: set[int] | None, tables: list[int] | None
+) -> dict[int, GameStats]:
     """{player id: GameStats} over the confirmed deals of the published rounds, counted from the
     deals as stored (`Deal.game_data`); an adjusted deal without its play counts as a deal only."""
     deals = Deal.objects.public().filter(table__round__event=event)
@@ -155,7 +168,7 @@ def _game_statistics(event, game, players, tables):
 STATISTICS_ORDER = tuple(dict.fromkeys(name for game in GAMES.values() for name in game.statistics))
 
 
-def statistics_columns(event):
+def statistics_columns(event: Event) -> list[tuple[str, str]]:
     """[(figure, label)] of a game that names its statistics (`Game.statistics_labels`), for the
     pages to draw its own columns; empty for 华牌, whose pages name theirs."""
     game = game_of(event)
@@ -163,7 +176,7 @@ def statistics_columns(event):
     return [(name, gettext(labels[name])) for name in game.statistics if name in labels]
 
 
-def statistics_rows(event, order=""):
+def statistics_rows(event: Event, order: str = "") -> list[dict[str, Any]]:
     """A row per player who played a published deal: the player, their entrant (for the link)
     and their `PlayerStats`; by the pinyin of the name, or most first by `order` (STATISTICS_ORDER)."""
     totals = event_player_statistics(event)

@@ -1,5 +1,9 @@
 """A board's traveller: that board at every table of a round, side by side."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.engine.not_played import MARK_KEY, mark_words
 from scoring.entry.game_fields import deal_words, on_its_grid
 from scoring.games import game_of
@@ -9,13 +13,20 @@ from scoring.games.stored import event_rules
 from scoring.messages import term_text
 from scoring.models import Deal
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def board_traveller(event, rnd, board):
+    from django.db.models import QuerySet
+
+    from scoring.models import Event, Round
+
+
+def board_traveller(event: Event, rnd: Round, board: int) -> list[dict[str, Any]]:
     """That board at every table of the round, side by side (like a bridge traveller)."""
     return _rows(event, _counted_deals(rnd).filter(board=board), breakdown=True)
 
 
-def round_travellers(event, rnd) -> list[tuple[int, list[dict]]]:
+def round_travellers(event: Event, rnd: Round) -> list[tuple[int, list[dict]]]:
     """Every board's traveller of the round, `[(board, rows)]` in board order, for the printed
     travellers: one query for the round's deals (a query a board built each table and its four
     players again for every board: 16 boards × 300 tables is 38,400 model instances) and without
@@ -32,7 +43,7 @@ def round_travellers(event, rnd) -> list[tuple[int, list[dict]]]:
 _TABLE_PEOPLE = ("ns_entrant", "ew_entrant", "north", "east", "south", "west")
 
 
-def _counted_deals(rnd):
+def _counted_deals(rnd: Round) -> QuerySet[Deal]:
     return (
         Deal.objects.counted()
         .filter(table__round=rnd)
@@ -41,7 +52,7 @@ def _counted_deals(rnd):
     )
 
 
-def _rows(event, deals, *, breakdown):
+def _rows(event: Event, deals: QuerySet[Deal] | list[Deal], *, breakdown: bool) -> list[dict[str, Any]]:
     game = game_of(event)
     rules = event_rules(event)
     in_words = not on_its_grid(game, rules)

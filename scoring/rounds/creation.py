@@ -1,9 +1,12 @@
 """Creating rounds: pairing the next round and changing a pairing by hand (logged)."""
 
+from __future__ import annotations
+
 import random
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count
@@ -28,10 +31,17 @@ from scoring.games.refusals import _, listed
 from scoring.models import Deal, Entrant, Event, Match, Membership, PairingLog, Player, Round, Table, with_members
 from scoring.results.match_results import entrant_codes, event_format, event_match_results
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.engine.pairing import Candidate
+
 METHODS = ("swiss", "roundrobin", "random", "manual")
 
 
-def unfinished_rounds(event):
+def unfinished_rounds(event: Event) -> list[int]:
     """Numbers of rounds with a match that has no deals or an unconfirmed deal."""
     unplayed = (
         Match.objects.filter(round__event=event, bye__isnull=True)
@@ -56,7 +66,9 @@ class PairingOptions:
     manual: str = ""  # the "manual" method's lines
 
 
-def round_pair(event, method, *, user=None, options=PairingOptions()):
+def round_pair(
+    event: Event, method: str, *, user: User | None = None, options: PairingOptions = PairingOptions()
+) -> tuple[Round, Pairing]:
     """Pair and create the next round of `event`; returns `(round, pairing)`.
 
     Swiss and random pairing refuse while an earlier round has unplayed or
@@ -88,11 +100,13 @@ def round_pair(event, method, *, user=None, options=PairingOptions()):
     return rnd, pairing
 
 
-def _changed_meanwhile():
+def _changed_meanwhile() -> PairingError:
     return PairingError(_("编排期间成绩或轮次有变动，请重新编排"), code="changed_meanwhile")
 
 
-def round_repair(rnd, method, *, user=None, options=PairingOptions()):
+def round_repair(
+    rnd: Round, method: str, *, user: User | None = None, options: PairingOptions = PairingOptions()
+) -> tuple[Round, Pairing]:
     """Pair a scheduled round again (no deal entered yet); the draw is hidden again. Logged."""
     event = rnd.event
     _check_not_started(rnd)
@@ -118,7 +132,7 @@ def round_repair(rnd, method, *, user=None, options=PairingOptions()):
     return rnd, pairing
 
 
-def round_release_draw(rnd, *, user=None):
+def round_release_draw(rnd: Round, *, user: User | None = None) -> Round:
     """Make the draw (对阵表) public at /events/<slug>/rounds/<n>/draw/; logged."""
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
@@ -130,7 +144,7 @@ def round_release_draw(rnd, *, user=None):
     return rnd
 
 
-def _log_pairing(rnd, user, action, pairing, options):
+def _log_pairing(rnd: Round, user: User | None, action: str, pairing: Pairing, options: PairingOptions) -> None:
     PairingLog.objects.create(
         round=rnd,
         user=user,
@@ -148,12 +162,12 @@ def _log_pairing(rnd, user, action, pairing, options):
     )
 
 
-def _check_not_started(rnd):
+def _check_not_started(rnd: Round) -> None:
     if rnd.status != Round.Status.SCHEDULED or Table.objects.filter(round=rnd, deals__isnull=False).exists():
         raise PairingError(_("只能在本轮开始前调整编排"), code="round_started")
 
 
-def hold_round_numbers(event):
+def hold_round_numbers(event: Event) -> None:
     """Inside a transaction: wait for, then hold off until commit, every other change of which
     rounds exist or who plays in them — pairing, withdrawals, late entries, requested byes.
     Without it, on PostgreSQL an entrant withdrawn while round 3 was being paired read "round 2
@@ -162,11 +176,11 @@ def hold_round_numbers(event):
     list(Event.objects.select_for_update().filter(pk=event.pk).values_list("pk", flat=True))
 
 
-def next_round_number(event):
+def next_round_number(event: Event) -> int:
     return (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
 
 
-def round_candidates(event, number):
+def round_candidates(event: Event, number: int) -> tuple[list[Any], list[Any]]:
     """Who round `number` pairs: `(playing, sitting out)` as Entrants, in code order. Sitting
     out: withdrawn before it, joining later, or a bye asked for this round."""
     playing, out = [], []
@@ -175,14 +189,14 @@ def round_candidates(event, number):
     return playing, out
 
 
-def _playing_codes(event, number):
+def _playing_codes(event: Event, number: int) -> set[str]:
     """The codes of the entrants round `number` pairs (`round_candidates` without their members,
     which pairing does not read)."""
     fields = ("code", "withdrawn_after_round", "joined_round", "bye_round")
     return {entrant.code for entrant in Entrant.objects.filter(event=event).only(*fields) if entrant.plays_in(number)}
 
 
-def _clubs_by_entrant(event):
+def _clubs_by_entrant(event: Event) -> dict[Any, Any]:
     clubs = defaultdict(set)
     for code, club in Membership.objects.filter(entrant__event=event).values_list("entrant__code", "player__club"):
         if club:
@@ -190,7 +204,7 @@ def _clubs_by_entrant(event):
     return {code: frozenset(found) for code, found in clubs.items()}
 
 
-def _refuse_beyond_the_plan(event, number):
+def _refuse_beyond_the_plan(event: Event, number: int) -> None:
     """A closed event pairs nothing more; one that planned N rounds pairs no N+1-th until the
     organiser changes the plan in the event's settings (a deliberate step, not a slip)."""
     if event.is_finished:
@@ -203,7 +217,7 @@ def _refuse_beyond_the_plan(event, number):
         )
 
 
-def _plan(event, method, number, options):
+def _plan(event: Event, method: str, number: int, options: PairingOptions) -> Pairing | None:
     """Round `number`'s pairing, from the standings of the rounds before it (reads only)."""
     if method not in METHODS:
         raise PairingError(_("未知编排方式 {method!r:.40}"), code="unknown_method", method=method)
@@ -246,7 +260,7 @@ def _plan(event, method, number, options):
     return pair_swiss(candidates, options.avoid_same_club)
 
 
-def _roundrobin_with_absences(everyone, playing_codes, number):
+def _roundrobin_with_absences(everyone: list[Candidate], playing_codes: set[str], number: int) -> Pairing:
     """The Berger table of every entrant stays fixed; whoever meets an entrant that does
     not play this round has a bye (docs/organising.md)."""
     full = pair_roundrobin(everyone, number - 1)
@@ -259,7 +273,7 @@ def _roundrobin_with_absences(everyone, playing_codes, number):
     return Pairing(tables=tables, byes=byes)
 
 
-def members_by_entrant(event):
+def members_by_entrant(event: Event) -> defaultdict:
     """{entrant code: [player ids in seating order]} in one query (no per-entrant look-ups)."""
     members = defaultdict(list)
     for code, player_id in (
@@ -269,7 +283,7 @@ def members_by_entrant(event):
     return members
 
 
-def create_tables(event, rnd, pairing, first_table=1):
+def create_tables(event: Event, rnd: Round, pairing: Pairing, first_table: int = 1) -> None:
     """Matches and tables of a new round, written in bulk (2,500 tables is an ordinary day).
     Entrants and players by their ids: building thousands of model objects only to take their
     ids was most of a Swiss round's time."""
@@ -330,7 +344,7 @@ def create_tables(event, rnd, pairing, first_table=1):
 
 
 @transaction.atomic
-def round_swap_entrants(rnd, first_code, second_code, *, user=None):
+def round_swap_entrants(rnd: Round, first_code: str, second_code: str, *, user: User | None = None) -> None:
     """Swap two entrants (pairs: their places at tables) before the round starts; logged."""
     _check_not_started(rnd)
     event = rnd.event
@@ -363,7 +377,7 @@ def round_swap_entrants(rnd, first_code, second_code, *, user=None):
     announce_results_changed(event, public=released)
 
 
-def _seat_entrant(place, side, entrant):
+def _seat_entrant(place: Table, side: str, entrant: Entrant) -> None:
     if side == "bye":
         place.bye = entrant
         place.save(update_fields=["bye"])

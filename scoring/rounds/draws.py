@@ -1,10 +1,19 @@
 """A round's draw (对阵表): every table with both sides' numbers and names, and the byes.
 Read by the public draw page and the organiser's round console."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.models import Match, Membership, Table
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _names_by_entrant(event):
+    from scoring.models import Entrant, Event, Round
+
+
+def _names_by_entrant(event: Event) -> dict[int, dict[str, Any]]:
     names = {}
     for entrant_id, name, club, pinyin in (
         Membership.objects.filter(entrant__event=event)
@@ -19,7 +28,7 @@ def _names_by_entrant(event):
     return names
 
 
-def _side(entrant, names):
+def _side(entrant: Entrant | None, names: dict[int, dict[str, Any]]) -> dict[str, list[str] | str] | None:
     if entrant is None:
         return None
     found = names.get(entrant.id, {"names": [], "clubs": [], "pinyin": []})
@@ -32,7 +41,7 @@ def _side(entrant, names):
     }
 
 
-def draw_rows(rnd):
+def draw_rows(rnd: Round) -> dict[str, list[Any]]:
     """`{"tables": [{number, ns, ew, seats}], "byes": [side]}`; a side is
     `{code, name, players, clubs}`; `seats` (individual events) maps N E S W to players."""
     names = _names_by_entrant(rnd.event)
@@ -64,7 +73,7 @@ def draw_rows(rnd):
     return {"tables": tables, "byes": byes}
 
 
-def search_text(row):
+def search_text(row: dict[str, dict[str, Any] | int | None]) -> str:
     """Everything a player may type to find a table: numbers, names, clubs, the names' pinyin
     and its initials ("zj" for 朱娟), lower-case."""
     parts = [str(row["number"])]

@@ -2,6 +2,10 @@
 top N. The bracket logic is pure (`scoring.engine.brackets`); this module reads standings, writes
 rounds (with `Round.stage` and `Match.label`) and reads a stage back for its public page."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 
 from scoring.cache import announce_results_changed
@@ -17,22 +21,30 @@ from scoring.results.standings import event_standings
 from scoring.rounds.creation import create_tables, next_round_number, unfinished_rounds
 from scoring.rounds.draws import draw_rows
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.engine.standings import MatchResult
+    from scoring.models import Event
+
 STAGE_KINDS = (StageKind.KNOCKOUT, StageKind.ROUND_ROBIN)
 
 
-def stage_of(event):
+def stage_of(event: Event) -> str:
     """The event's final stage kind, or "" while the main part goes on."""
     return event.rounds.exclude(stage="").values_list("stage", flat=True).first() or ""
 
 
-def stage_offered(event) -> bool:
+def stage_offered(event: Event) -> bool:
     """Whether the event may have a final stage at all: a knockout or a final round robin pairs
     sides two by two, which individuals (seated three or four a table) do not have. The console
     offers the stage only where it works (docs/organising.md)."""
     return event.kind != Kind.INDIVIDUAL
 
 
-def _check_may_start(event):
+def _check_may_start(event: Event) -> None:
     if not stage_offered(event):
         raise PairingError(_("个人赛没有决赛阶段"), code="not_for_individuals")
     if stage_of(event):
@@ -42,7 +54,7 @@ def _check_may_start(event):
         raise PairingError(_("还有未完成或未确认的比赛，不能开始决赛阶段"), code="round_unfinished")
 
 
-def finalists(event, size):
+def finalists(event: Event, size: int) -> list[str]:
     """The top `size` of the main part's standings who have not withdrawn, best first."""
     withdrawn = set(
         Entrant.objects.filter(event=event, withdrawn_after_round__isnull=False).values_list("code", flat=True)
@@ -53,7 +65,16 @@ def finalists(event, size):
     return ranked[:size]
 
 
-def _write_round(event, number, tables, byes, stage, labels, user, detail):
+def _write_round(
+    event: Event,
+    number: int,
+    tables: list[tuple[str, str]],
+    byes: list[str],
+    stage: str,
+    labels: list[str],
+    user: User,
+    detail: dict[str, list[Any]],
+) -> Round:
     rnd = Round.objects.create(
         event=event, number=number, status=Round.Status.SCHEDULED, sessions=event.sessions_per_round, stage=stage
     )
@@ -66,7 +87,7 @@ def _write_round(event, number, tables, byes, stage, labels, user, detail):
     return rnd
 
 
-def final_stage_start(event, kind, size, *, user=None):
+def final_stage_start(event: Event, kind: str, size: int, *, user: User | None = None) -> list[Round]:
     """Close the main part and create the stage's first round (a knockout) or every round
     (a round robin). The seeds are kept with the first round (`extra["seeds"]`)."""
     if kind not in STAGE_KINDS:
@@ -97,12 +118,12 @@ def final_stage_start(event, kind, size, *, user=None):
     return created
 
 
-def _seeds(event):
+def _seeds(event: Event) -> list[str]:
     first = event.rounds.exclude(stage="").order_by("number").first()
     return (first.extra.get("seeds") or []) if first else []
 
 
-def knockout_advance(event, *, user=None):
+def knockout_advance(event: Event, *, user: User | None = None) -> Round:
     """After a knockout round is played and confirmed, create the next one (semi-finals, or the
     final with the match for third place). Returns the new round."""
     last = event.rounds.filter(stage=StageKind.KNOCKOUT).order_by("-number").first()
@@ -130,7 +151,7 @@ def knockout_advance(event, *, user=None):
     return rnd
 
 
-def stage_summary(event, *, public=True):
+def stage_summary(event: Event, *, public: bool = True) -> dict[str, list[Any] | str] | None:
     """What the bracket page shows: `{"kind", "seeds", "rounds": [{round, matches}], "placings", "table"}`.
     The public sees a round's pairings once its draw is released and results once it is published."""
     kind = stage_of(event)
@@ -190,10 +211,10 @@ def stage_summary(event, *, public=True):
     return summary
 
 
-def _total(match, code):
+def _total(match: MatchResult, code: str) -> int:
     """An entrant's total in a match: its side's total at every table it sat (teams: two)."""
     return sum(t.ns_total if t.ns == code else t.ew_total for t in match.tables if code in (t.ns, t.ew))
 
 
-def _loser(match):
+def _loser(match: dict[str, list[Any] | str]) -> str:
     return next(side["code"] for side in match["sides"] if side["code"] != match["winner"])

@@ -1,7 +1,10 @@
 """Publishing a round: the checklist, provisional → official after the correction period,
 and the public list of changes made after publication."""
 
+from __future__ import annotations
+
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,8 +20,17 @@ from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import Appeal, Deal, DealHistory, PairingLog, RefereeCall, Round
 from scoring.rulings.not_played import awaiting_boards, stale_averages
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from datetime import datetime
+    from typing import Any
 
-def publication_checklist(rnd):
+    from django.contrib.auth.models import User
+
+    from scoring.models import Event
+
+
+def publication_checklist(rnd: Round) -> dict[str, list[Any]]:
     """What stands between a round and publication: blocking problems and warnings.
 
     Returns `{"blocking": [...], "warnings": [...], "open_calls": [...]}` of `Text` sentences naming
@@ -102,7 +114,7 @@ def publication_checklist(rnd):
     return {"blocking": blocking, "warnings": warnings, "open_calls": open_calls(rnd)}
 
 
-def open_calls(rnd) -> list[Text]:
+def open_calls(rnd: Round) -> list[Text]:
     """Each call of the round still awaiting a ruling, naming its table, board, kind and facts:
     "2号桌第 5 副：其他“西家出牌太慢”待裁决". A disputed board's call is not listed: the board's
     dispute already blocks publication."""
@@ -132,7 +144,7 @@ def open_calls(rnd) -> list[Text]:
     return found
 
 
-def unconfirmed_boards(rnd):
+def unconfirmed_boards(rnd: Round) -> list[Any]:
     """Sentences naming the tables and boards of a round that are not confirmed (draft or conflict)."""
 
     numbers = dict(rnd.tables.values_list("id", "number"))
@@ -144,7 +156,9 @@ def unconfirmed_boards(rnd):
     return found
 
 
-def _holder_differences(rnd, deals_by_table=None, table_ids=None):
+def _holder_differences(
+    rnd: Round, deals_by_table: dict[int, list[Any]] | None = None, table_ids: Any = None
+) -> Iterator[tuple[Any, ...]]:
     """(tables, board, card, first holder, second holder) wherever the two tables of a duplicate
     team match disagree on who was dealt ♠Q ♦J ♣10 ♥A (`table_ids`: only the matches of these tables)."""
     matches = rnd.matches.all() if table_ids is None else rnd.matches.filter(tables__id__in=table_ids).distinct()
@@ -168,7 +182,7 @@ def _holder_differences(rnd, deals_by_table=None, table_ids=None):
                     yield tables, board, card, held[0][card], held[1][card]
 
 
-def holder_disagreements(rnd, deals_by_table=None):
+def holder_disagreements(rnd: Round, deals_by_table: dict[int, list[Any]] | None = None) -> list[Text]:
     """Duplicate team matches: the dealt holders of ♠Q ♦J ♣10 ♥A must agree at both tables."""
     return [
         Text(
@@ -184,7 +198,7 @@ def holder_disagreements(rnd, deals_by_table=None):
     ]
 
 
-def holder_disagreements_by_board(rnd, table_ids=None):
+def holder_disagreements_by_board(rnd: Round, table_ids: Any = None) -> set[tuple[int, int]]:
     """{(table id, board)} of both tables of every board whose dealt holders disagree (`table_ids`:
     only the matches these tables play)."""
     return {
@@ -192,7 +206,7 @@ def holder_disagreements_by_board(rnd, table_ids=None):
     }
 
 
-def _ranges(numbers):
+def _ranges(numbers: list[int]) -> Text | str:
     """[1, 2, 3, 5] → "1–3、5" (", " in English)."""
     parts, start, previous = [], None, None
     for n in numbers:
@@ -211,12 +225,12 @@ def _ranges(numbers):
 class PublicationError(Refusal):
     """Publication refused, in domain terms: a stable code and a message naming why."""
 
-    def __init__(self, template, code="publication_refused", **params):
+    def __init__(self, template: str, code: str = "publication_refused", **params: int | Text) -> None:
         super().__init__(code, template, **params)
 
 
 @transaction.atomic
-def round_publish(rnd, *, user, open_calls_confirmed=False):
+def round_publish(rnd: Round, *, user: User, open_calls_confirmed: bool = False) -> Round:
     """In play → provisional (published). Refused while the checklist has blocking problems, and
     while a call at a table awaits its ruling unless the organiser confirms publishing anyway
     (`open_calls_confirmed`: the ruling may then change a published result, listed publicly)."""
@@ -249,7 +263,7 @@ def round_publish(rnd, *, user, open_calls_confirmed=False):
 
 
 @transaction.atomic
-def round_make_official(rnd, *, user, now=None):
+def round_make_official(rnd: Round, *, user: User, now: datetime | None = None) -> Round:
     """Provisional → official, once the correction period is over."""
     rnd = Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
     if rnd.status != Round.Status.PROVISIONAL:
@@ -283,7 +297,7 @@ def round_make_official(rnd, *, user, now=None):
     return rnd
 
 
-def changes_since_publication(event, rnd=None, board=None):
+def changes_since_publication(event: Event, rnd: Round | None = None, board: int | None = None) -> list[DealHistory]:
     """Every change to a published round's results after it was published (public list), or to
     `board` of `rnd` only; each with the call at the table whose ruling it applies and the
     appeal it was made for, where it has them (`call`, `appeal`: the public page links them)."""

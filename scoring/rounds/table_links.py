@@ -6,22 +6,32 @@ cards) and printed on the papers that go to that table, and nowhere else. Replac
 the old one useless at once (the link answers 404, the code is refused).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.db.models import F
 
 from scoring.games import game_of
 from scoring.models import Entrant, Table, new_access_code, new_table_token
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.base import Game
+    from scoring.models import Round
+
 TABLE_PATH = "/t/{token}/"
 
 
-def seat_sides(game):
+def seat_sides(game: Game) -> dict[str, str]:
     """{seat: the game's side it plays for}: 华牌 and 升级 N and S one side, E and W the other;
     蚌埠斗地主 and 跑胡子 every seat its own side (`Game.sides`)."""
     return {seat: side for side, seats in game.sides.items() for seat in seats}
 
 
-def side_entrants(table):
+def side_entrants(table: Table) -> list[tuple[str, Any]]:
     """[(side, entrant)] of the table: its two pairs or teams; in an individual event, the
     entrants of the players seated there, each on the side of the game its seat plays for
     (华牌: N and S one side, E and W the other; a game of individuals: each seat its own)."""
@@ -36,7 +46,7 @@ def side_entrants(table):
     return sorted(found, key=lambda pair: order.index(pair[0]))
 
 
-def table_links(rnd):
+def table_links(rnd: Round) -> list[dict[str, Any]]:
     """[{"table", "url", "ns", "ew", "codes"}] for every table of a round, as `manage.py
     table_links` prints them: "ns"/"ew" are the codes of the entrants seated there (None when a
     table's seats are individuals); "codes" every side's code, [(side, code)] in the game's seat
@@ -61,7 +71,7 @@ def table_links(rnd):
 
 
 @transaction.atomic
-def table_token_replace(table):
+def table_token_replace(table: Table) -> Table:
     """A new link for the table (a lost or photographed sheet); the old one stops at once."""
     table.token = new_table_token()
     table.save(update_fields=["token", "token_digest"])
@@ -69,7 +79,7 @@ def table_token_replace(table):
 
 
 @transaction.atomic
-def entrant_code_replace(entrant):
+def entrant_code_replace(entrant: Entrant) -> Entrant:
     """A new personal code for the entrant; the old one is refused from now on."""
     taken = set(Entrant.objects.filter(event_id=entrant.event_id).values_list("access_code", flat=True))
     code = new_access_code()

@@ -11,7 +11,10 @@ round's publication): the period in which results may still change is the one in
 may be appealed (docs/refereeing.md).
 """
 
+from __future__ import annotations
+
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Count, Min, Q
@@ -27,15 +30,24 @@ from scoring.games.stored import plays_alone
 from scoring.models import Appeal, DealHistory, Entrant, Round, Table, with_members
 from scoring.table_entry.codes import side_entrants
 
+if TYPE_CHECKING:
+    from datetime import datetime
+    from typing import Any
 
-def appeal_window_ends(rnd):
+    from django.contrib.auth.models import User
+
+    from scoring.models import Event, RefereeCall
+    from scoring.models.Appeal import Deposit, Status
+
+
+def appeal_window_ends(rnd: Round) -> datetime | None:
     """When appeals against this round close (None: the round is not open to appeals)."""
     if rnd.status != Round.Status.PROVISIONAL or rnd.published_at is None:
         return None
     return rnd.published_at + timedelta(minutes=rnd.event.correction_minutes)
 
 
-def _check_window(rnd, now):
+def _check_window(rnd: Round, now: datetime) -> None:
     ends = appeal_window_ends(rnd)
     if ends is None:
         if rnd.status == Round.Status.OFFICIAL:
@@ -46,19 +58,19 @@ def _check_window(rnd, now):
         raise EntryError("appeal_closed", _("申诉期已过（公布后 {minutes} 分钟内）"), minutes=minutes)
 
 
-def check_appeal_window(rnd, now) -> None:
+def check_appeal_window(rnd: Round, now: datetime) -> None:
     """`appeal_closed` unless `rnd` is within its correction period at `now`."""
     _check_window(rnd, now)
 
 
-def appellants(table) -> list:
+def appellants(table: Table) -> list:
     """Who may appeal at `table`: every entrant seated there by the game's sides — the two
     pairs or teams, or each player where the event is of individuals (跑胡子's three, 蚌埠斗地主's
     four, a 华牌 individual event's four), as the table link finds them (`side_entrants`)."""
     return [entrant for _side, entrant in side_entrants(table)]
 
 
-def round_appellants(rnd, table_number: int | None = None) -> list[tuple[int, list[tuple[str, str]]]]:
+def round_appellants(rnd: Round, table_number: int | None = None) -> list[tuple[int, list[tuple[str, str]]]]:
     """For the referees' form: each table of the round (or the one numbered) with who may appeal
     there, `(entrant code, "seat or side, code and name")` in the game's seat order — "NS 12 张三、李四"
     at a pairs table, "E p01 张三" at a 跑胡子 table (no North). One query for the entrants."""
@@ -82,14 +94,23 @@ def round_appellants(rnd, table_number: int | None = None) -> list[tuple[int, li
     return found
 
 
-def by_players(table) -> bool:
+def by_players(table: Table) -> bool:
     """Whether the table's appellants are players, not sides: a game where everyone plays alone,
     or an event of individuals (a 华牌 individual event's partners are partners for a deal only).
     Pages and refusals then say 选手, never 方."""
     return plays_alone(game_of(table.round.event)) or not (table.ns_entrant_id or table.ew_entrant_id)
 
 
-def appeal_lodge(*, table, statement, board=None, entrant=None, user=None, call=None, now=None):
+def appeal_lodge(
+    *,
+    table: Table,
+    statement: str | None,
+    board: bool | int | None = None,
+    entrant: Entrant | None = None,
+    user: User | None = None,
+    call: RefereeCall | None = None,
+    now: Any = None,
+) -> Appeal | None:
     """Lodge an appeal for an entrant seated at `table` (`appellants`): `entrant` through the
     table link (its code checked by the caller), or a referee (`user`) on behalf of `entrant`."""
     rnd, event = table.round, table.round.event
@@ -124,7 +145,9 @@ def appeal_lodge(*, table, statement, board=None, entrant=None, user=None, call=
     )
 
 
-def appeal_decide(*, appeal, user, status, decision, deposit_outcome=""):
+def appeal_decide(
+    *, appeal: Appeal, user: User, status: Status | str, decision: str, deposit_outcome: Deposit | str = ""
+) -> Appeal:
     """The committee's decision, recorded by an organiser, once."""
     event = appeal.event
     if not is_organiser(user, event):
@@ -161,7 +184,7 @@ def appeal_decide(*, appeal, user, status, decision, deposit_outcome=""):
     return appeal
 
 
-def _changed_since(appeal):
+def _changed_since(appeal: Appeal) -> bool:
     """The board's result was changed after the appeal was lodged (the correction path)."""
     if appeal.table_id is None or appeal.board is None:
         return False
@@ -178,7 +201,7 @@ APPEALS_PER_SIDE_AND_ROUND = 3
 FLOOD_DECISION = "同一方本轮通过本桌链接的申诉达到上限，一并驳回"
 
 
-def appeal_floods(rnd) -> list[dict]:
+def appeal_floods(rnd: Round) -> list[dict]:
     """Sides that reached the table link's limit of appeals in `rnd` with some still open: one
     line each on the appeals page, [{"entrant", "table", "open", "since"}], oldest first."""
     rows = (
@@ -197,7 +220,7 @@ def appeal_floods(rnd) -> list[dict]:
     ]  # fmt: skip
 
 
-def appeals_dismiss_flood(*, rnd, entrant, user) -> int:
+def appeals_dismiss_flood(*, rnd: Round, entrant: Entrant, user: User) -> int:
     """An organiser dismisses, in one action, every open appeal a side lodged through the table
     link in `rnd` (a deposit, if any, is returned: a flood is not a judgement on its money).
     Returns how many were dismissed."""
@@ -219,17 +242,17 @@ def appeals_dismiss_flood(*, rnd, entrant, user) -> int:
     return dismissed
 
 
-def open_appeals(rnd):
+def open_appeals(rnd: Round) -> Any:
     return Appeal.objects.filter(round=rnd, decided_at=None)
 
 
-def round_appeals(rnd):
+def round_appeals(rnd: Round) -> list[Appeal]:
     return list(
         Appeal.objects.filter(round=rnd).select_related("table", "entrant", "call", "decided_by").order_by("-filed_at")
     )
 
 
-def public_appeals(event):
+def public_appeals(event: Event) -> list[Appeal]:
     """Decided appeals of the published rounds, with the ruling they were about."""
     return list(
         Appeal.objects.public()

@@ -1,4 +1,4 @@
-"""Calls at a table and their rulings (issue 23): what happened during play, and what the
+"""Calls at a table and their rulings: what happened during play, and what the
 referee decided — a penalty (now, or when the board's deal is entered), an adjusted score, a
 redeal, the short hand drawing back, the board not played (under the event's rule,
 `scoring.rulings.not_played`), or nothing. Claims (声称) are calls of kind `claim` with
@@ -13,7 +13,10 @@ transaction; a penalty reaches the deal through `entry.services.irregularity_rec
 versioned and in the board's history like any other change of a result.
 """
 
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -35,18 +38,27 @@ from scoring.games.stored import event_rules
 from scoring.models import RefereeCall, Round
 from scoring.rulings.not_played import board_not_played
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.games.base import Game
+    from scoring.models import Deal, Table
+    from scoring.models.RefereeCall import Kind, Outcome
+
 PENALTY_LIMIT = 100_000  # docs/rules.md: a penalty is an integer −1 … −100000
 _SEPARATORS = re.compile(r"[\s,，、;；]+")
 
 
-def _check_may_rule(user, table):
+def _check_may_rule(user: User, table: Table) -> None:
     if not may_enter(user, table.round.event, table.round):
         if table.round.status == Round.Status.OFFICIAL:
             raise EntryError("round_official", _("本轮成绩已正式公布，只有组织者可以更改"))
         raise EntryError("forbidden", _("你不是本赛事的裁判或组织者"))
 
 
-def _seats(value, seats):
+def _seats(value: str, seats: tuple[str, ...]) -> str | None:
     """ "N E" / "ne" / "NE" → "NE" (in seat order), each one of the table's `seats` (跑胡子: E S W,
     no North); anything else is refused."""
     letters = [c for c in (value or "").upper() if not c.isspace() and c not in ",，、"]
@@ -65,14 +77,14 @@ PLAYERS_CALL_KINDS = (
 )
 
 
-def table_call_kinds(game) -> list[tuple[str, str]]:
+def table_call_kinds(game: Game) -> list[tuple[str, str]]:
     """[(kind, label)] a table of `game` offers its players when they call a referee: the players'
     reasons the game has ("other" first: the default)."""
     labels = dict(RefereeCall.Kind.choices)
     return [(str(kind), labels[kind]) for kind in PLAYERS_CALL_KINDS if kind in game.call_kinds]
 
 
-def check_call_kind(game, kind: str) -> None:
+def check_call_kind(game: Game, kind: str) -> None:
     """Refuse a call of a kind the game does not have (`Game.call_kinds`): 华牌's claims and
     exposures are not 跑胡子's, whichever door the call comes through."""
     if kind in game.call_kinds:
@@ -87,7 +99,7 @@ def check_call_kind(game, kind: str) -> None:
     raise EntryError("bad_kind", _("呼叫原因必须是 {kinds} 之一"), kinds="、".join(game.call_kinds))
 
 
-def check_call_outcome(game, outcome: str) -> None:
+def check_call_outcome(game: Game, outcome: str) -> None:
     """Refuse a ruling the game does not have (`Game.call_outcomes`) before anything is written:
     penalty points where its law has none (`no_penalties`, never accepted and then dropped when
     the deal is saved), an adjusted score or a board not played where it has none (升级)."""
@@ -105,7 +117,9 @@ def check_call_outcome(game, outcome: str) -> None:
     raise EntryError("bad_outcome", _("请选择裁决结果"))
 
 
-def call_open(*, table, user, kind, board=None, seats="", facts=""):
+def call_open(
+    *, table: Table, user: User, kind: Kind | str, board: int | None = None, seats: str = "", facts: str = ""
+) -> RefereeCall | None:
     """A referee records a call at a table (he is there: it is answered as it is opened), of a
     kind the event's game has, naming seats of its tables."""
     _check_may_rule(user, table)
@@ -124,7 +138,7 @@ def call_open(*, table, user, kind, board=None, seats="", facts=""):
     )
 
 
-def claim_fall(text_by_seat, decks=1):
+def claim_fall(text_by_seat: dict[str, str], decks: int = 1) -> dict[str, list[str]]:
     """The remaining point cards' fall as the claimant stated it: `{seat: "♥A ♥K SQ"}` typed per
     seat → `{seat: ["HA", "HK", "SQ"]}`. Each card a point card, each at most `decks` times."""
     fall, seen = {}, {}
@@ -146,7 +160,7 @@ def claim_fall(text_by_seat, decks=1):
     return fall
 
 
-def _checked_penalty(seat, points, seats):
+def _checked_penalty(seat: str, points: int, seats: tuple[str, str, str, str]) -> tuple[str, int]:
     if not isinstance(points, int) or isinstance(points, bool) or not -PENALTY_LIMIT <= points <= 0:
         raise EntryError("bad_penalty", _("罚分必须是 −1 到 −{limit} 之间的整数"), limit=PENALTY_LIMIT)
     if points == 0:
@@ -158,19 +172,19 @@ def _checked_penalty(seat, points, seats):
 
 def call_rule(
     *,
-    call,
-    user,
-    outcome,
-    ruling,
-    penalty_seat="",
-    penalty=0,
-    claimant="",
-    claim_trick=None,
-    claim_fall_by_seat=None,
-    claim_status="",
-    board=None,
-    ip=None,
-):
+    call: RefereeCall,
+    user: User,
+    outcome: Outcome | str,
+    ruling: str,
+    penalty_seat: str = "",
+    penalty: int = 0,
+    claimant: str = "",
+    claim_trick: int | None = None,
+    claim_fall_by_seat: dict[str, str] | None = None,
+    claim_status: str = "",
+    board: int | None = None,
+    ip: str | None = None,
+) -> RefereeCall | None:
     """The referee's ruling on a call. A penalty goes onto the board's deal now if it has one,
     else when the deal is first saved (`pending_penalties`); a redeal voids a result already
     entered (back to draft, in the history) so that the redeal's result replaces it. `board` names
@@ -221,7 +235,18 @@ def call_rule(
         raise
 
 
-def _rule(call, table, user, outcome, ruling, seat, points, claim, deal, ip):
+def _rule(
+    call: RefereeCall,
+    table: Table,
+    user: User,
+    outcome: Outcome | str,
+    ruling: str,
+    seat: str,
+    points: int,
+    claim: dict[str, Any],
+    deal: Deal | None,
+    ip: str | None,
+) -> RefereeCall:
     with transaction.atomic():
         updated = RefereeCall.objects.filter(pk=call.pk, ruled_at=None).update(
             board=call.board,
@@ -260,7 +285,7 @@ def _rule(call, table, user, outcome, ruling, seat, points, claim, deal, ip):
     return call
 
 
-def _claim(table, claimant, trick, fall_by_seat, status):
+def _claim(table: Table, claimant: str, trick: int, fall_by_seat: dict[str, str], status: str) -> dict[str, Any]:
     event = table.round.event
     decks = game_of(event).card_copies(event_rules(event))  # a claim counts 华牌's tricks
     if claimant not in SEATS:
@@ -277,7 +302,7 @@ def _claim(table, claimant, trick, fall_by_seat, status):
     }
 
 
-def _penalty_onto(deal, call, user, ip):
+def _penalty_onto(deal: Deal, call: RefereeCall, user: User, ip: str | None) -> None:
     irregularity_record(
         deal=deal,
         user=user,
@@ -291,14 +316,14 @@ def _penalty_onto(deal, call, user, ip):
     )
 
 
-def _void_for_redeal(deal, call, user, ip):
+def _void_for_redeal(deal: Deal, call: RefereeCall, user: User, ip: None) -> None:
     """The board was redealt: the result entered for the first deal no longer stands. It goes
     back to draft, with the ruling in its history; the redeal's result replaces it."""
     reason = history_reason(call)
     deal_back_to_draft(deal=deal, user=user, reason=reason, expected_version=deal.version, ip=ip, call=call)
 
 
-def penalty_apply(*, call, user, ip=None):
+def penalty_apply(*, call: RefereeCall, user: User, ip: Any = None) -> Deal:
     """A penalty ruled before the deal existed, applied by hand (the board page offers it when
     the deal arrived without it, e.g. entered at the moment of the ruling)."""
     _check_may_rule(user, call.table)
@@ -312,7 +337,7 @@ def penalty_apply(*, call, user, ip=None):
     return deal
 
 
-def claim_values(table, board):
+def claim_values(table: Table, board: int) -> tuple[dict[str, str], RefereeCall | None]:
     """The entry grid's values from the board's ruled claim (`card-HA` → seat), for a board
     with no deal yet: the referee confirms them on the grid and enters the rest."""
     call = (
@@ -332,7 +357,7 @@ def claim_values(table, board):
     return values, call
 
 
-def round_calls(rnd):
+def round_calls(rnd: Round) -> list[Any]:
     """Every call of the round, newest first, for the referees' list."""
     return list(
         RefereeCall.objects.filter(table__round=rnd)
@@ -341,12 +366,12 @@ def round_calls(rnd):
     )
 
 
-def history_reason(call):
+def history_reason(call: RefereeCall) -> str:
     """How a call's ruling reads in a board's history."""
     return f"{call.get_kind_display()}：{call.ruling}"[:REASON_LIMIT]
 
 
-def claim_text(call):
+def claim_text(call: RefereeCall) -> str:
     """A claim's fall as a referee reads it: "N ♥A ♥K；S ♣10" ("" for other calls)."""
     if not call.claim_fall:
         return ""

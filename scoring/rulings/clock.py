@@ -1,4 +1,4 @@
-"""The round clock (issue 23): the organiser starts, pauses, resumes and extends a round's
+"""The round clock: the organiser starts, pauses, resumes and extends a round's
 clock and finally calls time, from the round's console; each action is a `ClockEntry` (who,
 when) written in its own transaction, and the clock is what the entries add up to
 (`scoring.engine.clock.clock_at`, pure).
@@ -8,6 +8,10 @@ rule (`scoring.rulings.not_played`), one transaction per table; calling it again
 twice. Boards entered after time was called are late (`late_boards`): the referee may apply the
 event's late-play penalty through a call of kind slow play (`late_play_penalty`).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Min
@@ -35,23 +39,32 @@ from scoring.models import ClockEntry, Deal, DealHistory, RefereeCall, Round, Ta
 from scoring.rulings.calls import call_open, call_rule
 from scoring.rulings.not_played import TIME_CALLED, board_not_played
 
+if TYPE_CHECKING:
+    from datetime import datetime
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.engine.clock import Clock, ClockSettings
+    from scoring.models import Event
+
 # What a late-play penalty's call says (stored in Chinese; pages show it through gettext).
 LATE_FACTS = _("时间到之后才录入这一副")
 LATE_RULING = _("迟打：按赛事规定罚分")
 
 
-def event_clock(event):
+def event_clock(event: Event) -> ClockSettings:
     """The event's `ClockSettings` (minutes per round and per board, late-play penalty)."""
     return clock_settings(event.extra)
 
 
-def round_minutes(event):
+def round_minutes(event: Event) -> int:
     """The minutes a round of the event runs (0: untimed)."""
     boards = event.match_length if event.match_mode == MatchMode.BOARDS else None
     return event_clock(event).minutes_for(boards)
 
 
-def _entries(rnd):
+def _entries(rnd: Round) -> list[Entry]:
     return [
         Entry(action, at, minutes)
         for action, at, minutes in ClockEntry.objects.filter(round=rnd)
@@ -60,24 +73,26 @@ def _entries(rnd):
     ]
 
 
-def round_clock(rnd, now=None):
+def round_clock(rnd: Round, now: datetime | None = None) -> Clock:
     """The round's clock now (`scoring.engine.clock.Clock`)."""
     return clock_at(_entries(rnd), round_minutes(rnd.event), now or timezone.now())
 
 
-def clock_log(rnd):
+def clock_log(rnd: Round) -> list[ClockEntry]:
     """The clock's entries with who made them, for the round's console."""
     return list(ClockEntry.objects.filter(round=rnd).select_related("user").order_by("at", "id"))
 
 
-def pace(rnd, clock):
+def pace(rnd: Round, clock: Clock) -> None:
     """With minutes per board: the boards a table should have played by now (else None)."""
     event = rnd.event
     boards = event.match_length if event.match_mode == MatchMode.BOARDS else None
     return boards_due(clock, event_clock(event).board_minutes, boards)
 
 
-def clock_act(*, rnd, user, action, minutes=0, finish_in_play=True, now=None):
+def clock_act(
+    *, rnd: Round, user: User, action: str, minutes: int = 0, finish_in_play: bool = True, now: datetime | None = None
+) -> tuple[Clock, int]:
     """An organiser acts on the round's clock. Returns `(clock, boards recorded not played)`.
 
     `minutes`: the extension (1 … EXTEND_MINUTES_LIMIT). Calling time with `finish_in_play`
@@ -117,7 +132,7 @@ def clock_act(*, rnd, user, action, minutes=0, finish_in_play=True, now=None):
     return round_clock(rnd, now), recorded
 
 
-def boards_not_started(event, boards_with_results, finish_in_play):
+def boards_not_started(event: Event | type[Any], boards_with_results: set[int], finish_in_play: bool) -> list[int]:
     """The boards of a table (boards mode) not started when time is called: those after its
     last result (`boards_with_results`: not counting the records calling time made), less the
     first of them — the one in play — when it may be finished. Boards without a result before
@@ -133,7 +148,7 @@ def boards_not_started(event, boards_with_results, finish_in_play):
     return waiting[1:] if finish_in_play else waiting
 
 
-def time_call(rnd, user, *, finish_in_play=True):
+def time_call(rnd: Round, user: User, *, finish_in_play: bool = True) -> int:
     """Record the boards not started at every table as not played (one transaction per table;
     a board entered meanwhile is left as entered). Returns how many were recorded."""
     event = rnd.event
@@ -160,7 +175,7 @@ def time_call(rnd, user, *, finish_in_play=True):
     return recorded
 
 
-def late_boards(rnd, called_at=None):
+def late_boards(rnd: Round, called_at: Any = None) -> set[tuple[int, int]]:
     """{(table id, board)} of the boards whose result was entered after time was called
     (none before it is called): a first entry after it, or a result replacing the not-played
     record after it. Boards recorded not played are not late."""
@@ -183,7 +198,7 @@ def late_boards(rnd, called_at=None):
     return late
 
 
-def late_play_penalty(*, table, board, user, seat, ip=None):
+def late_play_penalty(*, table: Table, board: int, user: User, seat: str, ip: str | None = None) -> RefereeCall | None:
     """The event's late-play penalty on `seat` for a board entered after time was called: a
     call of kind slow play at the table, ruled at once with that penalty (onto the deal, a new
     version in its history, like any penalty). Once per board."""
@@ -215,7 +230,7 @@ def late_play_penalty(*, table, board, user, seat, ip=None):
         )  # fmt: skip
 
 
-def state_words(clock):
+def state_words(clock: Clock) -> Text:
     """The clock's state in words (a `Text`): 计时中, 暂停, 时间到…"""
     return Text(CLOCK_STATES[clock.state])
 

@@ -12,6 +12,10 @@ checklist and the entry grids read it from there. A ruling may be replaced by an
 own reason); deals after it are refused (`scoring.entry.selectors.placed_deal`).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 
 from scoring.cache import announce_results_changed
@@ -25,8 +29,13 @@ from scoring.games.rulings import read_ruling
 from scoring.games.stored import carries_state, event_rules, table_match, table_summary
 from scoring.models import Deal, DealHistory, Table
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def rule_match(*, table: Table, user, outcome: str, reason: str, ip: str | None = None) -> dict:
+    from scoring.models import Round
+
+
+def rule_match(*, table: Table, user: User, outcome: str, reason: str, ip: str | None = None) -> dict:
     """The chief arbiter (an organiser of the event) rules on the table's unfinished match:
     `outcome` "as_it_stands", "draw" or a side ("NS", "EW": by the regulations), with `reason`.
     Returns the ruling as stored. Raises `EntryError`: not an organiser, a game whose match
@@ -87,7 +96,7 @@ def rule_match(*, table: Table, user, outcome: str, reason: str, ip: str | None 
     return ruling
 
 
-def match_ruling_rows(rnd) -> list[dict]:
+def match_ruling_rows(rnd: Round) -> list[dict]:
     """The round's tables whose match the chief arbiter may rule on or has ruled on (a game whose
     match carries a state): `{"table", "ruling", "words"}` — the table's number, its ruling (None:
     not yet) and its match in the game's words (a `Text`). A match over by itself is not listed."""

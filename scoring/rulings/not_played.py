@@ -1,4 +1,4 @@
-"""Boards not played (issue 23): a referee records one from the board's entry page or as the
+"""Boards not played: a referee records one from the board's entry page or as the
 outcome of a call (a wrong card count that ends in no play), and calling time records the
 boards not started (`scoring.rulings.clock`). The event's rule decides the score
 (`scoring.engine.not_played`: zero, the average of the other tables, or the chief arbiter's
@@ -8,6 +8,10 @@ adjusted score, marked not played, a ruling in the board's history.
 A result that arrives later replaces the record through the normal correction path (the entry
 page, or the referee API, with the version): the mark goes with the record.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from django.db.models import Count
 
@@ -31,16 +35,23 @@ from scoring.games import game_of
 from scoring.games.refusals import Text, _
 from scoring.models import Deal
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from django.contrib.auth.models import User
+
+    from scoring.models import Event, RefereeCall, Round, Table
+
 # The reason calling time writes (stored in Chinese; pages show it through gettext).
 TIME_CALLED = _("时间到时这一副还没有开始")
 
 
-def event_rule(event):
+def event_rule(event: Event) -> str:
     """The event's rule for a board not played (its settings; `zero` unless set)."""
     return rule_of(event.extra)
 
 
-def _other_tables(table, board):
+def _other_tables(table: Table, board: int) -> list[dict[str, int]]:
     """The board's seat scores without their penalties at the round's other tables where it
     was played and confirmed."""
     rows = (
@@ -57,7 +68,9 @@ def _other_tables(table, board):
     return found
 
 
-def not_played_score(table, board, *, reason, time=False):
+def not_played_score(
+    table: Table, board: int, *, reason: str, time: bool = False
+) -> tuple[dict[str, int], dict[str, Any]]:
     """`(adjusted score, mark)` of the board not played at `table`, under the event's rule now,
     on the game's seats (跑胡子's E S W: its adjusted score has no North)."""
     rule = event_rule(table.round.event)
@@ -71,14 +84,23 @@ def not_played_score(table, board, *, reason, time=False):
     return _on(seats, zero_scores()), new_mark(ZERO, reason, time=time)
 
 
-def _on(seats, scores):
+def _on(seats: tuple[str, ...], scores: dict[str, int]) -> dict[str, int]:
     """The scores of the table's seats only (a seat the game lacks scores nothing)."""
     return {seat: scores.get(seat, 0) for seat in seats}
 
 
 def board_not_played(
-    *, table, board, user, reason, expected_version=None, ip=None, time=False, existing=UNREAD, call=None
-):
+    *,
+    table: Table,
+    board: int,
+    user: User,
+    reason: str,
+    expected_version: int | None = None,
+    ip: str | None = None,
+    time: bool = False,
+    existing: Any = UNREAD,
+    call: RefereeCall | None = None,
+) -> tuple[Deal, bool] | None:
     """A referee records the board not played at `table`, with a reason (a deal already there is
     replaced at `expected_version`); `call` is the call whose ruling this is, if any. Returns
     `(deal, created)`."""
@@ -100,13 +122,13 @@ def board_not_played(
     )
 
 
-def not_played_text(deal):
+def not_played_text(deal: Deal) -> Text | None:
     """The words for a deal recorded not played (a `Text`), or None for a board played."""
     mark = not_played_mark(deal)
     return mark_words(mark) if mark else None
 
 
-def not_played_boards(rnd, table_ids=None):
+def not_played_boards(rnd: Round, table_ids: set[int] | None = None) -> dict[tuple[int, int], dict[str, bool | str]]:
     """{(table id, board): mark} of the round's boards recorded not played (at `table_ids` only,
     when given)."""
     deals = Deal.objects.filter(table__round=rnd, extra__has_key=MARK_KEY)
@@ -117,7 +139,7 @@ def not_played_boards(rnd, table_ids=None):
     }
 
 
-def stale_averages(rnd):
+def stale_averages(rnd: Round) -> list[Text]:
     """Boards scored by the average whose count of other tables has changed since (results
     arrived or were corrected after): `Text` warnings for the publication checklist. The
     referee records the board again to recompute it."""
@@ -157,7 +179,7 @@ def stale_averages(rnd):
     return warnings
 
 
-def awaiting_boards(rnd):
+def awaiting_boards(rnd: Round) -> list[Text]:
     """Blocking sentences for boards recorded not played that wait for the chief arbiter's score."""
     found = []
     for deal in (

@@ -13,10 +13,13 @@ row lock (PostgreSQL `FOR UPDATE`; SQLite's write lock, taken when the transacti
 forty guesses at once are compared ten at most.
 """
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.core import signing
 from django.db import transaction
@@ -30,6 +33,9 @@ from scoring.games.refusals import _
 from scoring.games.stored import plays_alone
 from scoring.models import Entrant, RefereeCall, Table, WrongCode
 from scoring.rounds.table_links import seat_sides, side_entrants, table_token_replace  # noqa: F401 (the sides, for callers)
+
+if TYPE_CHECKING:
+    from scoring.models import Round
 
 WRONG_CODES_ALLOWED = 10
 WRONG_CODES_WINDOW = timedelta(minutes=10)
@@ -65,7 +71,7 @@ class TableGuarded(EntryError):
     """`429 table_guarded`: too many wrong codes at the table, and this phone is not known for
     the side of the code it sent. `until`: when the window passes."""
 
-    def __init__(self, until: datetime):
+    def __init__(self, until: datetime) -> None:
         super().__init__(
             "table_guarded",
             _(
@@ -76,7 +82,7 @@ class TableGuarded(EntryError):
         self.until = until
 
 
-def _normalised(code):
+def _normalised(code: int | list[str] | str | None) -> str | None:
     """As typed on a phone: spaces and dashes ignored, any case (the alphabet is upper case).
     A code that cannot be one (not text, longer than any code, with control characters or a
     lone surrogate) is a malformed request, `400 bad_code_format`, and not a guess: it is not
@@ -124,7 +130,7 @@ def side_for_code(table: Table, code: object, phone: Phone | None = None, *, cou
     return found
 
 
-def _guard_until(table):
+def _guard_until(table: Table) -> datetime | None:
     """The end of the table's guard, read under the table's row lock, or None."""
     until = Table.objects.select_for_update().filter(pk=table.pk).values_list("locked_until", flat=True).first()
     return until if until is not None and until > timezone.now() else None
@@ -133,7 +139,7 @@ def _guard_until(table):
 GUARD_CALL_NOTE = "本桌录入码错误过多（自动呼叫）"
 
 
-def _count_wrong_code(table):
+def _count_wrong_code(table: Table) -> None:
     """Record a wrong code (the caller holds the table's row lock); the tenth within the window
     guards the table until the oldest of those ten leaves it (stored on the table, so polls need
     no look-up), and calls a referee by itself unless the table has an open call already."""
@@ -159,7 +165,7 @@ def wrong_codes_lock_until(table: Table) -> datetime | None:
     return table.locked_until
 
 
-def guarded_tables(rnd) -> list[dict]:
+def guarded_tables(rnd: Round) -> list[dict]:
     """The round's guarded tables for the top of the referees' queue: [{"table": number, "count":
     wrong codes since the last clearing, "since": the first one's time, "until": the guard's end}],
     longest guarded first."""
@@ -190,7 +196,7 @@ def guarded_link_replace(table: Table) -> Table:
     return table
 
 
-def _code_digest(entrant):
+def _code_digest(entrant: Entrant) -> str:
     # The cookie names the code it was earned with by a digest: a replaced code ends it.
     return hashlib.sha256(entrant.access_code.encode()).hexdigest()[:16]
 

@@ -1,4 +1,4 @@
-"""Plausibility flags for the referees (issue 22): not refusals — a deal can be both right and
+"""Plausibility flags for the referees: not refusals — a deal can be both right and
 odd — but boards worth a look when the players score themselves.
 
 - `holders_differ`: boards played at several tables from the same pre-dealt cards (a team
@@ -11,7 +11,10 @@ Flags are computed from the stored deals and their history, so they follow every
 referee clears one with a word (`FlagCleared`), which stays in the record.
 """
 
+from __future__ import annotations
+
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Q
@@ -22,6 +25,15 @@ from scoring.games.huapai.player_stats import STORED_FIELDS
 from scoring.games.refusals import _ as _mark
 from scoring.models import Deal, DealHistory, Event, FlagCleared
 from scoring.rounds.publication import holder_disagreements_by_board
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from django.contrib.auth.models import User
+    from django.db.models import QuerySet
+
+    from scoring.models import Round, Table
 
 QUICK = timedelta(seconds=10)
 KINDS = {
@@ -34,7 +46,13 @@ KINDS = {
 ALL_HEARTS, GRAND_SLAM = STORED_FIELDS.index("all_hearts"), STORED_FIELDS.index("grand_slams")
 
 
-def round_flags(rnd, table_ids=None, *, stats=None, link_history=None):
+def round_flags(
+    rnd: Round,
+    table_ids: list[int] | None = None,
+    *,
+    stats: list[tuple[int, int, Any]] | None = None,
+    link_history: list[tuple[Any, ...]] | None = None,
+) -> dict[tuple[int, int], list[str]]:
     """{(table id, board): [kind, …]} of the round's boards (`table_ids`: of these tables only),
     flags already cleared left out. Plain rows, no model instances: the referees' grid asks this
     for every table whose state moved, passing what it read already — `stats`, the deals'
@@ -43,7 +61,7 @@ def round_flags(rnd, table_ids=None, *, stats=None, link_history=None):
     found = {}
     table_ids = None if table_ids is None else set(table_ids)
 
-    def flag(table_id, board, kind):
+    def flag(table_id: int, board: int, kind: str) -> None:
         found.setdefault((table_id, board), []).append(kind)
 
     scope = Q(table__round=rnd) if table_ids is None else Q(table_id__in=table_ids)
@@ -74,7 +92,7 @@ def round_flags(rnd, table_ids=None, *, stats=None, link_history=None):
     }
 
 
-def _history_flags(rows, flag):
+def _history_flags(rows: QuerySet[DealHistory] | list[tuple[Any, ...]], flag: Callable[..., Any]) -> None:
     """A confirmation through the link seconds after the entry it confirms, or from its phone."""
     last_write = {}
     for table_id, board, action, at, device in rows:
@@ -89,7 +107,7 @@ def _history_flags(rows, flag):
                 flag(table_id, board, "same_phone")
 
 
-def flag_clear(*, table, board, kind, word, user):
+def flag_clear(*, table: Table, board: int, kind: str, word: str, user: User) -> None:
     """A referee has looked: the flag goes, the word stays."""
     word = (word or "").strip()
     if kind not in KINDS:

@@ -10,11 +10,14 @@ fingerprint has (`round_grid`, the rows kept by `scoring.cache.grid`). The room'
 its median pace come from the rows.
 """
 
+from __future__ import annotations
+
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from django.db import connection
 from django.db.models import Q
@@ -28,6 +31,11 @@ from scoring.games import game_of
 from scoring.games.stored import boards_played_out, carries_state, event_rules
 from scoring.models import BlindEntry, Deal, DealHistory, Event, FlagCleared, RefereeCall, Table
 from scoring.table_entry.flags import round_flags
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.models import Round
 
 # A table is late when it has confirmed this many boards fewer than the median table of the room.
 LATE_BEHIND_MEDIAN = 2
@@ -45,7 +53,7 @@ FINISHED = ("signed_off", "complete")
 
 
 @cache
-def _fingerprint_sql(teams):
+def _fingerprint_sql(teams: bool) -> str:
     """One row per table of a round. Written out: correlated look-ups on indexed columns, which
     both databases answer in one pass over the round's tables (~5 ms for 1,000 on SQLite)."""
     quote = connection.ops.quote_name
@@ -72,7 +80,7 @@ def _fingerprint_sql(teams):
     )
 
 
-def table_fingerprints(rnd):
+def table_fingerprints(rnd: Round) -> dict[int, tuple[Any, ...]]:
     """{table id: fingerprint} of every table of the round: moves whenever the table's row would
     (its deals and their history — blind entries and rulings included —, open calls, sign-offs,
     lock, cleared flags, who sits there; the time passing moves only the minutes since its last
@@ -83,7 +91,7 @@ def table_fingerprints(rnd):
         return {row[0]: row[1:] for row in cursor.fetchall()}
 
 
-def table_rows(rnd, table_ids=None):
+def table_rows(rnd: Round, table_ids: list[int] | None = None) -> dict[int, dict[str, Any]]:
     """{table id: row} of these tables (None: every table of the round), in a fixed number of
     queries whatever their number. A row is plain data in no language: its state's key, its
     boards' states, 局 totals where they decide the match, flags' kinds."""
@@ -168,7 +176,7 @@ def table_rows(rnd, table_ids=None):
     return rows
 
 
-def _state(per_status, entered, signed, open_calls, length):
+def _state(per_status: Counter, entered: int, signed: dict[str, bool], open_calls: list[str], length: int) -> str:
     if any(kind != RefereeCall.Kind.DISPUTE for kind in open_calls):
         return "referee_called"
     if per_status[Deal.Status.DISPUTED]:
@@ -184,7 +192,7 @@ def _state(per_status, entered, signed, open_calls, length):
     return "in_progress"
 
 
-def _blind_conflicts(scope):
+def _blind_conflicts(scope: Any) -> dict[Any, Any]:
     """{table id: {board}} where two referees' blind entries differ and no deal stands yet."""
     payloads = {}
     for table_id, board, payload in BlindEntry.objects.filter(scope).values_list("table_id", "board", "payload"):
@@ -211,14 +219,14 @@ class Grid:
     versions: dict = field(default_factory=dict)  # {table number: version}
 
 
-def round_grid(rnd, stamp=None):
+def round_grid(rnd: Round, stamp: str | None = None) -> Grid:
     """The round's grid now: kept per stamp (`grid_stamp`), and computed again only for the
     tables whose fingerprint moved since this process last computed them (`scoring.cache.grid`)."""
     stamp = grid_stamp(rnd) if stamp is None else stamp
     return kept_grid(grid_key(rnd), stamp, lambda: _assembled(rnd, stamp))
 
 
-def earlier_grid(rnd, grid, digest=None):
+def earlier_grid(rnd: Round, grid: Grid, digest: str | None = None) -> Grid | None:
     """A grid of the round this process kept before `grid`, to send only the rows that moved
     since: the one whose stamp has `digest` (the page's), else the newest earlier one (whose
     moved rows include the page's when the page's is older), else None."""
@@ -227,15 +235,15 @@ def earlier_grid(rnd, grid, digest=None):
     return (held or earlier or [None])[0]
 
 
-def moved_rows(grid, earlier):
+def moved_rows(grid: Grid, earlier: Grid) -> list[dict[str, Any]]:
     """The rows of `grid` whose version differs from `earlier`'s (a table new to it included)."""
     return [row for row in grid.rows if earlier.versions.get(row["number"]) != row["version"]]
 
 
-def _assembled(rnd, stamp):
+def _assembled(rnd: Round, stamp: str) -> Grid:
     fingerprints = table_fingerprints(rnd)
 
-    def build(table_ids):
+    def build(table_ids: list[int] | None) -> dict[int, dict[str, Any]]:
         rows = table_rows(rnd, table_ids)
         for table_id, row in rows.items():
             row["fingerprint"] = hashlib.blake2b(repr(fingerprints[table_id]).encode(), digest_size=6).hexdigest()
@@ -265,7 +273,7 @@ def _assembled(rnd, stamp):
     )
 
 
-def open_calls(rnd):
+def open_calls(rnd: Round) -> list[RefereeCall]:
     """The referees' queue: unanswered calls and disputes of the round, oldest first."""
     return list(
         RefereeCall.objects.filter(table__round=rnd, answered_at=None)

@@ -8,9 +8,12 @@ running — can never make a second deal or a second confirmation: the second in
 key fails, its own write is rolled back with it, and the first answer is sent.
 """
 
+from __future__ import annotations
+
 import hashlib
 import re
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -18,6 +21,12 @@ from django.utils import timezone
 from scoring.entry.errors import EntryError
 from scoring.games.refusals import _
 from scoring.models import TableRequest
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from scoring.models import Table
 
 KEY = re.compile(r"[\x21-\x7e]{1,64}")  # 1–64 visible ASCII characters
 KEPT_FOR = timedelta(hours=24)
@@ -27,7 +36,7 @@ KEPT_FOR = timedelta(hours=24)
 KEPT_PER_TABLE = 500
 
 
-def checked_key(value):
+def checked_key(value: str | None) -> str:
     if value is None:
         raise EntryError("idempotency_key_required", _("写入需要 Idempotency-Key"))
     if not KEY.fullmatch(value):
@@ -35,11 +44,11 @@ def checked_key(value):
     return value
 
 
-def fingerprint(method, path, body):
+def fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(b"\n".join((method.encode(), path.encode(), body))).hexdigest()
 
 
-def _first_answer(table, key, print_):
+def _first_answer(table: Table, key: str, print_: str) -> tuple[int, dict[str, Any]] | None:
     row = TableRequest.objects.filter(table=table, key=key).first()
     if row is None:
         return None
@@ -51,7 +60,7 @@ def _first_answer(table, key, print_):
     return row.status, row.body
 
 
-def _forget_old(table):
+def _forget_old(table: Table) -> None:
     """Drop the table's answers older than 24 hours, and the oldest beyond `KEPT_PER_TABLE`
     (in the transaction that stored a new one)."""
     rows = TableRequest.objects.filter(table=table)
@@ -61,7 +70,7 @@ def _forget_old(table):
         TableRequest.objects.filter(id__in=beyond).delete()
 
 
-def answered_once(table, key, print_, act):
+def answered_once(table: Table, key: str, print_: str, act: Callable[..., Any]) -> tuple[int, dict[str, Any]] | None:
     """`(status, body)`: the stored first answer to `key`, or `act()`'s answer, stored with
     whatever `act` wrote (one transaction). `act` returns `(status, body, keep)`; an answer
     not kept (a temporary refusal such as 429) is not stored, so a resend is tried again."""

@@ -7,8 +7,11 @@ history row naming the acting entrant and the channel. Referees keep every power
 nothing here is in their way.
 """
 
+from __future__ import annotations
+
 import hmac
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -29,8 +32,16 @@ from scoring.rulings.appeals import APPEALS_PER_SIDE_AND_ROUND, appeal_lodge, ch
 from scoring.rulings.calls import check_call_kind
 from scoring.table_entry.codes import side_entrants, side_for_code
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def table_for_token(token):
+    from django.contrib.auth.models import User
+
+    from scoring.models import Entrant
+    from scoring.table_entry.codes import Phone, TableSide
+
+
+def table_for_token(token: str) -> Table | None:
     """The table a link reaches, with what every call needs of it; None for an unknown or
     replaced token. Found by the token's digest (the index compares digests of what the caller
     sent, never the stored token), then the token itself compared in constant time."""
@@ -44,12 +55,12 @@ def table_for_token(token):
     return table if table is not None and same_token(table.token, token) else None
 
 
-def same_token(stored, sent):
+def same_token(stored: str, sent: str) -> bool:
     """Whether a link's token is the table's, in time independent of where they differ."""
     return hmac.compare_digest(stored.encode(), sent.encode())
 
 
-def players_may_write(table):
+def players_may_write(table: Table) -> EntryError | None:
     """None when the players may write at this table now, else the refusal saying why."""
     event, rnd = table.round.event, table.round
     if event.entry != Event.Entry.PLAYERS:
@@ -63,14 +74,14 @@ def players_may_write(table):
     return None
 
 
-def _acting_side(table, body, device="", phone=None):
+def _acting_side(table: Table, body: dict[str, Any], device: str = "", phone: Phone | None = None) -> TableSide | None:
     refusal = players_may_write(table)
     if refusal is not None:
         raise refusal
     return replace(side_for_code(table, body.get("code"), phone), device=device)
 
 
-def _deal(table, board):
+def _deal(table: Table, board: int) -> Deal:
     check_board(table.round.event, table, board)
     deal = deal_at(table, board)
     if deal is not None:
@@ -78,7 +89,7 @@ def _deal(table, board):
     return deal
 
 
-def deal_of_body(table, body):
+def deal_of_body(table: Table, body: dict[str, Any]) -> dict[str, Any]:
     """The deal a player's body carries, as the referee API reads one for the event's game: the
     game's own keys (`Game.deal_keys`) and its "game" (a deal of another game is refused by its
     engine). The code and anything else stay out."""
@@ -86,7 +97,16 @@ def deal_of_body(table, body):
     return {key: body[key] for key in keys if key in body}
 
 
-def table_deal_put(table, board, body, *, expected_version, ip=None, device="", phone=None):
+def table_deal_put(
+    table: Table,
+    board: int,
+    body: dict[str, Any],
+    *,
+    expected_version: int | None,
+    ip: str | None = None,
+    device: str = "",
+    phone: Phone | None = None,
+) -> tuple[Deal, bool] | None:
     """A side enters or replaces a board's deal (a draft, for the other side to verify)."""
     side = _acting_side(table, body, device, phone)
     existing = _deal(table, board)
@@ -113,7 +133,16 @@ def table_deal_put(table, board, body, *, expected_version, ip=None, device="", 
     )
 
 
-def table_verify(table, board, body, *, expected_version, ip=None, device="", phone=None):
+def table_verify(
+    table: Table,
+    board: int,
+    body: dict[str, dict[str, Any] | str],
+    *,
+    expected_version: int | None,
+    ip: str | None = None,
+    device: str = "",
+    phone: Phone | None = None,
+) -> Deal | None:
     side = _acting_side(table, body, device, phone)
     deal = _deal(table, board)
     if deal is None:
@@ -126,14 +155,14 @@ def table_verify(table, board, body, *, expected_version, ip=None, device="", ph
     return deal_verify(deal=deal, player=side, expected_version=expected_version, ip=ip)
 
 
-def refuses_same_phone(event) -> bool:
+def refuses_same_phone(event: Event) -> bool:
     """Whether the event refuses a board verified from the phone that entered it (default: no,
     the referees see a flag; docs/security.md)."""
     extra = event.extra if isinstance(event.extra, dict) else {}
     return extra.get("refuse_same_phone") is True
 
 
-def _entered_from(deal, device, phone):
+def _entered_from(deal: Deal, device: str, phone: Phone) -> bool:
     """Whether this phone entered or last changed the deal: the phone known for the writer's side
     (its cookie, which the phone cannot choose), or the same phone id as the last write."""
     if phone is not None and phone.known is not None and phone.known == deal.entered_side:
@@ -147,7 +176,16 @@ def _entered_from(deal, device, phone):
     return bool(device) and device == last
 
 
-def table_dispute(table, board, body, *, expected_version=None, ip=None, device="", phone=None):
+def table_dispute(
+    table: Table,
+    board: int,
+    body: dict[str, dict[str, Any] | str],
+    *,
+    expected_version: int | None = None,
+    ip: str | None = None,
+    device: str = "",
+    phone: Phone | None = None,
+) -> Deal:
     """A side disagrees with a board (draft, or confirmed before both sides signed off). A
     signature one side gave before is withdrawn: the table signs again after the ruling."""
     side = _acting_side(table, body, device, phone)
@@ -168,12 +206,12 @@ def table_dispute(table, board, body, *, expected_version=None, ip=None, device=
     return deal
 
 
-def _lock_table(table):
+def _lock_table(table: Table) -> None:
     """The table's row lock (PostgreSQL `FOR UPDATE`; SQLite's write lock is the transaction's)."""
     Table.objects.select_for_update().filter(pk=table.pk).values_list("pk", flat=True).first()
 
 
-def boards_needed(table):
+def boards_needed(table: Table) -> int:
     """How many boards the table's match needs in boards mode: the event's, or fewer for a
     match that ends by itself (升级's target: the boards up to the one that ended it) or that
     the chief arbiter ruled on (the boards it had)."""
@@ -185,7 +223,7 @@ def boards_needed(table):
     return boards_played_out(game, event_rules(event), stored, event.match_length, table.match_ruling)
 
 
-def unconfirmed_boards(table):
+def unconfirmed_boards(table: Table) -> list[int]:
     """The boards of the table's match not confirmed yet (the next one to play, in games mode,
     while the match is not over)."""
     event = table.round.event
@@ -199,7 +237,7 @@ def unconfirmed_boards(table):
     return waiting if over else [*waiting, max((b for b, *_rest in deals), default=0) + 1]
 
 
-def table_sides(table, seated=None):
+def table_sides(table: Table, seated: list[tuple[str, Any]] | None = None) -> list[str]:
     """The sides that sign a table off, in seat order: the game's sides with someone seated
     (华牌, 升级: NS and EW; 蚌埠斗地主: N E S W; 跑胡子: E S W). `seated`: `side_entrants(table)`
     when the caller has it."""
@@ -208,12 +246,12 @@ def table_sides(table, seated=None):
     return list(found) or list(game_of(table.round.event).sides)
 
 
-def two_sides(table):
+def two_sides(table: Table) -> bool:
     """Whether the table's sides are the two partnerships NS and EW (each has its own column)."""
     return in_partnerships(game_of(table.round.event))
 
 
-def signed_sides(table, sides=None):
+def signed_sides(table: Table, sides: list[str] | None = None) -> dict[str, bool]:
     """{side: whether it has signed the table off} for every side of the table (`sides`: the
     table's, when the caller has them)."""
     if two_sides(table):
@@ -222,7 +260,7 @@ def signed_sides(table, sides=None):
     return {side: side in signed for side in (table_sides(table) if sides is None else sides)}
 
 
-def table_signoff(table, body, phone=None):
+def table_signoff(table: Table, body: dict[str, dict[str, Any] | str], phone: Phone | None = None) -> TableSide:
     """A side signs off its table's round once every board is confirmed; signing again before the
     others have is no change, and after all have it is `409 signed_off` like every player write.
     `side` (optional: the page sends it) is the side whose view the signer was shown
@@ -259,7 +297,7 @@ def table_signoff(table, body, phone=None):
     return side
 
 
-def _sign_alone(table, side, sides):
+def _sign_alone(table: Table, side: str, sides: list[str]) -> None:
     """One player of a game without partnerships signs; the last one closes the table (both
     columns take that moment). The row is locked while read and written: two players signing at
     once both count."""
@@ -276,7 +314,7 @@ def _sign_alone(table, side, sides):
         Table.objects.filter(pk=table.pk).update(**changes)
 
 
-def table_call(table, body):
+def table_call(table: Table, body: dict[str, dict[str, Any] | str]) -> RefereeCall | None:
     """The table asks for a referee (optionally saying why, in a kind of call its game has: 跑胡子's
     players are never offered 华牌's claims): on the referees' queue with the time. A code is
     optional (anyone at the table may call) and never a reason to refuse: a right one names the
@@ -302,7 +340,7 @@ def table_call(table, body):
     )
 
 
-def table_appeal(table, body, phone=None):
+def table_appeal(table: Table, body: dict[str, Any], phone: Phone | None = None) -> Appeal | None:
     """A side appeals (申诉) a ruling or a result of its table, with its code, within the round's
     correction period (the only write a table link makes after publication)."""
     if table.round.event.entry != Event.Entry.PLAYERS:
@@ -316,7 +354,7 @@ def table_appeal(table, body, phone=None):
         return appeal_lodge(table=table, statement=body.get("statement"), board=body.get("board"), entrant=side.entrant)
 
 
-def _check_appeal_bounds(table, entrant, board):
+def _check_appeal_bounds(table: Table, entrant: Entrant, board: int | None) -> None:
     """One open appeal per board and side; `APPEALS_PER_SIDE_AND_ROUND` per side and round."""
     theirs = Appeal.objects.filter(round_id=table.round_id, entrant=entrant, channel="table link")
     if theirs.filter(board=board, status=Appeal.Status.OPEN).exists():
@@ -329,6 +367,6 @@ def _check_appeal_bounds(table, entrant, board):
         )
 
 
-def call_answer(call, user):
+def call_answer(call: RefereeCall, user: User) -> None:
     """A referee has come to the table."""
     RefereeCall.objects.filter(pk=call.pk, answered_at=None).update(answered_at=timezone.now(), answered_by=user)

@@ -1,7 +1,10 @@
 """What a table link shows: the table's boards and their states (`GET /t/<token>/state`),
 and one board in full for the side that verifies it. Plain data; nothing here writes."""
 
+from __future__ import annotations
+
 import json
+from typing import TYPE_CHECKING
 
 from scoring.cache.stamps import table_state_stamp
 from scoring.engine.not_played import MARK_KEY, mark_words
@@ -25,8 +28,15 @@ from scoring.table_entry.services import (
     table_sides,
 )
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _board_numbers(event, played, needed):
+    from scoring.cache.stamps import Stamped
+    from scoring.games.base import Game
+    from scoring.models import Event, Table
+
+
+def _board_numbers(event: Event, played: list[tuple[int, int, int]], needed: int | None) -> list[int]:
     """Boards mode: 1…N (`needed`: fewer for a match ended by itself, 升级's target). Games mode:
     the boards played and the next, while the match is on."""
     if event.match_mode == MatchMode.BOARDS:
@@ -37,13 +47,13 @@ def _board_numbers(event, played, needed):
     return numbers if over else [*numbers, max(numbers, default=0) + 1]
 
 
-def state_stamp(token):
+def state_stamp(token: str) -> Stamped | None:
     """The table's stamp (`scoring.cache.stamps.table_state_stamp`), read on the hot path's
     connection: an unchanged table's poll, most polls, is answered 304 from it alone."""
     return table_state_stamp(token, first_row)
 
 
-def state_body(token, open_calls):
+def state_body(token: str, open_calls: int) -> bytes:
     """The state as the link sends it (JSON bytes), or None when no table has this token."""
     table = table_for_token(token)
     if table is None:  # replaced between the stamp and now
@@ -51,7 +61,7 @@ def state_body(token, open_calls):
     return json.dumps(table_state(table, open_calls), ensure_ascii=False, sort_keys=True).encode()
 
 
-def _side_scores(deal, game):
+def _side_scores(deal: dict[str, int | str], game: Game) -> dict[str, int]:
     """{side: figure} of a stored deal, as its game counts a side (`Game.side_score`: 华牌's
     partnership the sum of its seats, 升级's the levels each partner gained, a player alone his
     own score)."""
@@ -59,7 +69,7 @@ def _side_scores(deal, game):
     return {side: game.side_score(scores, side) for side in game.sides}
 
 
-def _match_words(table, game, event):
+def _match_words(table: Table, game: Game, event: Event) -> dict[str, bool | str | None] | None:
     """A game that carries a state (升级): its match at this table in the game's words (levels
     reached, over or not, a chief arbiter's ruling), and whether it is over; else None."""
     if not carries_state(game):
@@ -75,7 +85,7 @@ def _match_words(table, game, event):
     }
 
 
-def round_phase(status):
+def round_phase(status: str) -> str:
     """A round's status as its table links see it: paired or in play, the link is open the same
     way (`players_may_write`), so a round not yet published is "in_play" here. The round's first
     deal puts it in play (`entry.services`): were the two told apart, every table's state would
@@ -83,7 +93,7 @@ def round_phase(status):
     return Round.Status.IN_PLAY.value if status == Round.Status.SCHEDULED else status
 
 
-def table_state(table, open_calls=None):
+def table_state(table: Table, open_calls: int | None = None) -> dict[str, Any]:
     """The table as its link shows it. `open_calls`: the count `state_stamp` read already."""
     event, rnd = table.round.event, table.round
     game = game_of(event)
@@ -178,7 +188,9 @@ def table_state(table, open_calls=None):
     }
 
 
-def side_view(boards, games, side, sides=("NS", "EW")):
+def side_view(
+    boards: list[dict[str, Any]], games: list[Any], side: str, sides: list[str] = ("NS", "EW")
+) -> dict[str, Any]:
     """The table's round as `side` signs it: its own score first ("we") and the other side's
     ("they"), board by board and in total, and in games mode each 局 from its side (won, lost,
     drawn, or not finished) with the 局 each side has won. Where every player plays alone there
@@ -215,7 +227,7 @@ def side_view(boards, games, side, sides=("NS", "EW")):
     }
 
 
-def _seat_names(table, known):
+def _seat_names(table: Table, known: dict[int, str]) -> dict[str, str]:
     """{seat: name}: the seated players are members of the table's entrants, whose names
     `_names` read already; anyone else (a substitute not in the team) is looked up."""
     seated = {"N": table.north_id, "E": table.east_id, "S": table.south_id, "W": table.west_id}
@@ -225,7 +237,7 @@ def _seat_names(table, known):
     return {seat: known.get(player_id, "") for seat, player_id in seated.items()}
 
 
-def _names(entrant_ids):
+def _names(entrant_ids: set[int]) -> tuple[dict[int, Any], dict[int, str]]:
     """`({entrant id: [player names]}, {player id: name})` of a table's entrants, in one query."""
     names, players = {}, {}
     for entrant_id, player_id, name in (
@@ -238,7 +250,7 @@ def _names(entrant_ids):
     return names, players
 
 
-def board_detail(table, board):
+def board_detail(table: Table, board: int) -> dict[str, Any]:
     """One board as the verifying side sees it: cards, holders, exposures, penalties and every
     seat's score, in words and as deal JSON (for the entry grid)."""
     deal = table.deals.filter(board=board).first()

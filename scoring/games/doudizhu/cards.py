@@ -3,6 +3,8 @@
 Plain constants only; every other module of the game reads them from here.
 """
 
+from __future__ import annotations
+
 from scoring.games.refusals import Text, _
 from scoring.games.seats import SEAT_NAMES, TABLE_SEATS
 
@@ -36,6 +38,6 @@ FARMERS = "farmers"
 TIAN = "tian"
 
 
-def seat_label(seat):
+def seat_label(seat: str) -> Text:
     """A seat named in a message: 北(N), or North(N) in English."""
     return Text(_("{name}({seat})"), name=Text(SEAT_NAMES[seat]), seat=seat)

@@ -6,7 +6,10 @@ is a refusal with a code, never another exception. A key whose value is null is 
 the law does not define are ignored.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import DealError, _, preview
 
@@ -24,6 +27,9 @@ from .cards import (
 )
 from .options import DEFAULT_RULES, Rules, apply_options, check_options
 
+if TYPE_CHECKING:
+    from typing import Any
+
 
 @dataclass(slots=True)
 class ValidDeal:
@@ -40,7 +46,7 @@ class ValidDeal:
     first_out: str | None = None
     feidan: dict = field(default_factory=dict)  # seat -> count (> 0)
 
-    def as_json(self):
+    def as_json(self) -> dict[str, Any]:
         """The canonical deal JSON (without options: they are the rules'), keys in the law's order."""
         if self.tian:
             return {"game": GAME_ID, "tianzha": list(self.tianzha), "tianzun": self.tianzun}
@@ -54,22 +60,22 @@ class ValidDeal:
         }
 
 
-def _not_object():
+def _not_object() -> DealError:
     return DealError("bad_json", _("牌局必须是 JSON 对象"))
 
 
-def _check_game(raw):
+def _check_game(raw: dict[str, Any]) -> None:
     """§0 G2 for a deal handed over with its "game" key (the score file strips it)."""
     game = raw.get("game")
     if game is not None and game != GAME_ID:
         raise DealError("unknown_game", _("未知的游戏 {game}"), game=preview(game))
 
 
-def _unknown_seat(key, value):
+def _unknown_seat(key: str, value: Any) -> DealError:
     return DealError("unknown_seat", _("“{key}”：座位 {value} 无效（N、E、S、W）"), key=key, value=preview(value))
 
 
-def _seat(raw, key):
+def _seat(raw: dict[str, Any], key: str) -> str:
     """A required seat (V5, V7): absent → missing_key, anything but "N" "E" "S" "W" → unknown_seat."""
     value = raw.get(key)
     if type(value) is str and value in SEAT_SET:
@@ -79,7 +85,7 @@ def _seat(raw, key):
     raise _unknown_seat(key, value)
 
 
-def _tian(raw):
+def _tian(raw: dict[str, Any]) -> tuple[tuple[str, ...], str | None]:
     """V1, V2: the seats dealt 天炸 and the seat dealt 天尊."""
     tianzha = raw.get("tianzha")
     if tianzha is None:
@@ -104,7 +110,7 @@ def _tian(raw):
     return tianzha, tianzun
 
 
-def _feidan(raw, landlord):
+def _feidan(raw: dict[str, Any], landlord: str) -> dict[str, int]:
     """V8: seat → number of 飛彈, at most 5 for the landlord and 3 for a farmer; entries in order."""
     value = raw.get("feidan")
     if value is None:
@@ -139,7 +145,7 @@ def _feidan(raw, landlord):
     return counts
 
 
-def validate_deal(raw, rules=None):
+def validate_deal(raw: dict[str, Any], rules: Rules | None = None) -> ValidDeal | None:
     """The deal as a `ValidDeal`, or the first refusal raised (§0 G1–G3, then V1–V8).
 
     `rules` (an event's) override the deal's own `"options"`, which are still checked (G3).
@@ -193,11 +199,11 @@ def validate_deal(raw, rules=None):
     return ValidDeal(rules, landlord=landlord, bid=bid, open=is_open, first_out=first_out, feidan=feidan)
 
 
-def _bad_bid(bid):
+def _bad_bid(bid: Any) -> DealError:
     return DealError("bad_bid", _('叫分 {value} 无效（1、2、3 或 "grab" 抢牌）'), value=preview(bid))
 
 
-def read_deal(raw, rules=None):
+def read_deal(raw: dict[str, Any], rules: Rules | None = None) -> tuple[ValidDeal | None, list[Any]]:
     """`(ValidDeal, [])`, or `(None, [the first refusal])`: the law stops at the first failure."""
     try:
         return validate_deal(raw, rules), []

@@ -6,12 +6,21 @@ the closed vocabulary `BREAKDOWN_TERMS`, seat letters and numbers, so the site c
 them in another language word by word, as it does 华牌's.
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import pgettext
 
 from .cards import BASE_OF_BID, FARMERS, GAME_ID, GRAB, LANDLORD, OPEN_LOSS, OPEN_WIN, SEATS, TIAN
 from .deal import validate_deal
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.doudizhu.deal import ValidDeal
+    from scoring.games.doudizhu.options import Rules
 
 BREAKDOWN_TERMS = (
     pgettext("breakdown", "地主胜"),
@@ -37,12 +46,12 @@ BREAKDOWN_TERMS = (
 )
 
 
-def _signed(n):
+def _signed(n: Any) -> Any:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
 @lru_cache(maxsize=64)
-def _play_notes(bid, is_open, landlord_wins):
+def _play_notes(bid: int | str, is_open: bool, landlord_wins: bool) -> tuple[str, str]:
     """B1–B3 in words: the landlord's note (three farmers) and a farmer's."""
     mode = "抢牌 明打" if bid == GRAB else "明打" if is_open else "暗打"
     verdict = "地主胜" if landlord_wins else "农民胜"
@@ -53,13 +62,13 @@ def _play_notes(bid, is_open, landlord_wins):
 
 
 @lru_cache(maxsize=1024)
-def _feidan_note(farmer, k_landlord, k_farmer, base):
+def _feidan_note(farmer: str, k_landlord: int, k_farmer: int, base: int) -> tuple[str, str]:
     """B5 in words: the two counts of one landlord–farmer pair (D-B5), in 底分 (D-B4)."""
     pair = f"地主 {k_landlord}−农民 {k_farmer}"
     return f"飞弹 {pair} ×底分 {base}", f"对 {farmer} 飞弹 {pair} ×底分 {base}"
 
 
-def score_valid_deal(deal, rules=None):
+def score_valid_deal(deal: ValidDeal, rules: Rules | None = None) -> dict[str, dict[str, Any] | str]:
     """Score a `ValidDeal`; `rules` override those it was read with."""
     if deal.tian:
         return _score_tian(deal, rules or deal.rules)
@@ -121,7 +130,7 @@ def score_valid_deal(deal, rules=None):
     return {"game": GAME_ID, "scores": scores, "breakdown": breakdown, "result": result}
 
 
-def _score_tian(deal, rules):
+def _score_tian(deal: ValidDeal, rules: Rules) -> dict[str, dict[str, Any] | str]:
     """T1: every seat holding neither pays each 天炸 holder and the 天尊 holder; holders pay
     each other nothing; a seat holding both is paid both, each once (D-B6, D-B8)."""
     holders = set(deal.tianzha)
@@ -145,6 +154,6 @@ def _score_tian(deal, rules):
     return {"game": GAME_ID, "scores": scores, "breakdown": breakdown, "result": TIAN}
 
 
-def score_deal(raw, rules=None):
+def score_deal(raw: dict[str, Any], rules: Rules | None = None) -> dict[str, dict[str, Any] | str] | None:
     """Deal JSON in, result JSON out; raises `DealError` (the law's code) on an invalid deal."""
     return score_valid_deal(validate_deal(raw, rules))

@@ -5,6 +5,10 @@ Beyond the protocol: `entry_fields`
 `score_match`, `first_bidder`, `table_points` and `standing_points`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games import calls
 from scoring.games.base import GameBase
 from scoring.games.refusals import _
@@ -15,6 +19,14 @@ from .deal import read_deal
 from .engine import BREAKDOWN_TERMS, score_deal
 from .options import DEFAULT_RULESET, OPTIONS, RULESETS, rules_for
 from .stored import DEAL_KEYS, score_stored
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.doudizhu.deal import ValidDeal
+    from scoring.games.doudizhu.match import MatchUnit
+    from scoring.games.doudizhu.options import Rules
+    from scoring.games.refusals import DealError
 
 # The deal's keys in the order a referee records them (§1.2), as plain data for a form:
 # `kind` is "seat", "seats" (several), "choice" or "bool", or "counts" (seat → integer).
@@ -41,7 +53,7 @@ ENTRY_FIELDS = (
     },
 )
 
-# Players' statistics (issue 24): deals as landlord, won as landlord, 飞弹 played; each counted
+# Players' statistics: deals as landlord, won as landlord, 飞弹 played; each counted
 # from a stored deal (`seat_statistics`), a 天炸/天尊 deal counting as a deal only.
 STATISTICS = (
     ("landlord", _("当地主")),
@@ -50,7 +62,7 @@ STATISTICS = (
 )
 
 
-def seat_statistics(deal):
+def seat_statistics(deal: dict[str, Any]) -> dict[str, tuple[int, int, int]]:
     """{seat: (deals as landlord, won as landlord, 飞弹)} of one deal as stored (canonical JSON)."""
     deal = deal or {}
     landlord, feidan = deal.get("landlord"), deal.get("feidan") or {}
@@ -94,22 +106,29 @@ class Doudizhu(GameBase):
     statistics_labels = dict(STATISTICS)
     seat_statistics = staticmethod(seat_statistics)
 
-    def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
+    def rules(
+        self,
+        ruleset: str = DEFAULT_RULESET,
+        options: dict[str, Any] | list[Any] | None = None,
+        **settings: bool | float | str,
+    ) -> Rules | None:
         return rules_for(ruleset, options, **settings)
 
-    def read_deal(self, deal, rules=None):
+    def read_deal(self, deal: Any, rules: Rules | None = None) -> tuple[ValidDeal | None, list[Any]]:
         return read_deal(deal, rules)
 
-    def score_deal(self, deal, rules=None):
+    def score_deal(self, deal: dict[str, Any], rules: Any = None) -> dict[str, dict[str, Any] | str] | None:
         return score_deal(deal, rules)
 
-    def score_stored(self, rules, deal, adjusted=None):
+    def score_stored(
+        self, rules: Rules, deal: dict[str, Any], adjusted: dict[str, bool | int] | list[int] | None = None
+    ) -> dict[str, Any] | None:
         return score_stored(rules, deal, adjusted)
 
-    def stored_statistics(self, rules, scored, adjusted=None):
+    def stored_statistics(self, rules: Rules, scored: dict[str, Any], adjusted: dict[str, int] | None = None) -> None:
         return None  # statistics read the deal itself (`game_data`)
 
-    def entry_fields(self, rules=None):
+    def entry_fields(self, rules: Rules | None = None) -> list[dict[str, Any]]:
         """The entry page's fields (plain dicts, fresh copies)."""
         return [
             {
@@ -120,7 +139,7 @@ class Doudizhu(GameBase):
             for spec in ENTRY_FIELDS
         ]
 
-    def refusal_key(self, error):
+    def refusal_key(self, error: DealError) -> str:
         """The deal key a refusal names (the entry page puts it beside that field), or None."""
         key = error.params.get("key")
         if key in DEAL_KEYS:
@@ -129,22 +148,22 @@ class Doudizhu(GameBase):
             return "tianzun" if "tianzun" in error.template else "tianzha"
         return REFUSAL_KEYS.get(error.code)
 
-    def entry_grid(self, rules=None):
+    def entry_grid(self, rules: Rules | None = None) -> list[dict[str, Any]]:
         """Not 华牌's point-card rows: the entry fields (`entry_fields`)."""
         return self.entry_fields(rules)
 
-    def match_units(self, side_scores, threshold=None):
+    def match_units(self, side_scores: list[dict[str, int]], threshold: int | None = None) -> list[MatchUnit]:
         """`side_scores`: `[{seat: score}]` per deal; `threshold`: the deals per match."""
         return match.match_units(side_scores, threshold or OPTIONS["deals_per_match"].default)
 
-    def score_match(self, deals, rules=None):
+    def score_match(self, deals: Any, rules: Any = None) -> Any:
         return match.score_match(deals, rules)
 
     first_bidder = staticmethod(match.first_bidder)
     table_points = staticmethod(match.table_points)
     standing_points = staticmethod(match.standing_points)
 
-    def sample_deals(self, count, seed=2026):
+    def sample_deals(self, count: int, seed: int = 2026) -> list[dict[str, int | str]]:
         from .samples import random_deals  # the benchmarks' generator, loaded only when asked
 
         return list(random_deals(count, seed))

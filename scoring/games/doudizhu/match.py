@@ -6,6 +6,10 @@ with the highest total. Standings take either the totals (`standings` = "total")
 points of §0 (2 per opponent with a lower total, 1 per equal one; totals break ties).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.common import DealsMatch, group_deals, table_points
 from scoring.games.refusals import DealError, Text, _
 
@@ -13,20 +17,25 @@ from .cards import SEATS
 from .engine import score_deal
 from .options import DEFAULT_RULES
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def first_bidder(deal_index, first=SEATS[0]):
+    from scoring.games.doudizhu.options import Rules
+
+
+def first_bidder(deal_index: int, first: str = SEATS[0]) -> str:
     """D-B9: the seat that bids first in the table's deal number `deal_index` (0-based, recorded
     deals only): one seat on per deal in playing order, starting from `first`."""
     return SEATS[(SEATS.index(first) + deal_index) % len(SEATS)]
 
 
-def winners(totals):
+def winners(totals: dict[str, int]) -> list[str]:
     """The seats with the highest match total (several on a tie), in seat order."""
     best = max(totals[seat] for seat in SEATS)
     return [seat for seat in SEATS if totals[seat] == best]
 
 
-def standing_points(totals, standings="total"):
+def standing_points(totals: dict[str, int], standings: str = "total") -> dict[str, dict[str, int | None]]:
     """What one table match puts into the standings, per seat: `{"points", "tiebreak"}`.
     "total": the match total (no tie-break of its own); "table_points": §0's table points, with
     the match total as the first tie-break."""
@@ -41,17 +50,19 @@ class MatchUnit(DealsMatch):
     table_points) and its winners."""
 
     @property
-    def winners(self):
+    def winners(self) -> list[str]:
         return winners(self.totals)
 
 
-def match_units(seat_scores, deals_per_match=DEFAULT_RULES.deals_per_match):
+def match_units(
+    seat_scores: list[dict[str, int]], deals_per_match: int = DEFAULT_RULES.deals_per_match
+) -> list[MatchUnit]:
     """A table's deals (`[{seat: score}]` in playing order) grouped into matches of
     `deals_per_match` deals; the last is unfinished when the deals run out before it ends."""
     return group_deals(seat_scores, deals_per_match, SEATS, MatchUnit)
 
 
-def _at(position, error):
+def _at(position: int, error: DealError) -> DealError:
     """A deal's refusal inside a match: the same code, the message naming the deal. `deal` is
     the deal's place counted from 1 — its board number — as every game's match error counts it
     (升级's `"deal"`, 跑胡子's `.deal`), so the site needs no game's own base."""
@@ -62,7 +73,9 @@ def _at(position, error):
     return located
 
 
-def score_match(deals, rules=None):
+def score_match(
+    deals: dict[str, dict[Any, Any] | list[Any]] | list[Any] | None, rules: Rules | None = None
+) -> dict[str, Any]:
     """A table's match from its deals (deal JSON, in playing order) under an event's `rules`:
     `{"deals_played", "finished", "totals", "table_points", "winners", "standings", "results"}`.
 
@@ -98,6 +111,6 @@ def score_match(deals, rules=None):
     }
 
 
-def match_error_json(error):
+def match_error_json(error: DealError) -> dict[str, dict[str, str] | int]:
     """A match refusal as JSON: the deal's error object with the deal's position (from 1)."""
     return {**error.as_json(), "deal": getattr(error, "deal", None)}

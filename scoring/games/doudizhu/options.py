@@ -5,14 +5,20 @@ on the event. `Rules` holds both, frozen and hashable: the Django side stores `R
 (a plain dict) and gets the same rules back from `rules_for(GAME_ID, that dict)`.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from scoring.games.common import STANDINGS
 from scoring.games.options import DEAL, EVENT, Option, read_option_values
 from scoring.games.refusals import DealError, _, listed, preview
 
 from .cards import GAME_ID
+
+if TYPE_CHECKING:
+    from typing import Any
 
 OPTIONS = {
     option.name: option
@@ -90,18 +96,18 @@ class Rules:
     deals_per_match: int = 8
     standings: str = "total"
 
-    def with_options(self, **values):
+    def with_options(self, **values: bool | int | str) -> Rules:
         """These rules with some options changed (already checked)."""
         return replace(self, **values) if values else self
 
-    def options(self):
+    def options(self) -> dict[str, Any]:
         """Every option's value, a plain dict to store."""
         return {name: getattr(self, name) for name in OPTIONS}
 
-    def deal_options(self):
+    def deal_options(self) -> Any:
         return {name: getattr(self, name) for name in DEAL_OPTIONS}
 
-    def event_options(self):
+    def event_options(self) -> dict[str, int | str]:
         return {name: getattr(self, name) for name in EVENT_OPTIONS}
 
 
@@ -113,25 +119,29 @@ DEFAULT_RULESET = GAME_ID
 DEFAULT_RULES = RULESETS[DEFAULT_RULESET]
 
 
-def check_options(raw, known=DEAL_OPTIONS):
+def check_options(
+    raw: dict[str, Any] | list[Any] | None, known: tuple[str, ...] = DEAL_OPTIONS
+) -> dict[str, Any] | None:
     """§0 G3: `raw` (a deal's `"options"`) as `{name: value}` overrides of the options named in
     `known` (`scoring.games.options.read_option_values`)."""
     return read_option_values(raw, {name: OPTIONS[name] for name in known})
 
 
 @lru_cache(maxsize=1024)
-def _with(rules, items):
+def _with(rules: Rules, items: tuple[tuple[str, Any], ...]) -> Rules:
     return rules.with_options(**dict(items))
 
 
-def apply_options(rules, raw, known=DEAL_OPTIONS):
+def apply_options(rules: Rules, raw: dict[str, Any] | list[Any] | None, known: tuple[str, ...] = DEAL_OPTIONS) -> Rules:
     """`rules` with the options of `raw` checked and applied (a deal has few distinct option sets:
     the result is cached)."""
     overrides = check_options(raw, known)
     return _with(rules, tuple(overrides.items())) if overrides else rules
 
 
-def rules_for(ruleset=DEFAULT_RULESET, options=None, **settings):
+def rules_for(
+    ruleset: str = DEFAULT_RULESET, options: dict[str, Any] | list[Any] | None = None, **settings: bool | float | str
+) -> Rules:
     """The rule set with an event's options (deal and event options alike) and settings
     (the same names as keywords). Raises `DealError` (`unknown_ruleset`, `bad_option`)."""
     rules = RULESETS.get(ruleset) if type(ruleset) is str else None

@@ -2,12 +2,21 @@
 busy enough to exercise every rule: each bid, 明打 and 暗打, wins and losses, 飛彈 on both
 sides up to their maxima (B5 and the B6 cut), every deal option, 天炸 and 天尊 (T1)."""
 
+from __future__ import annotations
+
 import random
+from typing import TYPE_CHECKING
 
 from .cards import FEIDAN_MOST_FARMER, FEIDAN_MOST_LANDLORD, GAME_ID, SEATS
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from random import Random
+    from typing import Any
 
-def random_deal(rng):
+
+def random_deal(rng: Random) -> dict[str, Any]:
     """One valid deal dict, with its top-level "game" key."""
     deal = {"game": GAME_ID}
     roll = rng.random()
@@ -52,14 +61,14 @@ def random_deal(rng):
     return deal
 
 
-def random_deals(count, seed=2026):
+def random_deals(count: int, seed: int = 2026) -> Iterator[dict[str, Any]]:
     """`count` valid deal dicts from `seed`."""
     rng = random.Random(seed)
     for _ in range(count):
         yield random_deal(rng)
 
 
-def write_jsonl(path, count, seed=2026):
+def write_jsonl(path: Path, count: int, seed: int = 2026) -> None:
     import json
 
     with open(path, "w", encoding="utf-8") as out:

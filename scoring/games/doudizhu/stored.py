@@ -1,16 +1,27 @@
 """A stored deal of an event: its canonical fields and scores, an arbiter's adjusted score
 (调整分) replacing the computed ones."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.common import adjusted_scores
 
 from .cards import GAME_ID, PLAY_KEYS, SEATS
 from .deal import validate_deal
 from .engine import score_valid_deal
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.doudizhu.options import Rules
+
 DEAL_KEYS = ("tianzha", "tianzun", *PLAY_KEYS)
 
 
-def score_stored(rules, deal_json, adjusted=None):
+def score_stored(
+    rules: Rules, deal_json: dict[str, Any], adjusted: dict[str, bool | int] | list[int] | None = None
+) -> dict[str, Any]:
     """`{**canonical deal, "game", "scores", "breakdown", "result"}`; raises `DealError`.
 
     With `adjusted` ({seat: int}) the scores are the arbiter's (result "adjusted", breakdown rule

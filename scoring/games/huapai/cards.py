@@ -1,7 +1,14 @@
 """Card codes: parsing every accepted spelling, the point cards and their base values."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.seats import PARTNERSHIPS, TABLE_SEATS
 from scoring.games.seats import SEAT_NAMES as SEAT_NAMES  # 华牌's words for its seats are the table's
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # 华牌 sits a full table in two fixed partnerships (the table's seats: `scoring.games.seats`).
 SEATS = TABLE_SEATS
@@ -23,7 +30,7 @@ POINT_CARDS = (*HEARTS, PIG, GOAT, TRANSFORMER)
 POINT_CARD_SET = frozenset(POINT_CARDS)
 
 
-def _spellings():
+def _spellings() -> dict[str, str]:
     """Every accepted spelling, upper-cased, mapped to the canonical code.
 
     A lookup table rather than a parser: parsing a card is then one dict access,
@@ -50,13 +57,13 @@ def _spellings():
 CARD_BY_SPELLING = _spellings()
 
 
-def parse_card(code):
+def parse_card(code: Any) -> str | None:
     """Return the canonical code (`SQ`, `H10`…) or None when `code` is not a card."""
     if type(code) is not str:
         return None
     return CARD_BY_SPELLING.get(code) or CARD_BY_SPELLING.get(code.strip().upper())
 
 
-def card_label(card):
+def card_label(card: str) -> str:
     """The card as a referee reads it: `♠Q`, `♥10`."""
     return SUIT_SYMBOLS[card[0]] + card[1:]

@@ -5,9 +5,12 @@ once); `validate_deal` raises the first, for callers that only need yes or no.
 Any JSON value of the wrong type is a problem with a code, never an exception.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import DealError, Text, _, listed
 
@@ -22,6 +25,9 @@ from .cards import (
     parse_card,
 )
 from .rulesets import DEFAULT_RULESET, RULESETS, RuleSet, read_options
+
+if TYPE_CHECKING:
+    from typing import Any
 
 EXPOSURES = {"shown": "明", "first": "首明"}
 EXPOSURE_SET = frozenset(EXPOSURES)
@@ -48,10 +54,10 @@ class ValidDeal:
     penalties: dict = field(default_factory=dict)  # seat -> int (< 0)
 
     @property
-    def ruleset(self):
+    def ruleset(self) -> Any:
         return self.rules.name
 
-    def as_json(self):
+    def as_json(self) -> dict[str, dict[str, Any] | str]:
         """deal-json.md form: one deck writes one seat / one exposure per card, two decks lists."""
         if self.rules.decks == 1:
             captured = {seat: [card for card in POINT_CARDS if card in self.captured[seat]] for seat in SEATS}
@@ -72,7 +78,7 @@ class ValidDeal:
         }
 
 
-def from_canonical(canonical, rules):
+def from_canonical(canonical: dict[str, dict[str, Any] | str], rules: RuleSet) -> ValidDeal:
     """The `ValidDeal` whose `as_json` is `canonical`, built without reading it again: for a
     deal the engine has already read and written in canonical form (cards in canonical codes,
     one item per copy), and changed only in ways that keep it valid (players' statistics score
@@ -96,12 +102,12 @@ def from_canonical(canonical, rules):
     )
 
 
-def _seat_label(seat):
+def _seat_label(seat: str) -> Text:
     """A seat named in a message: 北(N), or North(N) in English."""
     return Text(_("{name}({seat})"), name=Text(SEAT_NAMES[seat]), seat=seat)
 
 
-def _all_in(allowed, values):
+def _all_in(allowed: frozenset[str], values: list[list[bool | None] | str]) -> bool:
     """Every item of `values` is one of the strings in `allowed` (unhashable items: no)."""
     try:
         return allowed.issuperset(values)
@@ -109,7 +115,7 @@ def _all_in(allowed, values):
         return False
 
 
-def _mapping(raw, key, problems):
+def _mapping(raw: dict[str, Any], key: str, problems: list[DealError]) -> dict[str, Any]:
     value = raw.get(key)
     if value is None:
         return {}
@@ -119,7 +125,7 @@ def _mapping(raw, key, problems):
     return value
 
 
-def _seat(value, problems, where):
+def _seat(value: Any, problems: list[DealError], where: str) -> str | None:
     """A seat code: N E S W, any case, surrounding spaces ignored (documented in docs/rules.md)."""
     if type(value) is str:
         if value in SEAT_SET:
@@ -131,7 +137,7 @@ def _seat(value, problems, where):
     return None
 
 
-def _exposable(code, problems, where):
+def _exposable(code: str, problems: list[DealError], where: str) -> str | None:
     card = parse_card(code)
     if card is None:
         problems.append(DealError("unknown_card", _("{where}：牌 {value!r:.40} 无效"), where=where, value=code))
@@ -148,7 +154,7 @@ def _exposable(code, problems, where):
     return card
 
 
-def _copies(value, card, decks, problems, where):
+def _copies(value: Any, card: str, decks: int, problems: list[DealError], where: str) -> list[Any] | None:
     """A per-card value: one item, or (README §8) a list with one item per copy."""
     if isinstance(value, list):
         if len(value) > decks:
@@ -166,7 +172,7 @@ def _copies(value, card, decks, problems, where):
     return [value]
 
 
-def _exposure_kinds(card, copies, problems):
+def _exposure_kinds(card: str, copies: list[Any], problems: list[Any]) -> tuple[str, ...] | None:
     """The kinds of exposure of a card's copies, or None with the first kind that is not one."""
     for kind in copies:
         if type(kind) is not str or kind not in EXPOSURES:
@@ -182,7 +188,7 @@ def _exposure_kinds(card, copies, problems):
     return tuple(copies)
 
 
-def _rules(raw, default_ruleset, problems):
+def _rules(raw: dict[str, Any], default_ruleset: str, problems: list[Any]) -> RuleSet:
     name = raw.get("ruleset")
     if name is None:
         name = default_ruleset
@@ -202,7 +208,9 @@ def _rules(raw, default_ruleset, problems):
     return rules.with_options(**fields) if fields else rules
 
 
-def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
+def read_deal(
+    raw: dict[str, Any], default_ruleset: str = DEFAULT_RULESET, rules: RuleSet | None = None
+) -> tuple[ValidDeal | None, list[Any]]:
     """Return `(deal, problems)`: a `ValidDeal` when `problems` is empty, else None.
 
     `rules` (the event's) overrides the deal's own `ruleset` and `options`.
@@ -301,7 +309,9 @@ def read_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
     return ValidDeal(rules=rules, captured=captured, holders=holders, exposed=exposed, penalties=penalties), []
 
 
-def _captured_as_written(captured_raw, decks):
+def _captured_as_written(
+    captured_raw: dict[str, dict[str, Any] | list[Any] | None] | list[str] | None, decks: int
+) -> dict[str, dict[str, int]] | None:
     """The captured cards of a deal as deal-json.md writes it (the four seats, canonical codes,
     every point card `decks` times and nothing else) counted per seat; None for any other deal,
     which `_captured` reads code by code with its messages. Most deals are written so, and one
@@ -328,11 +338,16 @@ def _captured_as_written(captured_raw, decks):
 
 
 @cache
-def _every_point_card(decks):
+def _every_point_card(decks: int) -> list[str]:
     return sorted(POINT_CARDS * decks)
 
 
-def _captured(raw, captured_raw, decks, problems):
+def _captured(
+    raw: dict[str, Any],
+    captured_raw: dict[str, dict[str, Any] | list[Any] | None] | list[str] | None,
+    decks: int,
+    problems: list[DealError],
+) -> dict[str, dict[str, int]]:
     """Seat → {card: copies} of the captured cards, code by code, each problem in words."""
     captured = {seat: {} for seat in SEATS}
     first_taker = {}  # card -> the seat that took its first copy
@@ -383,7 +398,13 @@ def _captured(raw, captured_raw, decks, problems):
     return captured
 
 
-def _check_copies(first_taker, more_takers, decks, anything_captured, problems):
+def _check_copies(
+    first_taker: dict[str, str],
+    more_takers: dict[str, list[str]],
+    decks: int,
+    anything_captured: bool,
+    problems: list[DealError],
+) -> None:
     """Every point card exactly `decks` times across the seats (README §3 rule 1, §8)."""
     complete = len(first_taker) == len(POINT_CARDS) and len(more_takers) == (decks - 1) * len(POINT_CARDS)
     if complete and (decks == 1 or all(len(seats) == decks - 1 for seats in more_takers.values())):
@@ -424,7 +445,7 @@ def _check_copies(first_taker, more_takers, decks, anything_captured, problems):
             )
 
 
-def validate_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
+def validate_deal(raw: dict[str, Any], default_ruleset: str = DEFAULT_RULESET, rules: Any = None) -> ValidDeal:
     deal, problems = read_deal(raw, default_ruleset, rules)
     if problems:
         raise problems[0]

@@ -5,8 +5,11 @@ Follows `shared/rules/README.md` §4–§6. Each breakdown entry is
 breakdown is an explanation that can be checked, not a second opinion.
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import pgettext
 
@@ -24,6 +27,13 @@ from .cards import (
 )
 from .deal import EXPOSURES, validate_deal
 from .rulesets import DEFAULT_RULESET
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from scoring.games.huapai.deal import ValidDeal
+    from scoring.games.huapai.rulesets import RuleSet
 
 # Every word the breakdown texts are made of, for translation (the site renders them in the
 # page's language with `scoring.messages.term_text`).
@@ -62,16 +72,16 @@ HEART_ACE_VALUE = HEART_VALUES[HEART_ACE]
 TWO_COPIES_TEXT = " ×2张"
 
 
-def _signed(n):
+def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def _copy_factor(kind, first_exposure_recognised):
+def _copy_factor(kind: str, first_exposure_recognised: bool) -> int:
     return 4 if kind == "first" and first_exposure_recognised else 2
 
 
 @lru_cache(maxsize=256)  # few combinations, asked per seat with a 变压器
-def _exposure_text(kinds, first_exposure_recognised):
+def _exposure_text(kinds: tuple[str, ...], first_exposure_recognised: bool) -> tuple[int, str]:
     """How exposed copies multiply, in a referee's words: ×2 明, ×4 首明, ×4 双明, ×8 首明+明."""
     if not kinds:
         return 1, ""
@@ -83,7 +93,7 @@ def _exposure_text(kinds, first_exposure_recognised):
     return factor, f" ×{factor} {words}"
 
 
-def _exposures(deal, rules):
+def _exposures(deal: ValidDeal, rules: RuleSet) -> Mapping:
     """Per exposable card: E(X) with its words, and the exposed copies (strongest first).
 
     E(X) is the product over exposed copies of 2 (明) or 4 (首明): 1/2/4 with one
@@ -95,7 +105,9 @@ def _exposures(deal, rules):
 
 
 @lru_cache(maxsize=4096)
-def _exposure_table(first_exposure_recognised, auto_expose_fourth, exposed_items):
+def _exposure_table(
+    first_exposure_recognised: bool, auto_expose_fourth: bool, exposed_items: tuple[tuple[str, Any], ...]
+) -> Mapping:
     exposed = dict(exposed_items)
     if auto_expose_fourth and len(exposed) == 3:
         (fourth,) = (card for card in EXPOSABLE if card not in exposed)
@@ -108,7 +120,7 @@ def _exposure_table(first_exposure_recognised, auto_expose_fourth, exposed_items
     return MappingProxyType(factors)
 
 
-def _self_captured_by_seat(deal):
+def _self_captured_by_seat(deal: ValidDeal) -> dict[str, dict[str, int]]:
     """Seat → {exposable card: copies it both held and captured} (自得), for the seats with any.
 
     Most holders do not take their own card back, so this asks only what each holder captured
@@ -123,15 +135,17 @@ def _self_captured_by_seat(deal):
     return found
 
 
-def _count_text(copies):
+def _count_text(copies: int) -> str:
     return TWO_COPIES_TEXT if copies == 2 else ""
 
 
-def _self_text(copies):
+def _self_text(copies: int) -> str:
     return SELF_CAPTURE_TEXT if copies == 1 else f" ×{2**copies} 自得" if copies else ""
 
 
-def score_seat(deal, rules, seat, exposure, self_captured=None):
+def score_seat(
+    deal: ValidDeal, rules: RuleSet, seat: str, exposure: Mapping, self_captured: dict[str, int] | None = None
+) -> tuple[int, list[Any]]:
     """The 基础分 (原始分) of one seat before normalisation and penalties, with its breakdown.
 
     `self_captured` is what the seat took of the exposable cards it held
@@ -242,7 +256,7 @@ def score_seat(deal, rules, seat, exposure, self_captured=None):
     return subtotal, entries
 
 
-def _divide_rounding_half_away(numerator, denominator):
+def _divide_rounding_half_away(numerator: int, denominator: int) -> int:
     """numerator / denominator (denominator > 0) rounded half away from zero (README §6),
     unlike Python's banker's round; in integers, which is exact and several times
     quicker than Fraction."""
@@ -250,7 +264,7 @@ def _divide_rounding_half_away(numerator, denominator):
     return whole if numerator >= 0 else -whole
 
 
-def normalise(raw, rules):
+def normalise(raw: dict[str, int], rules: RuleSet) -> dict[str, int]:
     """Apply the rule set's normalisation (README §6) to the four raw seat scores.
 
     Each normalised score is rounded to a whole number before the scale, as the
@@ -273,7 +287,7 @@ def normalise(raw, rules):
     raise ValueError(f"unknown normalisation {rules.normalisation!r}")
 
 
-def score_valid_deal(deal, rules=None):
+def score_valid_deal(deal: ValidDeal, rules: RuleSet | None = None) -> dict[str, dict[str, Any] | str]:
     """Score a `ValidDeal`. `rules` overrides the rules the deal was read with."""
     rules = rules or deal.rules
     exposure = _exposures(deal, rules)
@@ -300,7 +314,7 @@ def score_valid_deal(deal, rules=None):
     }
 
 
-def exposures_read(deal, rules, seat):
+def exposures_read(deal: ValidDeal, rules: RuleSet, seat: str) -> frozenset[Any] | set[str] | None:
     """The exposable cards whose exposure `score_seat` reads for `seat`: ♥A's for any heart, and
     each special card's own; None for a grand slam, which may read the deal's exposures
     themselves (a fixed grand slam doubled per exposed copy counts none exposed by itself)."""
@@ -316,7 +330,9 @@ def exposures_read(deal, rules, seat):
     return read
 
 
-def sides_with_other_exposures(deal, rules, raw, changed):
+def sides_with_other_exposures(
+    deal: ValidDeal, rules: RuleSet, raw: dict[str, int], changed: ValidDeal
+) -> dict[str, int]:
     """The side scores (`score_valid_deal`'s "sides") of `changed`: `deal` with other exposures,
     the same cards, penalties and cards held by each seat (players' statistics score each deal
     again without one seat's exposures). `raw` is `deal`'s raw seat scores; a seat whose score
@@ -342,7 +358,9 @@ def sides_with_other_exposures(deal, rules, raw, changed):
     return {side: scores[a] + scores[b] for side, (a, b) in SIDES.items()}
 
 
-def score_deal(raw, default_ruleset=DEFAULT_RULESET, rules=None):
+def score_deal(
+    raw: dict[str, Any], default_ruleset: str = DEFAULT_RULESET, rules: Any = None
+) -> dict[str, dict[str, Any] | str] | None:
     """Deal JSON in, result JSON out (deal-json.md); raises `DealError` on an invalid deal."""
     return score_valid_deal(validate_deal(raw, default_ruleset, rules))
 

@@ -1,5 +1,9 @@
 """华牌 as a `Game` (scoring.games.base): the law of ../shared/rules/ behind the protocol."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games import calls
 from scoring.games.base import GameBase, GridRow
 from scoring.games.refusals import _
@@ -12,6 +16,14 @@ from .game_totals import split_games
 from .player_stats import STORED_FIELDS, stored_seat_statistics
 from .rulesets import DEFAULT_RULESET, GAME_THRESHOLDS, OPTION_SPECS, OPTIONS, RULESETS, rules_for, rules_in_words
 from .stored import score_stored
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.huapai.deal import ValidDeal
+    from scoring.games.huapai.game_totals import Game
+    from scoring.games.huapai.rulesets import RuleSet
+    from scoring.games.refusals import Text
 
 COPY_MARKS = {1: "①", 2: "②"}
 
@@ -59,31 +71,35 @@ class Huapai(GameBase):
     keeps_statistics_per_deal = True
     breakdown_terms = (*BREAKDOWN_TERMS, *EXPOSURE_WORDS.values())  # exposures are printed in its words too
 
-    def rules(self, ruleset, options=None, **settings):
+    def rules(self, ruleset: str, options: dict[str, Any] | None = None, **settings: int) -> RuleSet:
         return rules_for(ruleset, options).with_options(**settings) if settings else rules_for(ruleset, options)
 
-    def read_deal(self, deal, rules):
+    def read_deal(self, deal: dict[str, dict[str, Any]], rules: RuleSet) -> tuple[ValidDeal | None, list[Any]]:
         return read_deal(deal, rules=rules)
 
-    def score_deal(self, deal, rules=None):
+    def score_deal(self, deal: dict[str, Any], rules: Any = None) -> dict[str, dict[str, Any] | str] | None:
         return score_deal(deal) if rules is None else score_deal(deal, rules=rules)
 
-    def score_stored(self, rules, deal, adjusted=None):
+    def score_stored(
+        self, rules: RuleSet, deal: dict[str, Any], adjusted: dict[str, int] | None = None
+    ) -> dict[str, dict[str, Any] | str] | None:
         return score_stored(rules, deal, adjusted)
 
-    def stored_statistics(self, rules, scored, adjusted=None):
+    def stored_statistics(
+        self, rules: RuleSet, scored: dict[str, dict[str, Any] | str], adjusted: dict[str, int] | None = None
+    ) -> dict[str, list[int]]:
         return stored_seat_statistics(rules, scored, adjusted)
 
-    def card_copies(self, rules):
+    def card_copies(self, rules: RuleSet) -> int:
         return rules.decks
 
-    def normalises(self, rules):
+    def normalises(self, rules: RuleSet) -> bool:
         return rules.normalises
 
-    def ruleset_label(self, rules):
+    def ruleset_label(self, rules: RuleSet) -> str:
         return rules.label
 
-    def entry_fields(self, rules=None):
+    def entry_fields(self, rules: RuleSet | None = None) -> list[dict[str, Any]]:
         """Its deal on a card grid: who took each point card, the exposures and their holders,
         and the penalties (the widgets of `scoring.entry.game_fields`)."""
         return [
@@ -99,20 +115,20 @@ class Huapai(GameBase):
             {"key": "penalties", "label": _("罚分"), "kind": "penalties"},
         ]
 
-    def entry_grid(self, rules):
+    def entry_grid(self, rules: RuleSet) -> list[GridRow]:
         return [
             GridRow(card, copy, card_label(card) + (COPY_MARKS[copy] if rules.decks > 1 else ""))
             for card in POINT_CARDS
             for copy in range(1, rules.decks + 1)
         ]
 
-    def match_units(self, side_scores, threshold):
+    def match_units(self, side_scores: list[tuple[int, int]], threshold: int) -> list[Game]:
         return split_games(side_scores, threshold)
 
-    def rules_in_words(self, rules):
+    def rules_in_words(self, rules: RuleSet) -> list[Text]:
         return rules_in_words(rules)
 
-    def sample_deals(self, count, seed=2026):
+    def sample_deals(self, count: int, seed: int = 2026) -> Any:
         import random
 
         from .samples import random_deal  # the benchmarks' generator, loaded only when asked

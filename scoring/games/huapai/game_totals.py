@@ -1,5 +1,7 @@
 """局 accounting (README §7): running totals per side, where each 局 starts and ends."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 
 
@@ -13,7 +15,7 @@ class Game:
     running: list = field(default_factory=list)  # (ns, ew) after each deal
 
     @property
-    def winner(self):
+    def winner(self) -> str | None:
         """ "NS", "EW", or None for a draw (equal totals)."""
         if self.ns > self.ew:
             return "NS"
@@ -22,7 +24,7 @@ class Game:
         return None
 
 
-def split_games(side_scores, threshold=1000):
+def split_games(side_scores: list[tuple[int, int]], threshold: int = 1000) -> list[Game]:
     """Group a table's deals into 局.
 
     `side_scores` is the sequence of `(ns, ew)` deal scores in playing order

@@ -10,12 +10,21 @@ own score but everything in the match. Adjusted deals (调整分) are left out o
 their score is the arbiter's.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING
 
 from scoring.games.huapai.cards import GOAT, PIG, SIDE_OF_SEAT, TRANSFORMER
 from scoring.games.huapai.deal import from_canonical
 from scoring.games.huapai.engine import sides_with_other_exposures
 from scoring.games.huapai.stored import score_stored
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.huapai.deal import ValidDeal
+    from scoring.games.huapai.rulesets import RuleSet
 
 
 @dataclass
@@ -29,16 +38,16 @@ class PlayerStats:
     exposures: int = 0  # cards this player exposed (明 and 首明)
     exposure_gain: int = 0  # what they changed in the side's margin over the opponents
 
-    def add(self, other):
+    def add(self, other: PlayerStats) -> None:
         for item in fields(self):
             setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
 
 
-def _as_list(value):
+def _as_list(value: list[str] | str) -> list[str]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def exposures_by_seat(holders, exposed):
+def exposures_by_seat(holders: dict[str, list[str] | str], exposed: dict[str, list[str] | str]) -> dict[str, list[Any]]:
     """{seat: [(card, copy index)]} of the exposed copies, each made by the copy's holder
     (deal-json.md: with two decks the holders and exposures of a card align by copy)."""
     made = {}
@@ -50,7 +59,7 @@ def exposures_by_seat(holders, exposed):
     return made
 
 
-def without_exposures_of(deal_json, seat):
+def without_exposures_of(deal_json: dict[str, dict[str, Any] | str], seat: str) -> dict[str, dict[str, Any] | str]:
     """The deal as it would have been had `seat` exposed nothing: its exposed copies dropped,
     the holders reordered so the remaining exposures keep their holders (自得 counts holders
     by seat, so the order changes nothing else)."""
@@ -67,7 +76,7 @@ def without_exposures_of(deal_json, seat):
     return {**deal_json, "holders": holders, "exposed": exposed}
 
 
-def _without_exposures(deal, seat):
+def _without_exposures(deal: ValidDeal, seat: str) -> ValidDeal:
     """`without_exposures_of` on a `ValidDeal` (copies as tuples)."""
     holders, exposed = _dropped(deal.holders, deal.exposed, seat)
     return replace(
@@ -77,7 +86,9 @@ def _without_exposures(deal, seat):
     )
 
 
-def _dropped(holders, exposed, seat):
+def _dropped(
+    holders: dict[str, list[str] | tuple[str, ...]], exposed: dict[str, list[str] | tuple[str, ...]], seat: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Per card, the holders (reordered) and the exposures left (lists per copy) once `seat`'s
     exposures are dropped."""
     kept_holders, kept_exposed = {}, {}
@@ -94,7 +105,7 @@ def _dropped(holders, exposed, seat):
     return kept_holders, kept_exposed
 
 
-def _margin(sides, seat):
+def _margin(sides: dict[str, int], seat: str) -> int:
     own = SIDE_OF_SEAT[seat]
     return sides[own] - sides["EW" if own == "NS" else "NS"]
 
@@ -104,18 +115,30 @@ def _margin(sides, seat):
 STORED_FIELDS = ("pigs", "goats", "transformers", "all_hearts", "grand_slams", "exposures", "exposure_gain")
 
 
-def seat_statistics(rules, scored, adjusted=None, seats=None):
+def seat_statistics(
+    rules: RuleSet,
+    scored: dict[str, dict[str, Any] | str],
+    adjusted: dict[str, int] | None = None,
+    seats: list[str] | None = None,
+) -> dict[str, PlayerStats]:
     """{seat: PlayerStats} of one deal already scored (`score_stored`'s result), for every seat
     or the `seats` given; a seat's exposures cost one more scoring each (the deal without them)."""
     return {seat: from_stored(figures) for seat, figures in _seat_figures(rules, scored, adjusted, seats).items()}
 
 
-def stored_seat_statistics(rules, scored, adjusted=None):
+def stored_seat_statistics(
+    rules: RuleSet, scored: dict[str, dict[str, Any] | str], adjusted: dict[str, int] | None = None
+) -> dict[str, list[int]]:
     """What a deal stores when it is written: {seat: [figures in STORED_FIELDS order]}."""
     return _seat_figures(rules, scored, adjusted)
 
 
-def _seat_figures(rules, scored, adjusted=None, seats=None):
+def _seat_figures(
+    rules: RuleSet,
+    scored: dict[str, dict[str, Any] | str],
+    adjusted: dict[str, int] | None = None,
+    seats: list[str] | None = None,
+) -> dict[str, list[int]]:
     made = exposures_by_seat(scored["holders"], scored["exposed"])
     deal = None
     result = {}
@@ -143,12 +166,18 @@ def _seat_figures(rules, scored, adjusted=None, seats=None):
     return result
 
 
-def from_stored(figures):
+def from_stored(figures: list[int]) -> PlayerStats:
     """A seat's `PlayerStats` from what its deal stored."""
     return PlayerStats(deals=1, **dict(zip(STORED_FIELDS, figures, strict=True)))
 
 
-def deal_statistics(rules, deal_json, adjusted, seat_players, only=None):
+def deal_statistics(
+    rules: RuleSet,
+    deal_json: dict[str, dict[str, Any]],
+    adjusted: dict[str, int] | None,
+    seat_players: dict[str, int | str],
+    only: Any = None,
+) -> dict[int | str, PlayerStats]:
     """{player: PlayerStats} for one deal; `seat_players` maps seats to player ids (a seat
     without a player is skipped, and so is a player not in `only` when it is given: an
     entrant's page scores no counterfactual for its opponents). Raises `DealError` for a deal

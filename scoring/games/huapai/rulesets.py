@@ -4,10 +4,16 @@ The engine reads these fields and nothing else: a new house rule is a new
 `RuleSet` or an option, never a branch on a rule set's name.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from scoring.games.options import DEAL, Option
 from scoring.games.refusals import DealError, Text, _, listed
+
+if TYPE_CHECKING:
+    from typing import Any
 
 NORMALISATIONS = ("none", "zero_sum", "partnership")
 # Bounds of the `scale` option: positive, and small enough that no normalised
@@ -44,19 +50,19 @@ class RuleSet:
     # not a rule: rule sets compare by their rules.
     label: str = field(default="", compare=False, repr=False)
 
-    def with_options(self, **options):
+    def with_options(self, **options: bool | int | str) -> RuleSet:
         return replace(self, **options)
 
     @property
-    def normalises(self):
+    def normalises(self) -> bool:
         """Scores differ from raw scores (before penalties): pages then show both."""
         return self.normalisation != "none"
 
     @property
-    def point_card_copies(self):
+    def point_card_copies(self) -> int:
         return 16 * self.decks
 
-    def options(self):
+    def options(self) -> dict[str, Any]:
         """The four per-event options as they stand in this rule set (README §5a)."""
         return {option: getattr(self, field) for option, (field, _check) in OPTIONS.items()}
 
@@ -125,7 +131,7 @@ GAME_THRESHOLDS = (1000, 800)
 assert RULESETS[DEFAULT_RULESET].options() == {spec.name: spec.default for spec in OPTION_SPECS}
 
 
-def read_options(raw):
+def read_options(raw: dict[str, Any] | list[str] | None) -> tuple[dict[str, Any], list[Any]]:
     """Check per-event option overrides; return `(fields, problems)`.
 
     `fields` maps RuleSet field names to values, ready for `RuleSet.with_options`.
@@ -161,7 +167,7 @@ def read_options(raw):
     return fields, problems
 
 
-def rules_for(name, options=None):
+def rules_for(name: str, options: dict[str, Any] | None = None) -> RuleSet:
     """The named rule set with option overrides (already checked by `read_options`)."""
     fields, problems = read_options(options)
     if problems:
@@ -170,7 +176,7 @@ def rules_for(name, options=None):
     return rules.with_options(**fields) if fields else rules
 
 
-def rules_in_words(rules):
+def rules_in_words(rules: RuleSet) -> list[Text]:
     """The rules in force in short phrases (after the rule set's own name, `RuleSet.label`): decks,
     首明, 自得, normalisation, 局分. Each a `Text`, a Chinese msgid and its parameters, that the site
     renders in the reader's language (`scoring.messages.message_text`)."""

@@ -1,14 +1,22 @@
 """Deterministic random valid deals, one deck or two, for the benchmarks and the tests'
 whole-event oracles (plain `random` with a seed: the same deals on every machine)."""
 
+from __future__ import annotations
+
 import json
 import random
+from typing import TYPE_CHECKING
 
 from .cards import EXPOSABLE, POINT_CARDS, SEATS
 from .rulesets import RULESETS
 
+if TYPE_CHECKING:
+    from pathlib import Path
+    from random import Random
+    from typing import Any
 
-def random_deal(rng, ruleset="huapai"):
+
+def random_deal(rng: Random, ruleset: str = "huapai") -> dict[str, dict[str, Any] | str]:
     decks = RULESETS[ruleset].decks
     captured = {seat: [] for seat in SEATS}
     for card in POINT_CARDS:
@@ -36,7 +44,7 @@ def random_deal(rng, ruleset="huapai"):
     return deal
 
 
-def write_jsonl(path, count, seed=2026, ruleset="huapai"):
+def write_jsonl(path: Path, count: int, seed: int = 2026, ruleset: str = "huapai") -> None:
     rng = random.Random(seed)
     with open(path, "w", encoding="utf-8") as out:
         for _ in range(count):

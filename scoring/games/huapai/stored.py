@@ -1,33 +1,44 @@
 """Translating stored deals to and from the rules engine. The only place the
 site asks the engine for a deal's score."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games import common
 from scoring.games.huapai import SEATS, DealError, RuleSet, read_deal, rules_for, score_valid_deal
 from scoring.games.refusals import _
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.huapai.deal import ValidDeal
 
 # An arbiter's adjusted score (调整分) per seat lies within these bounds (§0's, for every game;
 # named here for the entry form's fields, scoring/web/forms.py).
 ADJUSTED_LIMIT = common.ADJUSTED_LIMIT
 
 
-def event_rules(event) -> RuleSet:
+def event_rules(event: Any) -> RuleSet:
     """The event's rule set with its per-event options and 局 threshold."""
     return rules_for(event.ruleset, event.options or None).with_options(game_threshold=event.game_threshold)
 
 
-def _has_captures(deal_json):
+def _has_captures(deal_json: dict[str, Any]) -> bool:
     captured = deal_json.get("captured")
     return isinstance(captured, dict) and any(captured.values())
 
 
-def _read(rules, deal_json):
+def _read(rules: Any, deal_json: dict[str, Any]) -> ValidDeal:
     deal, problems = read_deal(deal_json, rules=rules)
     if problems:
         raise problems[0]
     return deal
 
 
-def score_stored(rules, deal_json, adjusted=None):
+def score_stored(
+    rules: Any, deal_json: dict[str, Any], adjusted: dict[str, int] | None = None
+) -> dict[str, dict[str, Any] | str]:
     """Score one deal of an event.
 
     Returns a dict with the canonical deal fields (`captured`, `holders`,
@@ -66,7 +77,7 @@ def score_stored(rules, deal_json, adjusted=None):
     }
 
 
-def _penalties_only(rules, deal_json):
+def _penalties_only(rules: Any, deal_json: dict[str, Any]) -> dict[str, int]:
     """Penalties of an adjusted deal without captures, read by the engine like any deal's:
     with no cards at all (`captured` empty) only the penalties can be wrong."""
     return _read(rules, {"captured": {}, "penalties": deal_json.get("penalties")}).as_json()["penalties"]

@@ -3,6 +3,8 @@
 Plain constants only; the rest of the package reads them and nothing else.
 """
 
+from __future__ import annotations
+
 from scoring.games.refusals import Text, _
 from scoring.games.seats import SEAT_NAMES as TABLE_SEAT_NAMES
 from scoring.games.seats import TABLE_SEATS
@@ -53,14 +55,14 @@ NO_COLOUR = ("", 1)
 WIN_KEYS = ("huxi", "red", "source", "from", "wang", "xing")
 
 
-def colour_of(red):
+def colour_of(red: int) -> tuple[str, int]:
     """(name, 番) of the colour of a winning hand with `red` red cards (P3)."""
     if red >= RED_HU_MINIMUM:
         return RED_HU
     return COLOURS.get(red, NO_COLOUR)
 
 
-def kind_of(source, wang):
+def kind_of(source: str, wang: str) -> tuple[str, int]:
     """(name, 番) of the kind of a win (P3): a 王 win replaces 自摸's 2 (D-P5)."""
     if wang != "none":
         return WANG_NAMES[wang], WANG_FAN[wang]
@@ -69,7 +71,7 @@ def kind_of(source, wang):
     return "", 1
 
 
-def seat_label(seat):
+def seat_label(seat: str) -> Text:
     """A seat named in a message: 东(E), or East(E) in English."""
     return Text(_("{name}({seat})"), name=Text(SEAT_NAMES[seat]), seat=seat)
 

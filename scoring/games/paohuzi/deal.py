@@ -5,7 +5,10 @@ the key, seat or value at fault. Any JSON value of the wrong type is a refusal, 
 exception. `validate_deal` raises it; `read_deal` returns it in a list, as 华牌's reader does.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.games.refusals import DealError, _, preview
 
@@ -26,6 +29,11 @@ from .cards import (
 )
 from .options import DEFAULT_DEAL_OPTIONS, DealOptions, read_deal_options
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.paohuzi.options import Rules
+
 SOURCE_SET = frozenset(SOURCES)
 WANG_SET = frozenset(WANGS)
 
@@ -45,7 +53,7 @@ class ValidDeal:
     wang: str = "none"
     xing: int = 0
 
-    def as_json(self):
+    def as_json(self) -> dict[str, Any]:
         """The deal JSON in canonical form: every seat's 王霸, defaults written out."""
         deal = {"winner": self.winner, "wangba": dict(self.wangba)}
         if self.dealer is not None:
@@ -59,15 +67,15 @@ class ValidDeal:
         return deal
 
 
-def _missing(key):
+def _missing(key: str) -> DealError:
     return DealError("missing_key", _("缺少“{key}”"), key=key)
 
 
-def _unknown_seat(where, value):
+def _unknown_seat(where: str, value: Any) -> DealError:
     return DealError("unknown_seat", _("{where}：座位 {value} 无效（E / S / W）"), where=where, value=preview(value))
 
 
-def validate_deal(raw, rules=None):
+def validate_deal(raw: dict[str, Any], rules: Rules | None = None) -> ValidDeal | None:
     """The `ValidDeal` of deal JSON `raw`, or raise the first failure as a `DealError`.
 
     `rules` (an event's `Rules`) gives the deal options a deal's own `"options"` start from.
@@ -219,7 +227,7 @@ def validate_deal(raw, rules=None):
     return ValidDeal(options, wangba, winner, dealer, huxi, red, source, discarder, wang, xing)
 
 
-def read_deal(raw, rules=None):
+def read_deal(raw: dict[str, Any], rules: Rules | None = None) -> tuple[ValidDeal | None, list[Any]]:
     """`(deal, [])` for a valid deal, `(None, [refusal])` for an invalid one: the law's first failure."""
     try:
         return validate_deal(raw, rules), []

@@ -5,10 +5,19 @@ A result is `{"game", "scores", "breakdown", "result"[, "amount"]}`. Each breakd
 黄庄's) and a Chinese note; a seat's values add up to its score, and every deal is zero-sum (P7).
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .cards import GAME_ID, RED_HU_MINIMUM, SEAT_TEXT, SEATS, colour_of, kind_of
 from .deal import validate_deal
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.paohuzi.deal import ValidDeal
+    from scoring.games.paohuzi.options import Rules
 
 # The law's rule numbers a breakdown entry names.
 WIN_RULE = "P5"
@@ -17,20 +26,22 @@ HUANG_RULE = "P6"
 PAYERS_TEXT = {winner: "、".join(SEAT_TEXT[seat] for seat in SEATS if seat != winner) for winner in SEATS}
 
 
-def amount_of(huxi, xing, red, source, wang, options):
+def amount_of(huxi: Any, xing: Any, red: Any, source: Any, wang: str, options: Any) -> Any:
     """X = z × F (P1–P4) and the note that shows how: "21胡息=3囤 +3省 =6子 × 红胡2×自摸2=4番 =24"."""
     return _amount(
         huxi, xing, _colour_class(red), source == "self", wang, options.min_huxi, options.tun_step, options.di
     )
 
 
-def _colour_class(red):
+def _colour_class(red: Any) -> Any:
     """The red count as P3 sees it: 0, 1, 10 (any count ≥ 10) or 2 (any other count)."""
     return red if red < 2 else RED_HU_MINIMUM if red >= RED_HU_MINIMUM else 2
 
 
 @lru_cache(maxsize=1 << 16)
-def _amount(huxi, xing, colour_class, self_drawn, wang, min_huxi, tun_step, di):
+def _amount(
+    huxi: int, xing: int, colour_class: int, self_drawn: bool, wang: str, min_huxi: int, tun_step: int, di: int
+) -> tuple[int, str]:
     tun = 1 + (huxi - min_huxi) // tun_step  # P1
     zi = tun + xing + di  # P2
     colour, colour_fan = colour_of(colour_class)  # P3
@@ -52,13 +63,13 @@ def _amount(huxi, xing, colour_class, self_drawn, wang, min_huxi, tun_step, di):
 
 
 @lru_cache(maxsize=1 << 16)
-def _win_notes(winner, *amount_key):
+def _win_notes(winner: str, *amount_key: Any) -> tuple[int, str, str]:
     """X and the notes of a win paid by both other seats: the winner's and each payer's."""
     amount, how = _amount(*amount_key)
     return amount, f"{PAYERS_TEXT[winner]}各付 {amount}（{how}）", f"付给{SEAT_TEXT[winner]} {amount}（{how}）"
 
 
-def score_valid_deal(deal):
+def score_valid_deal(deal: ValidDeal) -> dict[str, Any]:
     """The result of a `ValidDeal` (law §3.4 and §0 Output)."""
     winner = deal.winner
     if winner is None:
@@ -112,7 +123,7 @@ def score_valid_deal(deal):
     return {"game": GAME_ID, "scores": scores, "breakdown": breakdown, "result": "win", "amount": amount}
 
 
-def _huang(deal):
+def _huang(deal: ValidDeal) -> dict[str, dict[str, Any] | str]:
     """P6: every seat holding h ≥ 1 王霸 pays `huang_per_wangba` × h to each seat holding none."""
     wangba = deal.wangba
     scores, entries = _huang_payments(wangba["E"], wangba["S"], wangba["W"], deal.options.huang_per_wangba)
@@ -124,7 +135,7 @@ def _huang(deal):
 
 
 @lru_cache(maxsize=1024)
-def _huang_payments(*held_and_stake):
+def _huang_payments(*held_and_stake: Any) -> tuple[tuple[int, int, int], tuple[Any, Any, Any]]:
     """Per seat (in seat order) the 黄庄's score and its (value, note) entries."""
     *held_by_seat, stake = held_and_stake
     wangba = dict(zip(SEATS, held_by_seat, strict=True))
@@ -144,7 +155,7 @@ def _huang_payments(*held_and_stake):
     return tuple(scores[seat] for seat in SEATS), tuple(tuple(entries[seat]) for seat in SEATS)
 
 
-def score_deal(raw, rules=None):
+def score_deal(raw: dict[str, Any], rules: Rules | None = None) -> dict[str, Any] | None:
     """Deal JSON in, result JSON out; raises the first `DealError` of an invalid deal."""
     return score_valid_deal(validate_deal(raw, rules))
 

@@ -4,7 +4,10 @@ Beyond the protocol, the class offers `entry_fields` (the referee's entry page, 
 `refusal_key`, `seat_statistics`, `next_dealer`, `table_points` and `play_match`.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.games import calls
 from scoring.games.base import GameBase
@@ -32,6 +35,14 @@ from .options import DEAL_OPTIONS, DEFAULT_RULES, EVENT_OPTIONS, rules_for
 from .stored import score_stored
 from .terms import BREAKDOWN_TERMS
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.paohuzi.deal import ValidDeal
+    from scoring.games.paohuzi.match import TableMatch
+    from scoring.games.paohuzi.options import Rules
+    from scoring.games.refusals import DealError
+
 
 @dataclass(frozen=True, slots=True)
 class EntryField:
@@ -53,7 +64,7 @@ class EntryField:
     default: object = None
 
 
-def entry_fields(rules):
+def entry_fields(rules: Rules) -> list[EntryField]:
     """The deal's fields in the order a referee records them (§3.2)."""
     return [
         EntryField("winner", _("胡牌者"), "seat_or_huang", "always", choices=SEATS),
@@ -88,7 +99,7 @@ ENTRY_HELP = _(
 )
 
 
-def entry_field_dicts(rules):
+def entry_field_dicts(rules: Rules) -> list[dict[str, Any]]:
     """The entry page's fields (plain dicts, fresh copies): §3.2's keys in the order a referee
     records them. 胡息 takes any number the law can read (0–200): below `min_huxi` the engine
     refuses it in the law's words (V5) beside the field."""
@@ -125,7 +136,7 @@ REFUSAL_KEYS = {
     "bad_adjusted": "adjusted",
 }
 
-# Players' statistics (issue 24): wins, of them 自摸, 黄庄 played and the highest 番 of a win,
+# Players' statistics: wins, of them 自摸, 黄庄 played and the highest 番 of a win,
 # counted from each stored deal (`seat_statistics`); an adjusted deal without its play counts
 # as a deal only. `statistics_highest`: the figures a player's statistics keep the largest of
 # (the others are sums).
@@ -137,14 +148,14 @@ STATISTICS = (
 )
 
 
-def fan_of(deal):
+def fan_of(deal: dict[str, Any]) -> int:
     """The 番 of a stored win (P3: colour × kind), 0 for a 黄庄 or a deal without its play."""
     if deal.get("winner") is None or "red" not in deal:
         return 0
     return colour_of(deal["red"])[1] * kind_of(deal.get("source"), deal.get("wang") or "none")[1]
 
 
-def seat_statistics(deal):
+def seat_statistics(deal: dict[str, Any]) -> dict[str, tuple[int, int, int, int]]:
     """{seat: (won, won by 自摸, 黄庄, 番 of the win)} of one deal as stored (canonical JSON)."""
     deal = deal or {}
     played = "winner" in deal
@@ -191,55 +202,63 @@ class Paohuzi(GameBase):
     seat_statistics = staticmethod(seat_statistics)
     entry_help = ENTRY_HELP
 
-    def rules(self, ruleset=GAME_ID, options=None, **settings):
+    def rules(
+        self, ruleset: str = GAME_ID, options: dict[str, Any] | None = None, **settings: bool | float | str
+    ) -> Rules | None:
         """The event's `Rules`: deal options as a dict, event options (`deals_per_match`,
         `standings`) as keywords. Raises `DealError` ("bad_option") for a wrong one."""
         if ruleset != GAME_ID:
             raise KeyError(ruleset)
         return rules_for(options, **settings)
 
-    def read_deal(self, deal, rules=None):
+    def read_deal(self, deal: dict[str, Any], rules: Rules | None = None) -> tuple[ValidDeal | None, list[Any]]:
         return read_deal(deal, rules)
 
     # `score_deal(deal, rules=None)` itself, not a method around it: one call less a deal.
     score_deal = staticmethod(score_deal)
 
-    def score_stored(self, rules, deal, adjusted=None):
+    def score_stored(
+        self, rules: Rules, deal: dict[str, Any], adjusted: dict[str, bool | int] | list[int] | None = None
+    ) -> dict[str, Any] | None:
         return score_stored(rules, deal, adjusted)
 
-    def stored_statistics(self, rules, scored, adjusted=None):
+    def stored_statistics(self, rules: Rules, scored: dict[str, Any], adjusted: dict[str, int] | None = None) -> None:
         return None
 
-    def entry_grid(self, rules):
+    def entry_grid(self, rules: Rules) -> list[EntryField]:
         return entry_fields(rules)
 
-    def entry_fields(self, rules=None):
+    def entry_fields(self, rules: Rules | None = None) -> list[dict[str, Any]]:
         """The referee's entry page's fields (plain dicts, `scoring.entry.game_fields`)."""
         return entry_field_dicts(rules if rules is not None else DEFAULT_RULES)
 
-    def refusal_key(self, error):
+    def refusal_key(self, error: DealError) -> str:
         """The deal key a refusal names (the entry page puts it beside that field), or None."""
         key = error.params.get("key") or error.params.get("where")
         if key in self.deal_keys:
             return key
         return REFUSAL_KEYS.get(error.code)
 
-    def match_units(self, seat_scores, threshold=DEFAULT_RULES.event.deals_per_match):
+    def match_units(
+        self, seat_scores: list[dict[str, int]], threshold: int = DEFAULT_RULES.event.deals_per_match
+    ) -> list[TableMatch]:
         """A table's deals grouped into matches; `threshold` is the event's `deals_per_match`."""
         return split_matches(seat_scores, threshold)
 
     @staticmethod
-    def next_dealer(dealer, winner):
+    def next_dealer(dealer: Any, winner: Any) -> Any:
         return next_dealer(dealer, winner)
 
     @staticmethod
-    def table_points(totals):
+    def table_points(totals: dict[str, int]) -> dict[str, int]:
         return table_points(totals)
 
-    def play_match(self, deals, rules=DEFAULT_RULES, first_dealer=None):
+    def play_match(
+        self, deals: list[dict[str, Any]], rules: Rules = DEFAULT_RULES, first_dealer: str | None = None
+    ) -> dict[str, Any]:
         return play_match(deals, rules, first_dealer)
 
-    def sample_deals(self, count, seed=2026):
+    def sample_deals(self, count: int, seed: int = 2026) -> list[dict[str, Any]]:
         from .samples import random_deals  # the benchmarks' generator, loaded only when asked
 
         return list(random_deals(count, seed))

@@ -7,6 +7,10 @@ competition's 「每场比赛每桌打9把牌」). Standings take each player's 
 with a lower match total, 1 for every equal one) with the total as the first tie-break.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.common import DealsMatch, group_deals, table_points
 from scoring.games.refusals import DealError, Text, _
 
@@ -15,8 +19,13 @@ from .deal import validate_deal
 from .engine import score_valid_deal
 from .options import DEFAULT_RULES
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def next_dealer(dealer, winner):
+    from scoring.games.paohuzi.options import Rules
+
+
+def next_dealer(dealer: str | None, winner: str | None) -> str | None:
     """Who deals next (§3.1): the winner; after a 黄庄 (`winner` None) the dealer's 下家.
     None when a 黄庄's dealer is unknown (the first dealer is drawn by lot)."""
     if winner is not None:
@@ -24,7 +33,7 @@ def next_dealer(dealer, winner):
     return NEXT_SEAT[dealer] if dealer is not None else None
 
 
-def leaders(totals):
+def leaders(totals: dict[str, int]) -> tuple[str, ...]:
     """The seats with the highest total, in seat order (more than one on a tie)."""
     best = max(totals.values())
     return tuple(seat for seat in totals if totals[seat] == best)
@@ -35,10 +44,10 @@ class TableMatch(DealsMatch):
     table_points), its leaders and what it puts into standings."""
 
     @property
-    def leaders(self):
+    def leaders(self) -> Any:
         return leaders(self.totals)
 
-    def standing(self, standings="total"):
+    def standing(self, standings: str = "total") -> dict[str, tuple[int, ...]]:
         """Per seat, what the match puts into standings: (table points, total) or (total,)."""
         if standings == "table_points":
             points = self.table_points
@@ -46,7 +55,9 @@ class TableMatch(DealsMatch):
         return {seat: (self.totals[seat],) for seat in SEATS}
 
 
-def split_matches(seat_scores, deals_per_match=DEFAULT_RULES.event.deals_per_match):
+def split_matches(
+    seat_scores: list[dict[str, int] | tuple[int, int, int]], deals_per_match: int = DEFAULT_RULES.event.deals_per_match
+) -> list[TableMatch]:
     """Group a table's deals into matches of `deals_per_match` deals, in order.
 
     `seat_scores` is the sequence of deal scores, each a dict seat → score or a tuple in
@@ -55,7 +66,7 @@ def split_matches(seat_scores, deals_per_match=DEFAULT_RULES.event.deals_per_mat
     return group_deals(seat_scores, deals_per_match, SEATS, TableMatch)
 
 
-def _at_deal(number, problem):
+def _at_deal(number: int, problem: DealError) -> DealError:
     """A deal's refusal, placed: 第3把：…; the code stays the deal's."""
     refusal = DealError(
         problem.code, _("第 {deal} 把：{problem}"), deal=number, problem=Text(problem.template, **problem.params)
@@ -64,7 +75,9 @@ def _at_deal(number, problem):
     return refusal
 
 
-def play_match(deals, rules=DEFAULT_RULES, first_dealer=None):
+def play_match(
+    deals: list[dict[str, Any]], rules: Rules = DEFAULT_RULES, first_dealer: str | None = None
+) -> dict[str, Any]:
     """Score a table's match from its deal JSONs in playing order.
 
     Returns `{"totals", "deals_played", "finished", "table_points", "leaders", "dealers",

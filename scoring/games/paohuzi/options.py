@@ -5,14 +5,20 @@ Deal options travel in a deal's `"options"` object and change how it is scored; 
 Both are frozen dataclasses of plain values, so the site can store them as JSON (`as_json`).
 """
 
+from __future__ import annotations
+
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from scoring.games.common import STANDINGS
 from scoring.games.options import DEAL, EVENT, Option, read_option_values
 from scoring.games.refusals import _
 
 from .cards import GAME_ID
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # §3.3 Options (deal level), in the law's order.
 DEAL_OPTIONS = (
@@ -93,7 +99,7 @@ class DealOptions:
     discard_pays: str = "all"
     huang_per_wangba: int = 5
 
-    def as_json(self):
+    def as_json(self) -> dict[str, int | str]:
         return asdict(self)
 
 
@@ -102,7 +108,7 @@ class EventOptions:
     deals_per_match: int = 9
     standings: str = "total"
 
-    def as_json(self):
+    def as_json(self) -> dict[str, int | str]:
         return asdict(self)
 
 
@@ -114,7 +120,7 @@ class Rules:
     event: EventOptions = EventOptions()
     name: str = GAME_ID  # the one rule set
 
-    def as_json(self):
+    def as_json(self) -> dict[str, dict[str, int | str] | str]:
         return {"ruleset": self.name, "options": self.deal.as_json(), "event": self.event.as_json()}
 
 
@@ -126,11 +132,13 @@ assert DEFAULT_EVENT_OPTIONS.as_json() == {option.name: option.default for optio
 
 
 @lru_cache(maxsize=1024)
-def _deal_options(pairs, base):
+def _deal_options(pairs: tuple[tuple[str, int | str], ...], base: DealOptions) -> DealOptions:
     return replace(base, **dict(pairs))
 
 
-def read_deal_options(raw, base=DEFAULT_DEAL_OPTIONS):
+def read_deal_options(
+    raw: dict[str, Any] | list[float | str | None] | None, base: DealOptions = DEFAULT_DEAL_OPTIONS
+) -> DealOptions:
     """G3: the deal options of a deal's `"options"` (None: absent) over `base`; raises `bad_option`."""
     if raw is None:
         return base
@@ -138,7 +146,7 @@ def read_deal_options(raw, base=DEFAULT_DEAL_OPTIONS):
     return _deal_options(pairs, base) if pairs else base
 
 
-def read_event_options(raw):
+def read_event_options(raw: dict[str, Any] | None) -> EventOptions | None:
     """An event's options (None: the defaults); raises `bad_option`."""
     if raw is None:
         return DEFAULT_EVENT_OPTIONS
@@ -146,7 +154,7 @@ def read_event_options(raw):
     return replace(DEFAULT_EVENT_OPTIONS, **dict(pairs))
 
 
-def rules_for(options=None, **settings):
+def rules_for(options: dict[str, Any] | None = None, **settings: bool | float | str) -> Rules | None:
     """The rules of an event: deal options (a dict, as in a deal's `"options"`) and event options
     as keyword settings (`deals_per_match=9`, `standings="total"`); raises `bad_option`."""
     return Rules(deal=read_deal_options(options), event=read_event_options(settings or None))

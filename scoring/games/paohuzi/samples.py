@@ -2,10 +2,18 @@
 seed: the same deals on every machine). Busy on purpose: wins of every source, colour and 王 kind,
 省, 黄庄 with one or two holders, deal options, recorded dealers."""
 
+from __future__ import annotations
+
 import random
+from typing import TYPE_CHECKING
 
 from .cards import GAME_ID, MAX_HUXI, MAX_RED, SEATS, WANGBA_CARDS
 from .options import DEAL_OPTIONS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from random import Random
+    from typing import Any
 
 OPTION_CHOICES = {
     "min_huxi": (10, 15, 18),
@@ -17,14 +25,14 @@ OPTION_CHOICES = {
 assert set(OPTION_CHOICES) == {option.name for option in DEAL_OPTIONS}
 
 
-def _wangba(rng, total):
+def _wangba(rng: Random, total: int) -> dict[str, int]:
     counts = dict.fromkeys(SEATS, 0)
     for _ in range(total):
         counts[rng.choice(SEATS)] += 1
     return counts
 
 
-def random_deal(rng):
+def random_deal(rng: Random) -> dict[str, Any]:
     """One valid deal, with its top-level "game"."""
     deal = {"game": GAME_ID}
     if rng.random() < 0.5:
@@ -64,7 +72,7 @@ def random_deal(rng):
     return deal
 
 
-def random_deals(count, seed=2026):
+def random_deals(count: int, seed: int = 2026) -> Iterator[dict[str, Any]]:
     """`count` valid deals, the same ones for the same seed."""
     rng = random.Random(seed)
     for _ in range(count):

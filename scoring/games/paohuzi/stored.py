@@ -1,6 +1,10 @@
 """A stored 跑胡子 deal scored for the site: its canonical fields and its result, or an
 arbiter's adjusted score (调整分) in place of the computed one."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.common import adjusted_scores
 from scoring.games.refusals import DealError, _
 
@@ -8,8 +12,15 @@ from .cards import GAME_ID, SEATS
 from .deal import validate_deal
 from .engine import score_valid_deal
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def score_stored(rules, deal_json, adjusted=None):
+    from scoring.games.paohuzi.options import Rules
+
+
+def score_stored(
+    rules: Rules, deal_json: dict[str, Any], adjusted: dict[str, bool | int] | list[int] | None = None
+) -> dict[str, Any]:
     """Score one deal of an event under the event's `Rules`.
 
     Returns the canonical deal fields (`ValidDeal.as_json`) with the result (`game`, `scores`,

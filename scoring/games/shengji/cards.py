@@ -1,6 +1,8 @@
 """升级's table and counting units (law §2.1, §2.3 S1): seats, sides, levels and their ranks,
 the point cards and the bands of the 台下 side's points."""
 
+from __future__ import annotations
+
 from scoring.games.refusals import _
 from scoring.games.seats import PARTNERSHIPS, TABLE_SEATS
 
@@ -39,12 +41,12 @@ BANDS = (
 )
 
 
-def rank(level):
+def rank(level: int) -> str:
     """The rank a side at this absolute level plays: A23…K taken at (level − 1) mod 13."""
     return RANKS[(level - 1) % 13]
 
 
-def band(points):
+def band(points: int) -> tuple[str, bool, int]:
     """The band (rule, swap, gain) the 台下 side's points fall in (D-S1: 50 ≤ p < 100 …)."""
     found = BANDS[0]
     for entry in BANDS:

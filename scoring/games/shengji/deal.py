@@ -5,12 +5,20 @@ names the key, side or value at fault); any JSON value of any type is a refusal,
 another exception. A match reads each deal against the state it has reached (M1).
 """
 
-from typing import NamedTuple
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.games.refusals import DealError, Text, _, shown
 
 from .cards import LEVEL_MAX, LEVEL_MIN, POINTS_STEP, POINTS_TOTAL, SIDE_SET
 from .options import START_LEVEL, read_deal_options
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.refusals import _Shown
+    from scoring.games.shengji.options import Rules
 
 GAME_ID = "shengji"
 ALONE = object()  # `reached` of a deal read on its own, outside a match
@@ -23,7 +31,7 @@ class State(NamedTuple):
     ns: int
     ew: int
 
-    def as_json(self):
+    def as_json(self) -> dict[str, dict[str, int] | str]:
         return {"declarer": self.declarer, "levels": {"NS": self.ns, "EW": self.ew}}
 
 
@@ -35,7 +43,7 @@ class ValidDeal(NamedTuple):
     points: int
     first: bool
 
-    def as_json(self):
+    def as_json(self) -> dict[str, Any]:
         """The deal in canonical form: what a referee recorded, nothing the law ignores."""
         if self.first:
             deal = {"declarer": self.before.declarer, "points": self.points}
@@ -50,16 +58,16 @@ class ValidDeal(NamedTuple):
 SIDE_LABELS = {"NS": _("南北(NS)"), "EW": _("东西(EW)")}
 
 
-def side_label(side):
+def side_label(side: str) -> Text:
     """A side named in a message: 南北(NS), or North-South (NS) in English."""
     return Text(SIDE_LABELS[side])
 
 
-def _bad_state(template, **params):
+def _bad_state(template: str, **params: float | _Shown | str | None) -> DealError:
     return DealError("bad_state", template, **params)
 
 
-def _level(levels, side):
+def _level(levels: dict[str, Any], side: str) -> int:
     value = levels.get(side)
     if type(value) is not int or not LEVEL_MIN <= value <= LEVEL_MAX:
         raise _bad_state(
@@ -72,7 +80,7 @@ def _level(levels, side):
     return value
 
 
-def read_state(raw):
+def read_state(raw: dict[str, dict[str, Any] | str] | int | None) -> State | None:
     """V1: the state a deal carries, or None when it carries none (absent or null)."""
     if raw is None:
         return None
@@ -92,7 +100,7 @@ def read_state(raw):
     return State(declarer, ns, ew)
 
 
-def _declarer(raw, state):
+def _declarer(raw: dict[str, Any], state: State | None) -> str:
     """V2: the side on 台上 in this deal."""
     declarer = raw.get("declarer")
     if declarer is None:
@@ -113,7 +121,7 @@ def _declarer(raw, state):
     return declarer
 
 
-def _points(raw):
+def _points(raw: dict[str, Any]) -> int:
     """V3: the points the 台下 side captured."""
     points = raw.get("points")
     if points is None:
@@ -129,7 +137,7 @@ def _points(raw):
     return points
 
 
-def check_deal(raw, start_level=None, reached=ALONE):
+def check_deal(raw: dict[str, Any] | str, start_level: int | None = None, reached: Any = ALONE) -> ValidDeal | None:
     """The `ValidDeal` a deal JSON object records; raises its first refusal.
 
     `start_level` (an event's or a match's) replaces the deal's own option, which is still
@@ -165,7 +173,7 @@ def check_deal(raw, start_level=None, reached=ALONE):
     return ValidDeal(state, points, False)
 
 
-def quick_read(raw, start_level=1):
+def quick_read(raw: dict[str, Any], start_level: int = 1) -> tuple[str, int, int, int] | None:
     """The usual valid deal without options, read without the checks' machinery:
     `(declarer, NS level, EW level, points)` before the deal, or None for any other value,
     which `check_deal` then reads (and refuses, or accepts alike). Scoring a stream of deals
@@ -206,7 +214,7 @@ def quick_read(raw, start_level=1):
     return None
 
 
-def read_deal(raw, rules=None):
+def read_deal(raw: dict[str, Any], rules: Rules | None = None) -> tuple[ValidDeal | None, list[Any]]:
     """`(deal, problems)`: a `ValidDeal` and `[]`, or None and the one refusal (the law's
     first failure wins). `rules` (an event's) give the start level of a first deal."""
     try:
@@ -215,5 +223,5 @@ def read_deal(raw, rules=None):
         return None, [problem]
 
 
-def validate_deal(raw, rules=None):
+def validate_deal(raw: dict[str, Any], rules: Rules | None = None) -> ValidDeal | None:
     return check_deal(raw, None if rules is None else rules.start_level)

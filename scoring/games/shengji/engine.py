@@ -4,11 +4,21 @@ Each seat scores its side's level gain (S6); its breakdown is one entry, the rul
 that applied with the seat's gain, so it adds up to the seat's score by construction.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.refusals import pgettext
 
 from .cards import BANDS, KING, OTHER_SIDE, POINTS_STEP, POINTS_TOTAL, band, rank
 from .deal import GAME_ID, State, quick_read, validate_deal
 from .options import START_LEVEL
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.shengji.deal import ValidDeal
+    from scoring.games.shengji.options import Rules
 
 # The closed vocabulary of the notes below (numbers and ranks aside), for the site to render
 # them in another language word by word (`messages.term_text`).
@@ -44,7 +54,7 @@ assert set(NOTES) == {rule for _, rule, _, _ in BANDS}
 BAND_OF = tuple(band(points) for points in range(0, POINTS_TOTAL + 1, POINTS_STEP))
 
 
-def next_state(before, points):
+def next_state(before: State, points: int) -> tuple[Any, ...]:
     """`(state after, rule, swap, gained side, gain)` of a deal from `before` (S2–S5)."""
     rule, swap, gain = BAND_OF[points // POINTS_STEP]
     declarer = OTHER_SIDE[before.declarer] if swap else before.declarer
@@ -53,7 +63,7 @@ def next_state(before, points):
     return State(declarer, before.ns, before.ew + gain), rule, swap, declarer, gain
 
 
-def _work_out(before, points):
+def _work_out(before: State, points: int) -> tuple[Any, ...]:
     """What a deal from `before` gives, but the absolute levels: (declarer after, NS's and
     EW's gains, swap, rule, NS's and EW's notes, NS's and EW's ranks after)."""
     after, rule, swap, gainer, gain = next_state(before, points)
@@ -72,7 +82,7 @@ def _work_out(before, points):
 _OUTCOMES = {}
 
 
-def result(declarer, ns, ew, points):
+def result(declarer: str, ns: int, ew: int, points: int) -> dict[str, Any]:
     """The result of a deal from `declarer` on 台上 at levels `ns`, `ew` in which the 台下 side
     captured `points`: scores, breakdown, state after, ranks and swap (§2.3)."""
     key = (declarer, (ns - 1) % 13, (ew - 1) % 13, points)
@@ -95,13 +105,13 @@ def result(declarer, ns, ew, points):
     }
 
 
-def score_valid_deal(deal):
+def score_valid_deal(deal: ValidDeal) -> dict[str, Any]:
     """The result of a `ValidDeal`."""
     before = deal.before
     return result(before.declarer, before.ns, before.ew, deal.points)
 
 
-def score_deal(raw, rules=None):
+def score_deal(raw: dict[str, Any], rules: Rules | None = None) -> dict[str, Any] | None:
     """Deal JSON in, result JSON out; raises `DealError` on an invalid deal. `rules` (an
     event's) give a first deal's start level instead of the deal's own option."""
     read = quick_read(raw, START_LEVEL.default if rules is None else rules.start_level)

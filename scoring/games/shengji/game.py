@@ -1,7 +1,10 @@
 """升级 as a `Game` (scoring.games.base): law §2 of ../shared/rules/games/README.md behind
 the protocol, and what the protocol does not have (deal options, a match by levels) beside it."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.games import calls
 from scoring.games.base import GameBase
@@ -13,6 +16,12 @@ from .deal import GAME_ID, check_deal, read_deal, side_label, validate_deal
 from .engine import BREAKDOWN_TERMS, score_deal, score_valid_deal
 from .match import _state, match_outcome, match_over, match_standing, shengji_match
 from .options import DEFAULT_RULESET, EVENT_OPTIONS, RULESETS, read_event_options, rules_for
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from scoring.games.shengji.deal import ValidDeal
+    from scoring.games.shengji.options import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +67,7 @@ REFUSAL_KEYS = {
 }
 
 
-def seat_statistics(deal):
+def seat_statistics(deal: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """{seat: (1 if its side was on 台上, levels it gained)} of one deal as stored (canonical JSON,
     carrying its state after a match's first deal); a deal the engine refuses counts as nothing."""
     try:
@@ -70,7 +79,7 @@ def seat_statistics(deal):
     return {seat: (int(seat in on_top), scores[seat]) for seat in SEATS}
 
 
-def _level(level):
+def _level(level: int) -> int | Text:
     """A side's absolute level as the pages show it beside its rank: past K (D-S4) the rank starts
     again at A, so the level says so — "打2（15，过K）", never a bare "打2" as if the side had
     gone back to 2."""
@@ -79,7 +88,7 @@ def _level(level):
     return Text(_("{level}，过K"), level=level)
 
 
-def _levels_text(state):
+def _levels_text(state: dict[str, dict[str, int] | str]) -> Text:
     """Both sides' levels in words, the side on 台上 marked: "台上 南北(NS) · NS 打3（3） · EW 打A（1）"."""
     levels = state["levels"]
     return Text(
@@ -136,19 +145,26 @@ class Shengji(GameBase):
     # difference (§2.1 Standings, the first tie-break), the total the levels reached.
     standings_labels = {"score_difference": _("级差"), "total_score": _("终局级数")}
 
-    def rules(self, ruleset=DEFAULT_RULESET, options=None, **settings):
+    def rules(
+        self,
+        ruleset: str = DEFAULT_RULESET,
+        options: dict[str, bool | float | None] | list[Any] | str | None = None,
+        **settings: bool | float | None,
+    ) -> Rules | None:
         return rules_for(ruleset, options, **settings)
 
-    def stored_statistics(self, rules, scored, adjusted=None):
+    def stored_statistics(self, rules: Rules, scored: dict[str, Any], adjusted: Any = None) -> None:
         return None
 
-    def read_deal(self, deal, rules=None):
+    def read_deal(self, deal: dict[str, Any], rules: Rules | None = None) -> tuple[ValidDeal | None, list[Any]]:
         return read_deal(deal, rules)
 
     # Deal JSON in, result out (raises `DealError`); the engine's own function, called per line.
     score_deal = staticmethod(score_deal)
 
-    def score_stored(self, rules, deal, adjusted=None):
+    def score_stored(
+        self, rules: Rules, deal: dict[str, Any], adjusted: dict[str, int] | None = None
+    ) -> dict[str, Any]:
         """A stored deal's result, its canonical form at the top (what the site keeps, the keys
         `deal_keys`: a later deal's `"state"` is the state *before* it) and again under
         `"deal"`; the state after the deal under `"after"`. An adjusted score is refused: the
@@ -161,11 +177,11 @@ class Shengji(GameBase):
         stored = {key: value for key, value in result.items() if key != "state"}
         return {**stored, **canonical, "after": result["state"], "deal": canonical}
 
-    def entry_grid(self, rules=None):
+    def entry_grid(self, rules: Rules | None = None) -> list[EntryField]:
         """The deal's fields as plain descriptions (`EntryField`), not 华牌's point-card rows."""
         return list(ENTRY_FIELDS)
 
-    def entry_fields(self, rules=None):
+    def entry_fields(self, rules: Rules | None = None) -> list[dict[str, Any]]:
         """The entry page's fields (plain dicts, as `scoring.entry.game_fields` reads them): the
         side on 台上 (a match's first deal only, M1) and the 台下 side's points."""
         return [
@@ -184,13 +200,13 @@ class Shengji(GameBase):
             for spec in ENTRY_FIELDS
         ]
 
-    def refusal_key(self, error):
+    def refusal_key(self, error: DealError) -> str:
         """The deal key a refusal names (the entry page puts it beside that field), or None."""
         if error.code == "missing_key":
             return "declarer" if "declarer" in error.template else "points"
         return REFUSAL_KEYS.get(error.code)
 
-    def deal_words(self, deal):
+    def deal_words(self, deal: dict[str, Any]) -> list[tuple[str, Any]]:
         """[(label, words)] a stored deal shows beyond its fields: the state it was played from."""
         state = (deal or {}).get("state")
         if not isinstance(state, dict):
@@ -199,12 +215,12 @@ class Shengji(GameBase):
 
     # A match at a table, as the site stores it one deal at a time (M1–M4).
 
-    def table_match(self, deals, rules):
+    def table_match(self, deals: list[dict[str, Any]], rules: Rules) -> dict[str, Any]:
         """The match of a table's deals in playing order (`shengji_match`): the result, or the
         refusal of the first deal the match cannot take (its position under `"deal"`)."""
         return shengji_match(list(deals), rules)
 
-    def place_deal(self, deal, earlier, rules):
+    def place_deal(self, deal: dict[str, Any], earlier: list[dict[str, Any]], rules: Rules) -> dict[str, Any]:
         """The deal JSON to score as the next deal of a match whose deals so far are `earlier`
         (as stored): a first deal as entered (without a state), a later one carrying the state
         the match has reached (M1), whatever the entry says. Raises `DealError`: `match_over`
@@ -227,7 +243,7 @@ class Shengji(GameBase):
             placed["state"] = reached["state"]
         return placed
 
-    def boards_in_play(self, rules, result, length):
+    def boards_in_play(self, rules: Rules, result: dict[str, Any] | None, length: int) -> int:
         """A match to a target (M2, M4) may end on any deal, so while it goes on it counts the
         deals played and the next one, not the round's most: the grid and the phones show the
         next deal to play, the checklist wants the match finished or ruled on. A match of a set
@@ -236,7 +252,7 @@ class Shengji(GameBase):
             return length
         return min(length, (result["deals_played"] if result else 0) + 1)
 
-    def match_lines(self, before, after, rules):
+    def match_lines(self, before: dict[str, Any], after: dict[str, Any] | None, rules: Rules) -> list[Text]:
         """The match as the entry page shows it around one deal: [Text] of the levels before the
         deal, after it (`after` None: not scored yet), and the match's progress to its end."""
         rules = read_event_options(rules)
@@ -306,7 +322,7 @@ class Shengji(GameBase):
             return Text(_("{levels} · {winner} 胜"), levels=reached, winner=side_label(winner))
         return Text(_("{levels} · {played} 副，未打完"), levels=reached, played=result["deals_played"])
 
-    def _progress(self, rules, played, winner):
+    def _progress(self, rules: Rules, played: int, winner: None) -> Text:
         if winner == "draw":
             return Text(_("比赛结束：第 {played} 副后双方打平"), played=played)
         if winner is not None:
@@ -322,27 +338,27 @@ class Shengji(GameBase):
             )
         return Text(_("已打 {played} 副；{goal}"), played=played, goal=goal[0])
 
-    def match_units(self, side_scores, threshold=None):
+    def match_units(self, side_scores: list[tuple[int, int]], threshold: int | None = None) -> list[Any]:
         """No units by score: a 升级 match is won by levels, so this is always empty."""
         return []
 
-    def match(self, deals, options=None):
+    def match(self, deals: list[dict[str, int | str]], options: dict[str, int | None] | None = None) -> dict[str, Any]:
         """`shengji_match`: a whole match from its deals and the event's match options."""
         return shengji_match(deals, options)
 
-    def match_outcome(self, state, deals_played, rules):
+    def match_outcome(self, state: Any, deals_played: Any, rules: Any) -> Any:
         return match_outcome(state, deals_played, read_event_options(rules))
 
-    def match_standing(self, result):
+    def match_standing(self, result: dict[str, Any]) -> dict[str, dict[str, int]]:
         """A finished match's 场分 and level difference per side (`match_standing`)."""
         return match_standing(result)
 
-    def side_score(self, scores, side):
+    def side_score(self, scores: dict[str, int], side: str) -> int:
         """Both partners carry the side's levels gained in a deal (§2.3): the side's figure is
         one seat's, not their sum."""
         return scores.get(SIDES[side][0], 0)
 
-    def sample_deals(self, count, seed=2026):
+    def sample_deals(self, count: int, seed: int = 2026) -> list[dict[str, int | str]]:
         """One match from its start: 台上 on the first deal, the points of each (the match carries
         the state from deal to deal)."""
         import random

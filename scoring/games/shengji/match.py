@@ -4,6 +4,10 @@ one deal at a time, threads each result's `"state"` into the next deal and asks
 `match_outcome` whether the match has ended.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from scoring.games.refusals import DealError, _
 
 from .cards import rank
@@ -11,15 +15,22 @@ from .deal import State, check_deal, side_label
 from .engine import next_state
 from .options import read_event_options
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def _state(raw):
+    from scoring.games.shengji.options import Rules
+
+
+def _state(raw: dict[str, dict[str, int] | str] | State) -> State:
     if raw is None or isinstance(raw, State):
         return raw
     levels = raw["levels"]
     return State(raw["declarer"], levels["NS"], levels["EW"])
 
 
-def match_outcome(state, deals_played, rules):
+def match_outcome(
+    state: dict[str, dict[str, int] | str] | State, deals_played: int, rules: Rules
+) -> tuple[bool, str | None]:
     """`(finished, winner)` of a match that has reached `state` (a `State`, its JSON, or None
     before the first deal) after `deals_played` deals: the first side above `target` wins
     (M2); after `deals` deals the higher level wins, equal levels draw (M3); whichever comes
@@ -36,14 +47,14 @@ def match_outcome(state, deals_played, rules):
     return True, "NS" if state.ns > state.ew else "EW"
 
 
-def _refusal(error, position=None):
+def _refusal(error: DealError, position: int | None = None) -> dict[str, dict[str, int | str]]:
     result = error.as_json()
     if position is not None:
         result["error"]["deal"] = position
     return result
 
 
-def shengji_match(deals, options=None):
+def shengji_match(deals: list[dict[str, Any] | str] | str, options: Any = None) -> dict[str, Any]:
     """A whole match: `{"state", "ranks", "deals_played", "finished", "winner"}`, or
     `{"error": {"code", "message", "deal"}}` for the first refused deal, `"deal"` being its
     position in the list counted from 1 (an error in the options or the list names no deal).
@@ -81,7 +92,7 @@ def shengji_match(deals, options=None):
     }
 
 
-def match_over(played, winner, position):
+def match_over(played: int, winner: str, position: int) -> DealError:
     # 副 (a deal), never 局: 升级 has no 局, and the site calls a board 副 everywhere.
     if winner == "draw":
         return DealError(
@@ -102,7 +113,7 @@ def match_over(played, winner, position):
 MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
 
 
-def match_standing(result):
+def match_standing(result: dict[str, Any]) -> dict[str, dict[str, int]] | None:
     """What a finished match gives each side for the standings (§2.1 Standings): its 场分
     (win 2, draw 1, loss 0) and its level minus the opponent's, the first tie-break. None for
     a match that has not finished (or a refusal)."""

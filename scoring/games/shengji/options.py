@@ -4,12 +4,18 @@ A deal option travels in the deal's `"options"`; the event (match) options are s
 event and read into `Rules`, a frozen dataclass the site stores as `Rules.options()`.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.games.options import DEAL, EVENT, Option, read_option_values
 from scoring.games.refusals import DealError, _, listed, shown
 
 from .cards import LEVEL_MIN, START_LEVEL_MAX, TARGET_MAX
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # A deal option the event sets too (M1): both sides' level before a match's first deal.
 START_LEVEL = Option(
@@ -62,7 +68,7 @@ class Rules:
     target: int | None = TARGET.default
     deals: int | None = DEALS.default
 
-    def options(self):
+    def options(self) -> dict[str, int | None]:
         """The event options as plain data (what the site stores, and `read_event_options` reads)."""
         return {"start_level": self.start_level, "target": self.target, "deals": self.deals}
 
@@ -71,14 +77,14 @@ RULESETS = {"shengji": Rules()}
 DEFAULT_RULESET = "shengji"
 
 
-def read_deal_options(raw):
+def read_deal_options(raw: dict[str, Any] | list[int | str] | None) -> int | None:
     """The start level a deal's `"options"` give (§2.2); raises `DealError("bad_option")`."""
     if raw is None:
         return START_LEVEL.default
     return read_option_values(raw, DEAL_OPTIONS).get("start_level", START_LEVEL.default)
 
 
-def read_event_options(raw, base=RULESETS[DEFAULT_RULESET]):
+def read_event_options(raw: Any, base: Rules = RULESETS[DEFAULT_RULESET]) -> Rules | None:
     """`Rules` from an event's options over `base` (M2–M4); raises `DealError("bad_option")`.
     `raw` may be a dict of options, a `Rules` (returned as it is) or None (the base)."""
     if isinstance(raw, Rules):
@@ -101,7 +107,11 @@ def read_event_options(raw, base=RULESETS[DEFAULT_RULESET]):
     return Rules(name=base.name, start_level=start_level, target=target, deals=deals)
 
 
-def rules_for(name=DEFAULT_RULESET, options=None, **settings):
+def rules_for(
+    name: str = DEFAULT_RULESET,
+    options: dict[str, bool | float | None] | list[Any] | str | None = None,
+    **settings: bool | float | None,
+) -> Rules | None:
     """The named rule set with an event's options (and keyword settings, the same options)."""
     base = RULESETS.get(name) if type(name) is str else None
     if base is None:

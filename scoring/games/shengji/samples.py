@@ -3,22 +3,31 @@
 with and without a start level, later deals with and without a (matching) declarer, levels
 past K, and keys the law ignores."""
 
+from __future__ import annotations
+
 import json
 import random
+from typing import TYPE_CHECKING
 
 from .cards import POINTS_STEP, POINTS_TOTAL, START_LEVEL_MAX
 from .deal import State
 from .engine import next_state
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from random import Random
+    from typing import Any
 
-def random_points(rng):
+
+def random_points(rng: Random) -> int:
     """Points from every band, the band edges more often."""
     if rng.random() < 0.3:
         return rng.choice((0, 45, 50, 95, 100, 115, 120, 200))
     return POINTS_STEP * rng.randint(0, POINTS_TOTAL // POINTS_STEP)
 
 
-def random_deals(count, seed=2026):
+def random_deals(count: int, seed: int = 2026) -> Iterator[dict[str, Any]]:
     """`count` valid deal dicts with the top-level "game" key: runs of deals threaded as
     matches (each later deal carries the state the one before left), up to level 40."""
     rng = random.Random(seed)
@@ -43,7 +52,7 @@ def random_deals(count, seed=2026):
         yield deal
 
 
-def write_jsonl(path, count, seed=2026):
+def write_jsonl(path: Path, count: int, seed: int = 2026) -> None:
     with open(path, "w", encoding="utf-8") as out:
         for deal in random_deals(count, seed):
             out.write(json.dumps(deal, ensure_ascii=False))

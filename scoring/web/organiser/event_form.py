@@ -258,7 +258,7 @@ class EventForm(forms.ModelForm):
 
     def _no_penalty_tiebreak(self):
         """A game without penalty points (升级…) is not offered 罚分 as a tie-break, where it is
-        always 0 (issue 43 item 8); a chain frozen by the event's first deal stays as stored."""
+        always 0; a chain frozen by the event's first deal stays as stored."""
         for position in range(1, TIEBREAK_POSITIONS + 1):
             field = self.fields.get(f"tiebreak_{position}")
             if field is None or field.disabled:

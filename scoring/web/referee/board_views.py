@@ -1,7 +1,7 @@
 """The pages of one board and of one table's boards: the board's entry page (enter, preview,
 confirm, an irregularity, a flag cleared) and the table's boards confirmed at a glance.
-A little over 400 lines: the board page's GET and each of its POSTs answer with the same page
-(`_board_context`), which keeps them together."""
+The board page's GET and each of its POSTs answer with the same page (`_board_context`),
+which is why they live together."""
 
 from django.contrib import messages
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
