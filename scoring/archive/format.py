@@ -248,9 +248,12 @@ class PackedMatches:
         for table in match.tables:
             fields = [table.number, table.ns, table.ew, table.seats, table.lineups, table.ruling, table.finished]
             put(_dumps([*fields, len(table.deals)]))
-            for deal in table.deals:
-                head = _dumps([deal.board, deal.adjusted_reason, deal._extra, deal.status])
-                put(head[:-1] + b"," + deal._json() + b"]")
+            if isinstance(table.deals, PackedDeals):
+                for line in table.deals.lines():
+                    put(line)
+            else:
+                for deal in table.deals:
+                    put(_deal_line(deal))
         self._count += 1
         if self._size >= self.BLOCK:
             self.close()
@@ -338,29 +341,34 @@ class PackedList:
     adds one value at the end."""
 
     def __init__(self, values=()):
-        self._blocks, self._pending, self._count, self._open = [], [], 0, 0
+        self._blocks, self._pending, self._count, self._open, self._size = [], [], 0, 0, 0
         self._packer = None
         for value in values:
             self.append(value)
 
     def append(self, value):
-        if self._packer is None:
-            self._packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
         # surrogatepass: a lone surrogate is refused by the checks, which read it back first.
         line = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
-        piece = self._packer.compress(line.encode("utf-8", "surrogatepass") + b"\n")
+        self._add(line.encode("utf-8", "surrogatepass"))
+
+    def _add(self, line):
+        if self._packer is None:
+            self._packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
+        data = line + b"\n"
+        piece = self._packer.compress(data)
         if piece:
             self._pending.append(piece)
         self._count += 1
         self._open += 1
-        if self._open >= 4096:  # a block read back whole takes at most a few hundred kB
+        self._size += len(data)
+        if self._open >= 4096 or self._size >= 1 << 18:  # a block read back whole: at most 256 kB
             self._close()
 
     def _close(self):
         if self._packer is not None:
             self._pending.append(self._packer.flush())
             self._blocks.append(b"".join(self._pending))
-            self._packer, self._pending, self._open = None, [], 0
+            self._packer, self._pending, self._open, self._size = None, [], 0, 0
 
     def __len__(self):
         return self._count
@@ -386,6 +394,35 @@ class PackedList:
 
     def __repr__(self):
         return f"PackedList({list(self)!r})"
+
+
+class PackedDeals(PackedList):
+    """A table's checked deals once there are many (HELD_DEALS): each as the line `PackedMatches`
+    writes for it, in zlib blocks, read back as a `ParsedDeal` holding plain values. A checked
+    deal as an object takes about 250 bytes even packed, so a match of 130,000 of the smallest
+    deals (28 bytes of JSON each) held 32 MB of them."""
+
+    def append(self, deal):
+        self._add(_deal_line(deal))
+
+    def lines(self):
+        """Each deal's line, as bytes."""
+        self._close()
+        for block in self._blocks:
+            yield from zlib.decompress(block, -15).split(b"\n")[:-1]
+
+    def __iter__(self):
+        for line in self.lines():
+            yield ParsedDeal._read(*_loads(line))
+
+    def __repr__(self):
+        return f"PackedDeals({list(self)!r})"
+
+
+def _deal_line(deal):
+    """A checked deal as the line `PackedMatches` writes for it."""
+    head = _dumps([deal.board, deal.adjusted_reason, deal._extra, deal.status])
+    return head[:-1] + b"," + deal._json() + b"]"
 
 
 @dataclass
@@ -952,10 +989,78 @@ def _stream_round_begin(head, context):
     return rnd, _Seated(rnd.number)
 
 
+# A table's checked deals held as objects before they are packed (`PackedDeals`) instead.
+HELD_DEALS = 2_000
+# The characters of a match's deals held as decoded JSON before they are packed instead: a deal
+# of 28 characters takes about 300 bytes as objects, so 100,000 characters take about 1 MB.
+HELD_DEAL_CHARACTERS = 100_000
+
+
+class _MatchReader:
+    """One match read from the stream as `stream.value(limit)` reads it (the same dict, the same
+    faults in the same places, `TooLarge` past `limit` characters), but with its deals packed
+    once they pass HELD_DEAL_CHARACTERS (a `PackedList` where the list was): a match of 130,000
+    of the smallest deals (3.7 MB of file) took 47 MB decoded whole. The deals are the match's
+    own `deals` (pairs, individuals) or each of its `tables`' (teams); any other key is read
+    whole."""
+
+    def __init__(self, stream, limit, teams):
+        self.stream, self.limit, self.teams = stream, limit, teams
+        self.start = stream.position()
+
+    def read(self):
+        if self.stream.peek() != "{":
+            return self._value()
+        return self._object(self.teams)
+
+    def _left(self):
+        used = self.stream.position() - self.start
+        if used > self.limit:
+            raise TooLarge(self.limit)
+        return self.limit - used
+
+    def _value(self):
+        try:
+            return self.stream.value(limit=self._left())
+        except TooLarge:
+            raise TooLarge(self.limit) from None
+
+    def _object(self, tables):
+        stream, found = self.stream, {}
+        for key in stream.members():
+            if stream.peek() != "[":
+                found[key] = self._value()
+            elif tables and key == "tables":
+                found[key] = self._tables()
+            elif not tables and key == "deals":
+                found[key] = self._deals()
+            else:
+                found[key] = self._value()
+        self._left()
+        return found
+
+    def _tables(self):
+        found = []
+        for _element in self.stream.elements():
+            found.append(self._object(False) if self.stream.peek() == "{" else self._value())
+        self._left()
+        return found
+
+    def _deals(self):
+        deals, start = [], self.stream.position()
+        for _element in self.stream.elements():
+            deals.append(self._value())
+            if type(deals) is list and self.stream.position() - start > HELD_DEAL_CHARACTERS:
+                deals = PackedList(deals)
+        self._left()
+        return deals
+
+
 def _stream_matches(stream, rnd, context, seated):
+    teams = context.event["kind"] == Kind.TEAMS
     for index, _element in enumerate(stream.elements()):
         try:
-            raw_match = stream.value(limit=MAX_MATCH_CHARACTERS)
+            raw_match = _MatchReader(stream, MAX_MATCH_CHARACTERS, teams).read()
         except TooLarge:
             raise ArchiveError(
                 _("第{round}轮第 {n} 场比赛超过 {limit} 个字符"),
@@ -1463,7 +1568,7 @@ def _deals(table, raw_match, round_number, rules, event, consume=False):
     known_keys = {*game.deal_keys, *SITE_DEAL_KEYS}
     raw_deals = (raw_match if raw_match is not None else table.raw).get("deals") or []
     _require(
-        isinstance(raw_deals, list),
+        isinstance(raw_deals, list | PackedList),
         _("{where}：deals 必须是列表"),
         where=_table(round_number, table.number),
     )
@@ -1519,8 +1624,10 @@ def _deals(table, raw_match, round_number, rules, event, consume=False):
                 status=status,
             )
         )
-        if consume:
-            raw_deals[index] = None  # a match of many small deals held them twice, as JSON and checked
+        if consume and type(raw_deals) is list:
+            raw_deals[index] = None
+        if type(table.deals) is list and len(table.deals) >= HELD_DEALS:
+            table.deals = PackedDeals(table.deals)  # a match of many small deals held them twice, as JSON and checked
     if event["mode"] == MatchMode.GAMES and table.deals:
         sides = [(scored["sides"]["NS"], scored["sides"]["EW"]) for scored in (d.scored for d in table.deals)]
         try:
