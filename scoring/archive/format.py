@@ -872,7 +872,7 @@ def _read_archive(stream, rules_for):
             parsed, context = parse_header(header, rules_for)
             parsed.rounds = _stream_rounds(stream, context)
         else:
-            stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)  # one match at a time
+            _skip_rounds(stream)
     stream.end()
     if parsed is None or after & HEADER_KEYS:
         parsed, context = parse_header(header, rules_for)
@@ -922,7 +922,10 @@ def read_event_slug(binary):
                     event = stream.value(limit=MAX_HEADER_CHARACTERS)
                     slug = event.get("slug") if isinstance(event, dict) else None
                     return slug.strip() if isinstance(slug, str) else None
-                stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)
+                if key == "rounds" and stream.peek() == "[":
+                    _skip_rounds(stream)
+                else:
+                    stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)
             return None
     finally:
         binary.seek(start)
@@ -967,7 +970,7 @@ def _stream_round(stream, context):
             rnd, seated = _stream_round_begin(head, context)
             _stream_matches(stream, rnd, context, seated)
         else:
-            stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)
+            _skip_matches(stream)
     if rnd is None:
         if matches_at is None:
             return parse_round(head, context)  # no matches to stream (or refused)
@@ -1005,6 +1008,7 @@ class _MatchReader:
     whole."""
 
     def __init__(self, stream, limit, teams):
+        # teams None: the kind is not known (a pass that only skips), both ways are packed.
         self.stream, self.limit, self.teams = stream, limit, teams
         self.start = stream.position()
 
@@ -1030,9 +1034,9 @@ class _MatchReader:
         for key in stream.members():
             if stream.peek() != "[":
                 found[key] = self._value()
-            elif tables and key == "tables":
+            elif tables is not False and key == "tables":
                 found[key] = self._tables()
-            elif not tables and key == "deals":
+            elif tables is not True and key == "deals":
                 found[key] = self._deals()
             else:
                 found[key] = self._value()
@@ -1054,6 +1058,27 @@ class _MatchReader:
                 deals = PackedList(deals)
         self._left()
         return deals
+
+
+def _skip_rounds(stream):
+    """Pass over the rounds as `stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)` does (the same
+    faults), each round's matches read as `_MatchReader` reads them, their deals packed."""
+    for _element in stream.elements():
+        if stream.peek() != "{":
+            stream.skip(depth=2, limit=MAX_MATCH_CHARACTERS)
+            continue
+        for key in stream.members():
+            if key == "matches" and stream.peek() == "[":
+                _skip_matches(stream)
+            else:
+                stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)
+
+
+def _skip_matches(stream):
+    """Pass over a round's matches (the kind not known yet: both a match's deals and its tables'
+    packed), as `stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)` does."""
+    for _element in stream.elements():
+        _MatchReader(stream, MAX_MATCH_CHARACTERS, None).read()
 
 
 def _stream_matches(stream, rnd, context, seated):
