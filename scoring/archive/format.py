@@ -510,9 +510,9 @@ MAX_ROUNDS = 200
 # takes rather than its memory.
 MAX_TABLES = 100_000
 MAX_DEALS = 1_000_000
-# One match's JSON is read whole (a table of 16 boards is about 10 kB as exported), and each key
-# of the archive but its rounds (20,000 players are about 2 MB, 10 MB with every text at its
-# longest): not more.
+# One match's JSON (a table of 16 boards is about 10 kB as exported; its deals packed past
+# HELD_DEAL_CHARACTERS), and each key of the archive but its rounds (20,000 players are about 2 MB,
+# 10 MB with every text at its longest; read an element at a time): not more.
 MAX_MATCH_CHARACTERS = 4_000_000
 MAX_HEADER_CHARACTERS = 16_000_000
 SLUG = re.compile(r"[a-z0-9-]{1,50}")
@@ -821,8 +821,9 @@ def read_archive(binary, rules_for=None):
     `ParsedEvent` as `parse_archive` does, or raise `ArchiveError` naming the fault (a file
     that is not JSON or not UTF-8 with json's words and its place in the file).
 
-    Only the checked form is kept (each round's `PackedMatches`) beside one match of the file's
-    JSON and a window of its text (`scoring.archive.stream`), so the memory taken grows with the
+    Only the checked form is kept (each round's `PackedMatches`, the people's `PackedList`s)
+    beside one match of the file's JSON, its deals packed when they are many, and a window of
+    its text (`scoring.archive.stream`), so the memory taken grows with the
     checked archive, packed, not with the JSON of the whole. The keys may come in any order: a round's
     matches before its number, or the rounds before the players, are read once to find what
     follows, then again.
