@@ -1011,6 +1011,7 @@ class _MatchReader:
     def __init__(self, stream, limit, teams):
         # teams None: the kind is not known (a pass that only skips), both ways are packed.
         self.stream, self.limit, self.teams = stream, limit, teams
+        stream.peek()  # counted from the match's first character, as `stream.value` counts
         self.start = stream.position()
 
     def read(self):
