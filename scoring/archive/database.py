@@ -44,7 +44,7 @@ from scoring.models import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any, BinaryIO
 
     from django.contrib.auth.models import User
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from scoring.games.base import Game
 
 BATCH = 2000
+PEOPLE = 500  # players, entrants or memberships written at a time
 SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
@@ -168,10 +169,8 @@ def write_archive(parsed: ParsedEvent, *, replace: bool = False) -> Event:
             **info["fields"],
             extra={**info["extra"], **({"match": info["match_extra"]} if info["match_extra"] else {})},
         )
-        player_ids, entrant_ids = _write_people(event, parsed)
-        # A pair's players by its code (ids), for its seats at a table.
-        members_by_entrant = {e["id"]: tuple(player_ids[code] for code in e["players"]) for e in parsed.entrants}
-        ids = (entrant_ids, player_ids, members_by_entrant)
+        player_ids, entrants = _write_people(event, parsed)
+        ids = (entrants, player_ids)
         for index, parsed_round in enumerate(parsed_rounds):
             _write_round(event, parsed_round, ids)
             parsed_rounds[index] = None  # written: let it go
@@ -179,16 +178,19 @@ def write_archive(parsed: ParsedEvent, *, replace: bool = False) -> Event:
     return event
 
 
-def _batches(items: list[dict[str, Any]], size: int = BATCH) -> Iterator[list[dict[str, Any]]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+def _batches(items: Iterable[Any], size: int = BATCH) -> Iterator[list[Any]]:
+    items = iter(items)
+    while batch := list(itertools.islice(items, size)):
+        yield batch
 
 
-def _write_people(event: Event, parsed: ParsedEvent) -> tuple[dict[str, int], dict[str, int]]:
-    """The players, the entrants and their memberships, written a batch at a time and referred
-    to by id after: 20,000 of each as model objects took about 50 MB, for an archive of 1 MB.
-    Returns the players' and the entrants' ids by code."""
-    for batch in _batches(parsed.players):
+def _write_people(event: Event, parsed: ParsedEvent) -> tuple[dict[str, int], dict[str, tuple[int, ...]]]:
+    """The players, the entrants and their memberships, written a batch at a time (of PEOPLE:
+    a model object takes about a kilobyte) and referred to by id after: 20,000 of each as model
+    objects took about 50 MB, for an archive of 1 MB. Returns the players' ids by code, and by
+    an entrant's code its id followed by its players' ids in order (one tuple: a second map
+    keyed by the codes took another megabyte for 10,000 pairs)."""
+    for batch in _batches(parsed.players, PEOPLE):
         players = [
             Player(
                 event=event,
@@ -207,7 +209,7 @@ def _write_people(event: Event, parsed: ParsedEvent) -> tuple[dict[str, int], di
     # with the player's number (the archive itself keeps listing players only).
     individual = event.kind == Event.Kind.INDIVIDUAL
     specs = parsed.players if individual else parsed.entrants
-    for batch in _batches(specs):
+    for batch in _batches(specs, PEOPLE):
         Entrant.objects.bulk_create(
             [
                 Entrant(
@@ -223,9 +225,13 @@ def _write_people(event: Event, parsed: ParsedEvent) -> tuple[dict[str, int], di
     entrant_ids = dict(Entrant.objects.filter(event=event).values_list("code", "id").iterator())
     batch = []
     for spec in specs:
-        for position, code in enumerate([spec["id"]] if individual else spec["players"], start=1):
-            batch.append(Membership(entrant_id=entrant_ids[spec["id"]], player_id=player_ids[code], position=position))
-        if len(batch) >= BATCH:
+        entrant_id = entrant_ids[spec["id"]]
+        members = tuple(player_ids[code] for code in ([spec["id"]] if individual else spec["players"]))
+        for position, player_id in enumerate(members, start=1):
+            batch.append(Membership(entrant_id=entrant_id, player_id=player_id, position=position))
+        # The value replaced in place: the key stays the string the query read.
+        entrant_ids[spec["id"]] = (entrant_id, *members)
+        if len(batch) >= PEOPLE:
             Membership.objects.bulk_create(batch)
             batch = []
     Membership.objects.bulk_create(batch)
@@ -240,7 +246,8 @@ class _RoundWriter:
 
     def __init__(self, rnd: Round, game: Game, ids: tuple[dict[str, int], dict[str, int], dict[str, Any]]) -> None:
         self.round, self.game = rnd, game
-        self.entrant_ids, self.player_ids, self.members_by_entrant = ids
+        # An entrant's code to (its id, its players' ids in order); a player's code to its id.
+        self.entrants, self.player_ids = ids
         self.matches, self.tables, self.lineups, self.deals = [], [], [], []
         self.number = 0
 
@@ -249,10 +256,10 @@ class _RoundWriter:
         extra = dict(parsed_match.extra)
         match = Match(round=self.round, number=self.number, label=extra.pop("label", ""), extra=extra)
         if parsed_match.bye:
-            match.bye_id = self.entrant_ids[parsed_match.bye]
+            match.bye_id = self.entrants[parsed_match.bye][0]
         elif parsed_match.home is not None:  # not individual
-            match.home_id = self.entrant_ids[parsed_match.home]
-            match.away_id = self.entrant_ids[parsed_match.away]
+            match.home_id = self.entrants[parsed_match.home][0]
+            match.away_id = self.entrants[parsed_match.away][0]
         self.matches.append(match)
         return match
 
@@ -261,14 +268,14 @@ class _RoundWriter:
         seats = {seat: player_ids[code] for seat, code in parsed_table.seats.items()}
         if not seats and parsed_table.ns:
             # A pair's first player sits N (or E), the second S (or W).
-            ns, ew = self.members_by_entrant[parsed_table.ns], self.members_by_entrant[parsed_table.ew]
-            seats = {"N": ns[0], "S": ns[1], "E": ew[0], "W": ew[1]}
+            ns, ew = self.entrants[parsed_table.ns], self.entrants[parsed_table.ew]
+            seats = {"N": ns[1], "S": ns[2], "E": ew[1], "W": ew[2]}
         table = Table(
             round=self.round,
             match=match,
             number=parsed_table.number,
-            ns_entrant_id=self.entrant_ids.get(parsed_table.ns),
-            ew_entrant_id=self.entrant_ids.get(parsed_table.ew),
+            ns_entrant_id=self.entrants[parsed_table.ns][0] if parsed_table.ns else None,
+            ew_entrant_id=self.entrants[parsed_table.ew][0] if parsed_table.ew else None,
             north_id=seats.get("N"),
             east_id=seats.get("E"),
             south_id=seats.get("S"),

@@ -57,11 +57,8 @@ from scoring.games.stored import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from io import BytesIO
-    from typing import Any
-
-    from django.core.files.uploadedfile import UploadedFile
+    from collections.abc import Iterable, Iterator
+    from typing import Any, BinaryIO
 
     from scoring.games.base import Game
 
@@ -275,9 +272,12 @@ class PackedMatches:
         for table in match.tables:
             fields = [table.number, table.ns, table.ew, table.seats, table.lineups, table.ruling, table.finished]
             put(_dumps([*fields, len(table.deals)]))
-            for deal in table.deals:
-                head = _dumps([deal.board, deal.adjusted_reason, deal._extra, deal.status])
-                put(head[:-1] + b"," + deal._json() + b"]")
+            if isinstance(table.deals, PackedDeals):
+                for line in table.deals.lines():
+                    put(line)
+            else:
+                for deal in table.deals:
+                    put(_deal_line(deal))
         self._count += 1
         if self._size >= self.BLOCK:
             self.close()
@@ -357,6 +357,98 @@ class PackedMatches:
         return f"PackedMatches({list(self)!r})"
 
 
+class PackedList:
+    """A list of JSON values waiting as lines in zlib blocks, read back one at a time: an
+    archive's players and entrants, as read from the file and as checked. 20,000 players as
+    dicts took about 30 MB for 1.4 MB of JSON; as lines they take less than the JSON. It reads
+    like the list it stands for (`len`, iteration, an index, equality with a list); `append`
+    adds one value at the end."""
+
+    def __init__(self, values: Iterable[Any] = ()) -> None:
+        self._blocks, self._pending, self._count, self._open, self._size = [], [], 0, 0, 0
+        self._packer = None
+        for value in values:
+            self.append(value)
+
+    def append(self, value: Any) -> None:
+        # surrogatepass: a lone surrogate is refused by the checks, which read it back first.
+        line = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+        self._add(line.encode("utf-8", "surrogatepass"))
+
+    def _add(self, line: bytes) -> None:
+        if self._packer is None:
+            self._packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
+        data = line + b"\n"
+        piece = self._packer.compress(data)
+        if piece:
+            self._pending.append(piece)
+        self._count += 1
+        self._open += 1
+        self._size += len(data)
+        if self._open >= 4096 or self._size >= 1 << 18:  # a block read back whole: at most 256 kB
+            self._close()
+
+    def _close(self) -> None:
+        if self._packer is not None:
+            self._pending.append(self._packer.flush())
+            self._blocks.append(b"".join(self._pending))
+            self._packer, self._pending, self._open, self._size = None, [], 0, 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[Any]:
+        self._close()
+        for block in self._blocks:
+            # json.loads of bytes decodes them with surrogatepass, as they were written.
+            yield from map(_loads, zlib.decompress(block, -15).split(b"\n")[:-1])
+
+    def __getitem__(self, index: int) -> Any:
+        if index < 0:
+            index += len(self)
+        for number, value in enumerate(self):
+            if number == index:
+                return value
+        raise IndexError(index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PackedList | list) and list(self) == list(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"PackedList({list(self)!r})"
+
+
+class PackedDeals(PackedList):
+    """A table's checked deals once there are many (HELD_DEALS): each as the line `PackedMatches`
+    writes for it, in zlib blocks, read back as a `ParsedDeal` holding plain values. A checked
+    deal as an object takes about 250 bytes even packed, so a match of 130,000 of the smallest
+    deals (28 bytes of JSON each) held 32 MB of them."""
+
+    def append(self, deal: ParsedDeal) -> None:
+        self._add(_deal_line(deal))
+
+    def lines(self) -> Iterator[bytes]:
+        """Each deal's line, as bytes."""
+        self._close()
+        for block in self._blocks:
+            yield from zlib.decompress(block, -15).split(b"\n")[:-1]
+
+    def __iter__(self) -> Iterator[ParsedDeal]:
+        for line in self.lines():
+            yield ParsedDeal._read(*_loads(line))
+
+    def __repr__(self) -> str:
+        return f"PackedDeals({list(self)!r})"
+
+
+def _deal_line(deal: ParsedDeal) -> bytes:
+    """A checked deal as the line `PackedMatches` writes for it."""
+    head = _dumps([deal.board, deal.adjusted_reason, deal._extra, deal.status])
+    return head[:-1] + b"," + deal._json() + b"]"
+
+
 @dataclass
 class ParsedRound:
     number: int
@@ -371,8 +463,8 @@ class ParsedRound:
 @dataclass
 class ParsedEvent:
     event: dict  # slug, name, ruleset, game_threshold, kind, mode, length, points, tiebreaks, extra
-    players: list  # dicts: id, name, club, federation_id, extra
-    entrants: list  # dicts: id, name, players, extra
+    players: PackedList  # dicts: id, name, club, federation_id, extra
+    entrants: PackedList  # dicts: id, name, players, extra
     rounds: list
 
     @property
@@ -442,9 +534,9 @@ MAX_ROUNDS = 200
 # takes rather than its memory.
 MAX_TABLES = 100_000
 MAX_DEALS = 1_000_000
-# One match's JSON is read whole (a table of 16 boards is about 10 kB as exported), and each key
-# of the archive but its rounds (20,000 players are about 2 MB, 10 MB with every text at its
-# longest): not more.
+# One match's JSON (a table of 16 boards is about 10 kB as exported; its deals packed past
+# HELD_DEAL_CHARACTERS), and each key of the archive but its rounds (20,000 players are about 2 MB,
+# 10 MB with every text at its longest; read an element at a time): not more.
 MAX_MATCH_CHARACTERS = 4_000_000
 MAX_HEADER_CHARACTERS = 16_000_000
 SLUG = re.compile(r"[a-z0-9-]{1,50}")
@@ -499,11 +591,27 @@ def _without_nul(value: dict[str, Any], where: str) -> None:
             elif isinstance(item, list):
                 frames.append((zip(range(len(item) - 1, -1, -1), reversed(item), strict=True), here))
                 break
+            elif isinstance(item, PackedList):
+                _packed_without_nul(item, where, here)
         else:
             frames.pop()
 
 
-def _path(where: str, trail: tuple[tuple[Any, int | str] | None, int | str]) -> str:
+def _packed_without_nul(values: PackedList, where: str, trail: Any) -> None:
+    """A packed list's elements walked as a list's are, read forward once: the walk names the
+    fault of the last element that has one, so the last fault found is the one raised."""
+    fault = None
+    for index, value in enumerate(values):
+        if not _plainly_storable(value):
+            try:
+                _without_nul(value, _path(where, (trail, index)))
+            except ArchiveError as error:
+                fault = error
+    if fault is not None:
+        raise fault
+
+
+def _path(where: str, trail: Any) -> str:
     """A place named as `where` then each key (`.key`) and index (`[n]`) down to it."""
     steps = []
     while trail is not None:
@@ -737,8 +845,9 @@ def read_archive(binary: Any, rules_for: Any = None) -> ParsedEvent | None:
     `ParsedEvent` as `parse_archive` does, or raise `ArchiveError` naming the fault (a file
     that is not JSON or not UTF-8 with json's words and its place in the file).
 
-    Only the checked form is kept (each round's `PackedMatches`) beside one match of the file's
-    JSON and a window of its text (`scoring.archive.stream`), so the memory taken grows with the
+    Only the checked form is kept (each round's `PackedMatches`, the people's `PackedList`s)
+    beside one match of the file's JSON, its deals packed when they are many, and a window of
+    its text (`scoring.archive.stream`), so the memory taken grows with the
     checked archive, packed, not with the JSON of the whole. The keys may come in any order: a round's
     matches before its number, or the rounds before the players, are read once to find what
     follows, then again.
@@ -771,6 +880,11 @@ def _read_archive(stream: JsonStream, rules_for: None) -> ParsedEvent | None:
         return parse_archive(data, rules_for)
     header, rounds_at, parsed, after = {}, None, None, set()
     for key in stream.members():
+        if key in PEOPLE_KEYS and stream.peek() == "[":
+            header[key] = _packed_list(stream, MAX_HEADER_CHARACTERS)
+            if parsed is not None:
+                after.add(key)
+            continue
         if key != "rounds" or stream.peek() != "[":
             header[key] = stream.value(limit=MAX_HEADER_CHARACTERS)
             if parsed is not None:
@@ -783,7 +897,7 @@ def _read_archive(stream: JsonStream, rules_for: None) -> ParsedEvent | None:
             parsed, context = parse_header(header, rules_for)
             parsed.rounds = _stream_rounds(stream, context)
         else:
-            stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)  # one match at a time
+            _skip_rounds(stream)
     stream.end()
     if parsed is None or after & HEADER_KEYS:
         parsed, context = parse_header(header, rules_for)
@@ -796,7 +910,29 @@ def _read_archive(stream: JsonStream, rules_for: None) -> ParsedEvent | None:
     return parsed
 
 
-def read_event_slug(binary: UploadedFile | BytesIO) -> str | None:
+# The keys of an archive that list people, read an element at a time and kept packed until the
+# header is checked: 20,000 players as decoded JSON took about 10 MB, for 1.4 MB of file.
+PEOPLE_KEYS = ("players", "pairs", "teams")
+
+
+def _packed_list(stream: Any, limit: int) -> PackedList:
+    """An array read an element at a time into a `PackedList`; `TooLarge` when its text runs
+    past `limit` characters, as `stream.value(limit)` would."""
+    start = stream.position()
+    values = PackedList()
+    try:
+        for _element in stream.elements():
+            values.append(stream.value(limit=limit - (stream.position() - start)))
+            if stream.position() - start > limit:
+                raise TooLarge(limit)
+    except TooLarge:
+        raise TooLarge(limit) from None  # the list's limit, not what was left of it
+    if stream.position() - start > limit:
+        raise TooLarge(limit)
+    return values
+
+
+def read_event_slug(binary: BinaryIO) -> str | None:
     """The slug an archive file names (None when it names none), reading no further than its
     `event`; the file is left where it was. Raises `ArchiveError` for a file that is not JSON
     up to there."""
@@ -811,7 +947,10 @@ def read_event_slug(binary: UploadedFile | BytesIO) -> str | None:
                     event = stream.value(limit=MAX_HEADER_CHARACTERS)
                     slug = event.get("slug") if isinstance(event, dict) else None
                     return slug.strip() if isinstance(slug, str) else None
-                stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)
+                if key == "rounds" and stream.peek() == "[":
+                    _skip_rounds(stream)
+                else:
+                    stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)
             return None
     finally:
         binary.seek(start)
@@ -856,7 +995,7 @@ def _stream_round(stream: JsonStream, context: _Context) -> ParsedRound | None:
             rnd, seated = _stream_round_begin(head, context)
             _stream_matches(stream, rnd, context, seated)
         else:
-            stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)
+            _skip_matches(stream)
     if rnd is None:
         if matches_at is None:
             return parse_round(head, context)  # no matches to stream (or refused)
@@ -878,10 +1017,101 @@ def _stream_round_begin(head: dict[str, Any], context: _Context) -> tuple[Parsed
     return rnd, _Seated(rnd.number)
 
 
-def _stream_matches(stream: JsonStream, rnd: ParsedRound, context: _Context, seated: _Seated) -> None:
+# A table's checked deals held as objects before they are packed (`PackedDeals`) instead.
+HELD_DEALS = 2_000
+# The characters of a match's deals held as decoded JSON before they are packed instead: a deal
+# of 28 characters takes about 300 bytes as objects, so 100,000 characters take about 1 MB.
+HELD_DEAL_CHARACTERS = 100_000
+
+
+class _MatchReader:
+    """One match read from the stream as `stream.value(limit)` reads it (the same dict, the same
+    faults in the same places, `TooLarge` past `limit` characters), but with its deals packed
+    once they pass HELD_DEAL_CHARACTERS (a `PackedList` where the list was): a match of 130,000
+    of the smallest deals (3.7 MB of file) took 47 MB decoded whole. The deals are the match's
+    own `deals` (pairs, individuals) or each of its `tables`' (teams); any other key is read
+    whole."""
+
+    def __init__(self, stream: Any, limit: int, teams: bool | None) -> None:
+        # teams None: the kind is not known (a pass that only skips), both ways are packed.
+        self.stream, self.limit, self.teams = stream, limit, teams
+        stream.peek()  # counted from the match's first character, as `stream.value` counts
+        self.start = stream.position()
+
+    def read(self) -> Any:
+        if self.stream.peek() != "{":
+            return self._value()
+        return self._object(self.teams)
+
+    def _left(self) -> int:
+        used = self.stream.position() - self.start
+        if used > self.limit:
+            raise TooLarge(self.limit)
+        return self.limit - used
+
+    def _value(self) -> Any:
+        try:
+            return self.stream.value(limit=self._left())
+        except TooLarge:
+            raise TooLarge(self.limit) from None
+
+    def _object(self, tables: bool | None) -> dict[str, Any]:
+        stream, found = self.stream, {}
+        for key in stream.members():
+            if stream.peek() != "[":
+                found[key] = self._value()
+            elif tables is not False and key == "tables":
+                found[key] = self._tables()
+            elif tables is not True and key == "deals":
+                found[key] = self._deals()
+            else:
+                found[key] = self._value()
+        self._left()
+        return found
+
+    def _tables(self) -> list[Any]:
+        found = []
+        for _element in self.stream.elements():
+            found.append(self._object(False) if self.stream.peek() == "{" else self._value())
+        self._left()
+        return found
+
+    def _deals(self) -> Any:
+        deals, start = [], self.stream.position()
+        for _element in self.stream.elements():
+            deals.append(self._value())
+            if type(deals) is list and self.stream.position() - start > HELD_DEAL_CHARACTERS:
+                deals = PackedList(deals)
+        self._left()
+        return deals
+
+
+def _skip_rounds(stream: Any) -> None:
+    """Pass over the rounds as `stream.skip(depth=3, limit=MAX_MATCH_CHARACTERS)` does (the same
+    faults), each round's matches read as `_MatchReader` reads them, their deals packed."""
+    for _element in stream.elements():
+        if stream.peek() != "{":
+            stream.skip(depth=2, limit=MAX_MATCH_CHARACTERS)
+            continue
+        for key in stream.members():
+            if key == "matches" and stream.peek() == "[":
+                _skip_matches(stream)
+            else:
+                stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)
+
+
+def _skip_matches(stream: Any) -> None:
+    """Pass over a round's matches (the kind not known yet: both a match's deals and its tables'
+    packed), as `stream.skip(depth=1, limit=MAX_MATCH_CHARACTERS)` does."""
+    for _element in stream.elements():
+        _MatchReader(stream, MAX_MATCH_CHARACTERS, None).read()
+
+
+def _stream_matches(stream: Any, rnd: Any, context: Any, seated: Any) -> None:
+    teams = context.event["kind"] == Kind.TEAMS
     for index, _element in enumerate(stream.elements()):
         try:
-            raw_match = stream.value(limit=MAX_MATCH_CHARACTERS)
+            raw_match = _MatchReader(stream, MAX_MATCH_CHARACTERS, teams).read()
         except TooLarge:
             raise ArchiveError(
                 _("第{round}轮第 {n} 场比赛超过 {limit} 个字符"),
@@ -901,9 +1131,9 @@ class _Context:
 
     event: dict
     rules: object  # the game's rules in force
-    player_ids: set
+    player_ids: dict  # each id to itself: one string per id, shared by the members below
     entrant_ids: set
-    members_of: dict
+    members_of: dict  # an entrant's players, a tuple of ids
     round_numbers: set = field(default_factory=set)
     tables: int = 0  # checked so far (MAX_TABLES)
     deals: int = 0  # (MAX_DEALS)
@@ -923,10 +1153,12 @@ def parse_header(data: dict[str, Any] | None, rules_for: Any = None) -> tuple[Pa
     event = _event(data.get("event"))
     rules = (rules_for or _rules_for)(event)
 
-    players = []
-    player_ids = set()
+    # Checked players and entrants wait packed (`PackedList`); the ids are kept once each, the
+    # members of an entrant as a tuple of the same strings.
+    players = PackedList()
+    player_ids = {}
     raw_players = data.get("players") or []
-    _require(isinstance(raw_players, list), _("“{key}” 必须是列表"), key="players")
+    _require(isinstance(raw_players, list | PackedList), _("“{key}” 必须是列表"), key="players")
     _require(len(raw_players) <= MAX_PEOPLE, _("“{key}” 超过 {limit} 项"), key="players", limit=MAX_PEOPLE)
     player_pattern = ENTRANT_ID if event["kind"] == Kind.INDIVIDUAL else PLAYER_ID
     for raw in raw_players:
@@ -949,7 +1181,7 @@ def parse_header(data: dict[str, Any] | None, rules_for: Any = None) -> tuple[Pa
         _text(raw["name"], 100, Text(_("选手 {id} 的姓名"), id=raw["id"]))
         for key, limit in (("club", 100), ("federation_id", 40), ("sort_key", 200)):
             _text(raw.get(key), limit, Text(_("选手 {id} 的 {key}"), id=raw["id"], key=key))
-        player_ids.add(raw["id"])
+        player_ids[raw["id"]] = raw["id"]
         players.append(
             {
                 "id": raw["id"],
@@ -963,11 +1195,12 @@ def parse_header(data: dict[str, Any] | None, rules_for: Any = None) -> tuple[Pa
         )
 
     kind = event["kind"]
-    entrants = []
+    entrants = PackedList()
     entrant_ids = set()
+    members_of = {}
     group = "pairs" if kind == Kind.PAIRS else "teams"
     raw_entrants = (data.get(group) or []) if kind != Kind.INDIVIDUAL else []
-    _require(isinstance(raw_entrants, list), _("“{key}” 必须是列表"), key=group)
+    _require(isinstance(raw_entrants, list | PackedList), _("“{key}” 必须是列表"), key=group)
     _require(len(raw_entrants) <= MAX_PEOPLE, _("“{key}” 超过 {limit} 项"), key=group, limit=MAX_PEOPLE)
     for raw in raw_entrants:
         _require(
@@ -1006,6 +1239,7 @@ def parse_header(data: dict[str, Any] | None, rules_for: Any = None) -> tuple[Pa
             _require(len(members) >= 2, _("{id} 至少需要两名选手"), id=code)
         _require(len(set(members)) == len(members), _("{id} 的选手重复"), id=code)
         entrant_ids.add(code)
+        members_of[code] = tuple(player_ids[member] for member in members)
         entrants.append(
             {
                 "id": code,
@@ -1016,7 +1250,6 @@ def parse_header(data: dict[str, Any] | None, rules_for: Any = None) -> tuple[Pa
             }
         )
 
-    members_of = {e["id"]: set(e["players"]) for e in entrants}
     context = _Context(event=event, rules=rules, player_ids=player_ids, entrant_ids=entrant_ids, members_of=members_of)
     return ParsedEvent(event=event, players=players, entrants=entrants, rounds=[]), context
 
@@ -1261,7 +1494,7 @@ def _table_match(
         for code in (ns, ew):
             _require(_known(code, entrant_ids), _("{where}：对 {id!r:.40} 不存在"), where=where, id=code)
         _require(ns != ew, _("{where}：同一对不能对阵自己"), where=where)
-        shared = members_of[ns] & members_of[ew]
+        shared = set(members_of[ns]).intersection(members_of[ew])
         _require(
             not shared,
             _("{where}：选手 {players} 同时坐在两方"),
@@ -1414,7 +1647,7 @@ def _deals(
     known_keys = {*game.deal_keys, *SITE_DEAL_KEYS}
     raw_deals = (raw_match if raw_match is not None else table.raw).get("deals") or []
     _require(
-        isinstance(raw_deals, list),
+        isinstance(raw_deals, list | PackedList),
         _("{where}：deals 必须是列表"),
         where=_table(round_number, table.number),
     )
@@ -1470,8 +1703,10 @@ def _deals(
                 status=status,
             )
         )
-        if consume:
-            raw_deals[index] = None  # a match of many small deals held them twice, as JSON and checked
+        if consume and type(raw_deals) is list:
+            raw_deals[index] = None
+        if type(table.deals) is list and len(table.deals) >= HELD_DEALS:
+            table.deals = PackedDeals(table.deals)  # a match of many small deals held them twice, as JSON and checked
     if event["mode"] == MatchMode.GAMES and table.deals:
         sides = [(scored["sides"]["NS"], scored["sides"]["EW"]) for scored in (d.scored for d in table.deals)]
         try:

@@ -128,3 +128,60 @@ def test_an_archive_of_many_one_deal_tables_grows_the_process_by_less_than_three
         f"checking a {size / 2**20:.1f} MB archive of one-deal tables grew the process by "
         f"{measured['growth'] / 2**20:.1f} MB"
     )
+
+
+def many_entrants(pairs=10_000):
+    """The most people an archive may name (20,000 players in 10,000 pairs, each player's name
+    one character), in one round of one-deal tables: the players and pairs are most of the file."""
+    codes = [f"A{n}" for n in range(pairs)]
+    deals = [{"board": 1, "captured": {}}]
+    matches = [
+        {"table": table + 1, "ns": codes[2 * table], "ew": codes[2 * table + 1], "deals": deals}
+        for table in range(pairs // 2)
+    ]
+    archive = pairs_archive(codes, [{"number": 1, "matches": matches}], slug="memory-people")
+    for player in archive["players"]:
+        player["name"] = "某"
+    return archive
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_an_archive_of_as_many_people_as_allowed_grows_the_process_by_less_than_three_times_the_file(tmp_path):
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(many_entrants(), ensure_ascii=False, separators=(",", ":")), "utf-8")
+    size = path.stat().st_size
+    assert size > 1_000_000
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path)], cwd=REPO, capture_output=True, text=True, check=True, timeout=600
+    )
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    assert measured["deals"] == 5000
+    assert measured["growth"] < BOUND * size + ALLOWANCE, (
+        f"checking a {size / 2**20:.1f} MB archive of 20,000 players grew the process by "
+        f"{measured['growth'] / 2**20:.1f} MB"
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.parametrize("rounds_first", [False, True], ids=["as-exported", "rounds-first"])
+def test_one_match_of_many_small_deals_grows_the_process_by_less_than_three_times_the_file(rounds_first, tmp_path):
+    """One match is read whole but for its deals, which wait packed once there are many: a match
+    of 40,000 of the smallest deals (1.1 MB) held as decoded JSON took over twelve times its file.
+    Rounds that come before the players are passed over once first, the same way."""
+    deals = [{"board": board, "captured": {}} for board in range(1, 40_001)]
+    match = {"table": 1, "ns": "A", "ew": "B", "deals": deals}
+    archive = pairs_archive(["A", "B"], [{"number": 1, "matches": [match]}], slug="memory-giant-match")
+    if rounds_first:
+        archive = {"rounds": archive.pop("rounds"), **archive}
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(archive, ensure_ascii=False, separators=(",", ":")), "utf-8")
+    size = path.stat().st_size
+    assert size > 1_000_000
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path)], cwd=REPO, capture_output=True, text=True, check=True, timeout=600
+    )
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    assert measured["deals"] == 40_000
+    assert measured["growth"] < BOUND * size + ALLOWANCE, (
+        f"checking a {size / 2**20:.1f} MB archive of one match grew the process by {measured['growth'] / 2**20:.1f} MB"
+    )

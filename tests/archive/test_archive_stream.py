@@ -4,11 +4,14 @@ not JSON refused in json's own words with its place in the whole file."""
 
 import io
 import json
+from contextlib import nullcontext
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring.archive import format as archive_format
 from scoring.archive import stream
 from scoring.archive.format import ArchiveError, parse_archive, read_archive, read_event_slug
 from tests.archive.test_archive_hostile_input import ARCHIVES, json_values, paths, replaced
@@ -31,6 +34,18 @@ def chunk(request, monkeypatch):
     return request.param
 
 
+def every_deal_packed():
+    """A match's deals packed from the first, as read and as checked (`format._MatchReader`,
+    `format.PackedDeals`): the path of a match too large to hold, taken by any match."""
+    return mock.patch.multiple(archive_format, HELD_DEAL_CHARACTERS=0, HELD_DEALS=1)
+
+
+@pytest.fixture(params=[False, True], ids=["deals-held", "deals-packed"])
+def packing(request):
+    with every_deal_packed() if request.param else nullcontext():
+        yield request.param
+
+
 def as_file(document, **dump):
     return io.BytesIO(json.dumps(document, ensure_ascii=False, **dump).encode())
 
@@ -44,7 +59,7 @@ def outcome(check):
 
 @pytest.mark.parametrize("indent", [None, 1])
 @pytest.mark.parametrize("archive", ARCHIVES + GAME_ARCHIVES, ids=lambda a: a["event"]["slug"])
-def test_a_file_read_as_it_is_checked_gives_what_the_whole_document_gives(archive, indent, chunk):
+def test_a_file_read_as_it_is_checked_gives_what_the_whole_document_gives(archive, indent, chunk, packing):
     assert read_archive(as_file(archive, indent=indent)) == parse_archive(archive)
 
 
@@ -81,7 +96,9 @@ def test_a_wrong_value_anywhere_is_refused_as_the_whole_document_refuses_it(data
         raw = json.dumps(hostile, ensure_ascii=False).encode("utf-8", "surrogatepass")
     except ValueError:  # a value JSON cannot carry (nan is written; a lone surrogate is not UTF-8)
         return
-    assert outcome(lambda: read_archive(io.BytesIO(raw))) == outcome(lambda: parse_archive(json.loads(raw)))
+    whole = outcome(lambda: parse_archive(json.loads(raw)))
+    with every_deal_packed() if data.draw(st.booleans(), label="deals packed") else nullcontext():
+        assert outcome(lambda: read_archive(io.BytesIO(raw))) == whole
 
 
 def whole_document_refusal(raw):
@@ -111,7 +128,7 @@ def broken_files():
 
 
 @pytest.mark.parametrize(("name", "raw"), list(broken_files()), ids=[name for name, _raw in broken_files()])
-def test_a_file_that_is_not_json_is_refused_in_jsons_words_at_its_place_in_the_file(name, raw, chunk):
+def test_a_file_that_is_not_json_is_refused_in_jsons_words_at_its_place_in_the_file(name, raw, chunk, packing):
     raw = raw if isinstance(raw, bytes) else raw.encode()
     with pytest.raises(ArchiveError) as refused:
         read_archive(io.BytesIO(raw))
