@@ -78,11 +78,8 @@ def deal_from_form(data: dict[str, str], decks: int = 1) -> dict[str, dict[str, 
         if raw:
             number = _int(raw)
             penalties[seat] = -abs(number) if number is not None else raw
-    deal = {"captured": captured, "holders": holders, "exposed": exposed, "penalties": penalties}
-    if any((data.get(f"adjusted-{seat}") or "").strip() for seat in SEATS):
-        deal["adjusted"] = {seat: _int(data.get(f"adjusted-{seat}")) for seat in SEATS}
-        deal["adjusted_reason"] = (data.get("adjusted_reason") or "").strip()
-    return deal
+    # An adjusted score is the entry form's, for every game (`GameDealForm.deal_json`).
+    return {"captured": captured, "holders": holders, "exposed": exposed, "penalties": penalties}
 
 
 def _as_list(value: Any) -> Any:

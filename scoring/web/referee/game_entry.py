@@ -36,10 +36,12 @@ def values_from_deal(event, deal):
     game = game_of(event)
     stored = deal.game_data or {}
     values = {}
+    grid_values = None  # a card grid's inputs, read once for its widgets
     for spec in game_fields.game_fields(game, event_rules(event)):
         value = stored.get(spec.key)
         if spec.kind in game_fields.WIDGETS:
-            values.update(_widget_values(spec, form_from_deal(deal)))
+            grid_values = form_from_deal(deal) if grid_values is None else grid_values
+            values.update(_widget_values(spec, grid_values))
         elif spec.kind in (game_fields.COUNTS, game_fields.PER_SEAT):
             for seat, count in (value or {}).items():
                 values[f"{spec.key}-{seat}"] = str(count)
